@@ -1,0 +1,143 @@
+// Command ggp plays, referees and explores games written in GDL.
+//
+// Usage:
+//
+//	ggp <command> [flags] [arguments]
+//
+// Run "ggp help" for the list of commands and "ggp <command> -h" for one
+// command's flags and an example.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// A command is one subcommand of ggp.
+type command struct {
+	name    string
+	summary string
+	// run executes the command with its arguments (the command name
+	// excluded). It returns errUsage, possibly wrapped, for bad usage.
+	run func(ctx context.Context, env *environment, args []string) error
+}
+
+// environment is what a command may touch of the outside world, so that
+// tests can run commands in-process with their own streams.
+type environment struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// stdinIsTerminal tells interactive commands to offer line editing.
+	stdinIsTerminal bool
+}
+
+// errUsage marks an error as a usage error: exit status 2.
+var errUsage = errors.New("usage")
+
+// errFailed reports a failure that the command has already described on
+// its output: exit status 1 with nothing more printed.
+var errFailed = errors.New("failed")
+
+func commands() []command {
+	return []command{
+		{"match", "run one match between players", runMatch},
+		{"tournament", "run every game against every assignment of players", runTournament},
+		{"replay", "print and check a recorded match", runReplay},
+		{"play", "serve the GGP HTTP protocol as a player", runPlay},
+		{"query", "explore a game's rules interactively", runQuery},
+		{"validate", "check game descriptions against the GDL specification", runValidate},
+		{"conform", "check the reasoner against reference traces", runConform},
+		{"bench", "measure random playouts per second", runBench},
+		{"games", "list the bundled games", runGames},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stdinIsTerminal: isTerminal(os.Stdin)}
+	os.Exit(run(ctx, env, os.Args[1:]))
+}
+
+// run executes the command line args and returns the exit status:
+// 0 on success, 1 on failure, 2 on bad usage.
+func run(ctx context.Context, env *environment, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		printHelp(env.stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, env, args[1:])
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(env.stderr, "ggp %s: %v\n", c.name, err)
+			fmt.Fprintf(env.stderr, "run 'ggp %s -h' for usage\n", c.name)
+			return 2
+		case errors.Is(err, errFailed):
+			return 1
+		default:
+			fmt.Fprintf(env.stderr, "ggp %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(env.stderr, "ggp: unknown command %q\nrun 'ggp help' for the list of commands\n", args[0])
+	return 2
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "ggp plays, referees and explores games written in GDL.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: ggp <command> [flags] [arguments]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'ggp <command> -h' for a command's flags and an example.")
+}
+
+// newFlagSet returns a flag set for a command whose help shows usage and
+// an example. Errors are returned, not fatal, so run decides the exit status.
+func newFlagSet(env *environment, name, usage, example string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: ggp %s %s\n\n", name, usage)
+		fmt.Fprintln(env.stderr, "Flags:")
+		fs.PrintDefaults()
+		if example != "" {
+			fmt.Fprintf(env.stderr, "\nExample:\n  %s\n", example)
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args, turning a flag error into a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", errUsage, err)
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"context"
+	"errors"
+)
+
+// The commands below are being built; each moves to its own file when done.
+
+var errNotYet = errors.New("not implemented yet")
+
+func runMatch(ctx context.Context, env *environment, args []string) error      { return errNotYet }
+func runTournament(ctx context.Context, env *environment, args []string) error { return errNotYet }
+func runReplay(ctx context.Context, env *environment, args []string) error     { return errNotYet }
+func runPlay(ctx context.Context, env *environment, args []string) error       { return errNotYet }
+func runQuery(ctx context.Context, env *environment, args []string) error      { return errNotYet }
+func runValidate(ctx context.Context, env *environment, args []string) error   { return errNotYet }
+func runConform(ctx context.Context, env *environment, args []string) error    { return errNotYet }
+func runBench(ctx context.Context, env *environment, args []string) error      { return errNotYet }
+func runGames(ctx context.Context, env *environment, args []string) error      { return errNotYet }

@@ -1,0 +1,139 @@
+// Package reasoner answers what a game's rules say: the roles, the initial
+// state, the legal moves, the next state, whether a state is terminal and
+// what each role scores.
+//
+// A Reasoner is one backend instance. It is not safe for concurrent use; call
+// Fork to get an independent instance for another goroutine. States and moves
+// are plain values shared freely between instances and goroutines.
+package reasoner
+
+import (
+	"context"
+	"errors"
+	"hash/maphash"
+	"slices"
+	"strings"
+)
+
+// A Move is a ground term in compact KIF, as gdl's printer writes it:
+// "(mark 1 1)", or "noop" for a constant.
+type Move string
+
+// A Fact is a ground term true in a state, in compact KIF without the true
+// wrapper: "(cell 1 1 b)".
+type Fact string
+
+// Reasoner is the game-state machine of one game.
+type Reasoner interface {
+	// Roles returns the roles in the order the description lists them.
+	// Joint moves and goal vectors follow this order.
+	Roles() []string
+
+	// Initial returns the initial state.
+	Initial(ctx context.Context) (*State, error)
+
+	// Legal returns the legal moves of role (an index into Roles) in s,
+	// sorted and without duplicates.
+	Legal(ctx context.Context, s *State, role int) ([]Move, error)
+
+	// Next returns the state that follows s when every role plays its move
+	// of joint, given in role order.
+	Next(ctx context.Context, s *State, joint []Move) (*State, error)
+
+	// Terminal reports whether s ends the game.
+	Terminal(ctx context.Context, s *State) (bool, error)
+
+	// Goals returns the goal value of every role in s, in role order. A role
+	// whose goal is not defined by exactly one value gets -1, and the error
+	// is then a *GoalError naming such roles.
+	Goals(ctx context.Context, s *State) ([]int, error)
+
+	// Fork returns an independent instance of the same game, for use in
+	// another goroutine.
+	Fork() (Reasoner, error)
+}
+
+// GoalError reports roles whose goal value is undefined or not unique.
+type GoalError struct {
+	Roles  []string
+	Values [][]int // the values found for each role in Roles: none or several
+}
+
+func (e *GoalError) Error() string {
+	var b strings.Builder
+	b.WriteString("goal not defined by a single value for ")
+	for i, r := range e.Roles {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(r)
+		if len(e.Values[i]) == 0 {
+			b.WriteString(" (none)")
+		} else {
+			b.WriteString(" (several)")
+		}
+	}
+	return b.String()
+}
+
+// ErrDepth is returned, wrapped, when a query recurses deeper than the
+// reasoner allows: the rules loop or explode.
+var ErrDepth = errors.New("query exceeds the depth limit")
+
+// State is a set of facts. States are immutable; compare them with Equal and
+// key maps with Hash or Key.
+type State struct {
+	facts []Fact // sorted, no duplicates
+	hash  uint64
+}
+
+// seed is fixed for the life of the process so that hashes of equal states
+// agree across goroutines and instances. maphash seeds are random per
+// process, which keeps hash flooding by a hostile game out of reach.
+var seed = maphash.MakeSeed()
+
+// NewState returns the state holding facts, which it sorts and deduplicates.
+// NewState takes ownership of the slice.
+func NewState(facts []Fact) *State {
+	slices.Sort(facts)
+	facts = slices.Compact(facts)
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, f := range facts {
+		h.WriteString(string(f))
+		h.WriteByte(0)
+	}
+	return &State{facts: facts, hash: h.Sum64()}
+}
+
+// Facts returns the facts of the state, sorted. The caller must not modify
+// the slice.
+func (s *State) Facts() []Fact { return s.facts }
+
+// Hash returns a hash of the state's facts.
+func (s *State) Hash() uint64 { return s.hash }
+
+// Equal reports whether s and t hold the same facts.
+func (s *State) Equal(t *State) bool {
+	return s == t || (s.hash == t.hash && slices.Equal(s.facts, t.facts))
+}
+
+// Key returns the facts joined by spaces: a string that identifies the state.
+func (s *State) Key() string {
+	var n int
+	for _, f := range s.facts {
+		n += len(f) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, f := range s.facts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(string(f))
+	}
+	return b.String()
+}
+
+// String returns the state as KIF facts: "(cell 1 1 b) (control x)".
+func (s *State) String() string { return s.Key() }
