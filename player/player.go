@@ -1,0 +1,47 @@
+// Package player holds game-playing agents and serves them over the GGP
+// HTTP protocol.
+//
+// A Player is the one interface on both sides of the protocol: the HTTP
+// server in this package wraps a Player, the game master's remote client
+// implements one, and in-process players (mcts, random, legal) implement it
+// directly so that a match can run without any network.
+package player
+
+import (
+	"context"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Match is what a player is told when a match starts.
+type Match struct {
+	ID         string
+	Role       string // one of the roles of Rules, as written there
+	Rules      *gdl.Description
+	StartClock time.Duration // time allowed for Start
+	PlayClock  time.Duration // time allowed for each Play
+}
+
+// Player is a game-playing agent as the game master sees it. The game
+// master bounds every call with ctx; a player should return before the
+// deadline of ctx, and must not keep using resources of a match after Stop
+// or Abort.
+type Player interface {
+	// Name identifies the player in match records.
+	Name() string
+
+	// Start prepares for a match and returns when ready.
+	Start(ctx context.Context, m *Match) error
+
+	// Play returns the move for the next turn. last holds the joint move
+	// just played, in role order, or is nil on the first turn.
+	Play(ctx context.Context, matchID string, last []reasoner.Move) (reasoner.Move, error)
+
+	// Stop ends a match normally; last is the final joint move.
+	Stop(ctx context.Context, matchID string, last []reasoner.Move) error
+
+	// Abort ends a match early.
+	Abort(ctx context.Context, matchID string) error
+}
