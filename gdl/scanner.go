@@ -1,0 +1,246 @@
+package gdl
+
+import (
+	"fmt"
+	"io"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Limits on what the readers of this package accept. They keep hostile or
+// broken input from using unbounded memory, stack or time. The largest public
+// games are under 100 KiB, nest less than 20 deep and hold under 30 000
+// tokens.
+const (
+	// MaxSize is the largest source text, in bytes, that ParseFile and
+	// ReadExprs accept.
+	MaxSize = 16 << 20
+
+	// MaxTokens is the largest number of atoms and parentheses in one
+	// source text.
+	MaxTokens = 1 << 20
+
+	// MaxDepth is the deepest nesting of parentheses accepted.
+	MaxDepth = 1000
+
+	// MaxErrors is the most errors reported for one source text; reading
+	// stops at the first MaxErrors errors.
+	MaxErrors = 10
+)
+
+// The lexical syntax of KIF as GDL uses it:
+//
+//   - Whitespace is space, tab, carriage return, form feed and newline.
+//   - A comment runs from ';' to the end of the line. Comments may hold any
+//     byte but NUL, so that text in a legacy encoding does no harm there.
+//   - '(' and ')' delimit lists.
+//   - An atom is a run of any other printable Unicode characters.
+//     Variables are atoms that start with '?'.
+//   - A byte order mark at the start of the text is skipped.
+//
+// Control characters, NUL, invalid UTF-8 and other non-printable characters
+// are errors outside comments.
+
+// Token types, as the participle grammar names them.
+const (
+	tokAtom  lexer.TokenType = -(iota + 2) // EOF is -1
+	tokPunct                               // '(' or ')'
+)
+
+var tokenSymbols = map[string]lexer.TokenType{
+	"EOF":   lexer.EOF,
+	"Atom":  tokAtom,
+	"Punct": tokPunct,
+}
+
+// kifLexer is the participle lexer definition for KIF. ReadExprs does not
+// use Lex: it checks the whole text with a scanner first, then feeds the
+// tokens of the same scanner to the parser.
+type kifLexer struct{}
+
+func (kifLexer) Symbols() map[string]lexer.TokenType { return tokenSymbols }
+
+func (kifLexer) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	src, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	return kifLexer{}.LexBytes(filename, src)
+}
+
+func (kifLexer) LexBytes(filename string, src []byte) (lexer.Lexer, error) {
+	s := newScanner(filename, src)
+	if s.check(); len(s.errs) > 0 {
+		return nil, s.errs
+	}
+	s.reset()
+	return s, nil
+}
+
+// A scanner splits a source text into tokens.
+type scanner struct {
+	filename  string
+	src       []byte
+	off       int // offset of the next byte to read
+	line      int // line of src[off]
+	lineStart int // offset of the first byte of the line
+	errs      ErrorList
+}
+
+func newScanner(filename string, src []byte) *scanner {
+	s := &scanner{filename: filename, src: src}
+	s.reset()
+	return s
+}
+
+// reset rewinds the scanner to the start of the text.
+func (s *scanner) reset() {
+	s.off, s.line, s.lineStart = 0, 1, 0
+	if len(s.src) >= 3 && s.src[0] == 0xEF && s.src[1] == 0xBB && s.src[2] == 0xBF {
+		s.off = 3 // byte order mark
+	}
+}
+
+func (s *scanner) pos(off int) lexer.Position {
+	return lexer.Position{Filename: s.filename, Offset: off, Line: s.line, Column: off - s.lineStart + 1}
+}
+
+func (s *scanner) error(off int, msg string) {
+	if len(s.errs) < MaxErrors {
+		s.errs.Add(toPos(s.pos(off)), msg)
+	}
+}
+
+func (s *scanner) full() bool { return len(s.errs) >= MaxErrors }
+
+// illegal reports the character at off, which may not appear outside a
+// comment, and returns its length in bytes.
+func (s *scanner) illegal(off int) int {
+	r, n := utf8.DecodeRune(s.src[off:])
+	switch {
+	case r == utf8.RuneError && n == 1:
+		s.error(off, "invalid UTF-8 encoding")
+	case r == 0:
+		s.error(off, "illegal character NUL")
+	default:
+		s.error(off, fmt.Sprintf("illegal character %U", r))
+	}
+	return n
+}
+
+// atomLen returns the length of the atom starting at off, which is 0 when
+// the character there is not allowed in atoms.
+func atomLen(src []byte, off int) int {
+	i := off
+	for i < len(src) {
+		c := src[i]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == '(' || c == ')' || c == ';' || c == 0x7F {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 || !unicode.IsGraphic(r) || unicode.IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	return i - off
+}
+
+// Next returns the next token, or an EOF token at the end of the text. It
+// reports illegal characters in s.errs and skips them.
+func (s *scanner) Next() (lexer.Token, error) {
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		switch c {
+		case '\n':
+			s.off++
+			s.line++
+			s.lineStart = s.off
+			continue
+		case ' ', '\t', '\r', '\f':
+			s.off++
+			continue
+		case ';':
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				if s.src[s.off] == 0 {
+					s.error(s.off, "illegal character NUL")
+				}
+				s.off++
+			}
+			continue
+		case '(', ')':
+			tok := lexer.Token{Type: tokPunct, Value: punct[c], Pos: s.pos(s.off)}
+			s.off++
+			return tok, nil
+		}
+		n := atomLen(s.src, s.off)
+		if n == 0 {
+			s.off += s.illegal(s.off)
+			if s.full() {
+				s.off = len(s.src)
+			}
+			continue
+		}
+		tok := lexer.Token{Type: tokAtom, Value: string(s.src[s.off : s.off+n]), Pos: s.pos(s.off)}
+		s.off += n
+		return tok, nil
+	}
+	return lexer.EOFToken(s.pos(s.off)), nil
+}
+
+var punct = [256]string{'(': "(", ')': ")"}
+
+// check scans the whole text and reports in s.errs illegal characters,
+// unbalanced parentheses and texts that exceed MaxTokens or MaxDepth. The
+// parser runs only on texts that pass, so that it never sees more than
+// MaxDepth nested lists.
+func (s *scanner) check() {
+	var (
+		depth   int
+		outer   lexer.Position // the '(' that opened the outermost open list
+		ntokens int
+	)
+	for !s.full() {
+		tok, _ := s.Next()
+		if tok.EOF() {
+			break
+		}
+		if ntokens++; ntokens > MaxTokens {
+			s.error(tok.Pos.Offset, fmt.Sprintf("more than %d tokens", MaxTokens))
+			return
+		}
+		switch tok.Value {
+		case "(":
+			if depth == 0 {
+				outer = tok.Pos
+			}
+			if depth++; depth > MaxDepth {
+				s.error(tok.Pos.Offset, fmt.Sprintf("lists nested more than %d deep", MaxDepth))
+				return
+			}
+		case ")":
+			if depth == 0 {
+				s.error(tok.Pos.Offset, "unmatched ')'")
+				continue
+			}
+			depth--
+		}
+	}
+	if depth > 0 && !s.full() {
+		missing := "1 ')' is"
+		if depth > 1 {
+			missing = fmt.Sprintf("%d ')' are", depth)
+		}
+		s.errs.Add(toPos(outer), fmt.Sprintf("unclosed '(': %s missing at the end", missing))
+	}
+}
+
+func toPos(p lexer.Position) Pos {
+	return Pos{Filename: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
+}

@@ -1,0 +1,157 @@
+package gdl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// An Expr is a generic S-expression: an atom or a list of expressions. It is
+// what the GGP protocol messages are made of, such as
+// (PLAY m1 ((mark 1 1) noop)), and what game descriptions are read as before
+// they are given the structure of a Description.
+type Expr struct {
+	Pos    Pos     // position of the atom or of the list's '('
+	Atom   string  // the atom exactly as written, when !IsList
+	List   []*Expr // the elements of a list, when IsList
+	IsList bool
+}
+
+// String returns the expression in compact form: atoms as written, lists as
+// (a b c) with one space between elements.
+func (e *Expr) String() string {
+	var b strings.Builder
+	writeExpr(&b, e, 0)
+	return b.String()
+}
+
+func writeExpr(b *strings.Builder, e *Expr, depth int) {
+	switch {
+	case e == nil:
+		b.WriteString("<nil>")
+	case !e.IsList:
+		b.WriteString(e.Atom)
+	case depth >= MaxDepth:
+		b.WriteString("(...)")
+	default:
+		b.WriteByte('(')
+		for i, x := range e.List {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeExpr(b, x, depth+1)
+		}
+		b.WriteByte(')')
+	}
+}
+
+// sexpr and sexprFile are the participle grammar of S-expressions.
+type sexpr struct {
+	Pos    lexer.Position
+	Atom   string   `parser:"  @Atom"`
+	IsList bool     `parser:"| @'('"`
+	List   []*sexpr `parser:"  @@* ')'"`
+}
+
+type sexprFile struct {
+	Exprs []*sexpr `parser:"@@*"`
+}
+
+var sexprParser = participle.MustBuild[sexprFile](
+	participle.Lexer(kifLexer{}),
+	participle.UseLookahead(1),
+)
+
+// ReadExprs reads all the S-expressions of src. Positions name filename. The
+// error, if any, is an ErrorList.
+func ReadExprs(filename string, src []byte) ([]*Expr, error) {
+	if len(src) > MaxSize {
+		return nil, ErrorList{{Pos: Pos{Filename: filename}, Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(src), MaxSize)}}
+	}
+	s := newScanner(filename, src)
+	if s.check(); len(s.errs) > 0 {
+		return nil, s.errs
+	}
+	s.reset()
+	peek, err := lexer.Upgrade(s)
+	if err != nil {
+		return nil, parserError(filename, err)
+	}
+	file, err := sexprParser.ParseFromLexer(peek)
+	if err != nil {
+		// The scanner has checked the text, so this is not expected.
+		return nil, parserError(filename, err)
+	}
+	exprs := make([]*Expr, len(file.Exprs))
+	for i, x := range file.Exprs {
+		exprs[i] = x.expr()
+	}
+	return exprs, nil
+}
+
+func (x *sexpr) expr() *Expr {
+	e := &Expr{Pos: toPos(x.Pos), Atom: x.Atom, IsList: x.IsList}
+	if x.IsList {
+		e.List = make([]*Expr, len(x.List))
+		for i, y := range x.List {
+			e.List[i] = y.expr()
+		}
+	}
+	return e
+}
+
+func parserError(filename string, err error) ErrorList {
+	var perr participle.Error
+	if errors.As(err, &perr) {
+		return ErrorList{{Pos: toPos(perr.Position()), Msg: perr.Message()}}
+	}
+	return ErrorList{{Pos: Pos{Filename: filename}, Msg: err.Error()}}
+}
+
+// ReadExpr reads src, which must hold exactly one S-expression, such as a
+// protocol message. The error, if any, is an ErrorList.
+func ReadExpr(src []byte) (*Expr, error) {
+	es, err := ReadExprs("", src)
+	if err != nil {
+		return nil, err
+	}
+	return oneExpr(es, src, "an expression")
+}
+
+// one returns the only element of es, read from src, or an error naming what
+// was expected.
+func oneExpr(es []*Expr, src []byte, what string) (*Expr, error) {
+	switch len(es) {
+	case 0:
+		return nil, ErrorList{{Pos: endPos(src), Msg: "expected " + what + ", found end of input"}}
+	case 1:
+		return es[0], nil
+	}
+	return nil, ErrorList{{Pos: es[1].Pos, Msg: "unexpected " + describeExpr(es[1]) + " after " + what}}
+}
+
+// endPos returns the position just past the end of src.
+func endPos(src []byte) Pos {
+	p := Pos{Offset: len(src), Line: 1, Column: 1}
+	for i, c := range src {
+		if c == '\n' {
+			p.Line++
+			p.Column = len(src) - i
+		}
+	}
+	if p.Line == 1 {
+		p.Column = len(src) + 1
+	}
+	return p
+}
+
+// describe names e for an error message: the atom in quotes, or "list".
+func describeExpr(e *Expr) string {
+	if e.IsList {
+		return "list"
+	}
+	return fmt.Sprintf("%q", e.Atom)
+}
