@@ -125,9 +125,9 @@ type sentencePlace int
 
 const (
 	inFact  sentencePlace = iota // a fact of a description
-	inHead               // the head of a rule
-	inBody               // a literal of a rule body
-	inQuery              // a sentence read alone
+	inHead                       // the head of a rule
+	inBody                       // a literal of a rule body
+	inQuery                      // a sentence read alone
 )
 
 func (p sentencePlace) String() string {
