@@ -1,0 +1,961 @@
+package gdl
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Severity tells how serious a Problem is.
+type Severity int
+
+const (
+	// SeverityError marks a description that breaks a restriction of the
+	// GDL specification: players and game masters may reject it or
+	// compute nonsense from it.
+	SeverityError Severity = iota
+	// SeverityWarning marks a description that is valid GDL but contains
+	// something that certainly has no effect, which is usually a mistake.
+	SeverityWarning
+)
+
+// String returns "error" or "warning".
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	}
+	return "Severity(" + strconv.Itoa(int(s)) + ")"
+}
+
+// The codes of the problems Validate reports. Each names one check; a
+// program can filter on them without parsing messages.
+const (
+	CodeSyntax     = "syntax"     // error: a construct GDL does not allow, such as (not (distinct ...))
+	CodeArity      = "arity"      // error: a relation or function used with different numbers of arguments
+	CodeKeyword    = "keyword"    // error: a reserved word used with the wrong arity or in the wrong place
+	CodeDependency = "dependency" // error: init, base, input, legal, goal or terminal depends on what it must not
+	CodeUnsafe     = "unsafe"     // error: a variable not bound by a positive literal of the body
+	CodeNegation   = "negation"   // error: a cycle through negation (the rules are not stratified)
+	CodeRecursion  = "recursion"  // error: a recursive literal breaks the recursion restriction
+	CodeMissing    = "missing"    // error: no role, legal, goal or terminal at all
+	CodeGoalValue  = "goal-value" // error: a goal value that is not an integer from 0 to 100
+	CodeUndefined  = "undefined"  // warning: a condition that can never hold, because nothing concludes it
+	CodeUnused     = "unused"     // warning: a relation that is defined but never used
+	CodeRole       = "role"       // warning: a duplicate role, or a player argument that is not a role
+	CodeNesting    = "nesting"    // error: a rule nested more deeply than Validate examines
+)
+
+// A Problem is one error or warning about a game description.
+type Problem struct {
+	Pos      Pos
+	Severity Severity
+	Code     string // one of the Code constants
+	Msg      string // one line, naming the rule, relation and variable involved
+}
+
+// String returns "file:line:col: error: msg" or "file:line:col: warning: msg".
+func (p Problem) String() string {
+	return p.Pos.String() + ": " + p.Severity.String() + ": " + p.Msg
+}
+
+// maxNesting bounds how deeply terms and literals may nest for Validate to
+// examine a rule. Public games nest a handful of levels.
+const maxNesting = 4000
+
+// Validate checks a game description against the restrictions of the GDL
+// specification (Love et al., "General Game Playing: Game Description
+// Language Specification", 2008) and returns every problem found, sorted by
+// position. A description is valid GDL when no problem has SeverityError.
+//
+// The errors are:
+//
+//   - every relation and every function symbol has one arity; the
+//     keywords have theirs: role/1, init/1, true/1, does/2, next/1,
+//     legal/2, goal/2, terminal/0, input/2, base/1, sees/2, and are not
+//     used as function symbols;
+//   - role is defined by facts only; true and does never appear in a rule
+//     head; init, next, base, input and sees never appear in a rule body;
+//     not, or, distinct and <= are never relation names;
+//   - init, base and input do not depend, through the dependency graph, on
+//     true, does, legal, goal or terminal; legal, goal and terminal do not
+//     depend on does;
+//   - negation applies to sentences only;
+//   - every rule is safe: each variable of the head, of a negative literal
+//     and of a distinct occurs in a positive literal of the body. A
+//     disjunction (or A B ...) is read as if the rule were split into one
+//     rule per disjunct, as ggp-base reads it: it binds a variable only
+//     when every disjunct is a positive sentence containing it, and the
+//     variables of a positive disjunct need no other binding;
+//   - the rules are stratified: no cycle of the dependency graph goes
+//     through a negative literal;
+//   - the recursion restriction (Definition 15 of the specification): in a
+//     rule with head p, every argument of a body literal q that is in a
+//     cycle with p is ground, or equal to an argument of the head, or made
+//     only of variables that occur in positive body literals not in a
+//     cycle with p. (The specification allows a variable there; allowing a
+//     compound term built from such variables is equally finite and keeps
+//     the games ggp-base accepts, which compares whole terms.)
+//   - there is at least one role, and legal, goal and terminal are defined;
+//     every goal value written as a constant is an integer from 0 to 100.
+//
+// The warnings report what certainly has no effect: a relation used in a
+// body but never defined, a (true f) or (does r m) that no init, next or
+// legal rule can produce, a relation defined but never used, a duplicate
+// role, and a player argument of legal, does, goal, input or sees that is
+// not a role. Validate never reports what only play could reveal, such as a
+// role without legal moves in some state.
+//
+// Validate does not modify d. Nil rules and nodes are skipped.
+func Validate(d *Description) []Problem {
+	if d == nil {
+		return nil
+	}
+	v := &validator{d: d}
+	v.run()
+	sortProblems(v.problems)
+	return v.problems
+}
+
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.Pos.Filename != b.Pos.Filename {
+			return a.Pos.Filename < b.Pos.Filename
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Column != b.Pos.Column {
+			return a.Pos.Column < b.Pos.Column
+		}
+		if a.Severity != b.Severity {
+			return a.Severity < b.Severity
+		}
+		return a.Msg < b.Msg
+	})
+}
+
+// keywordArity is the arity of each reserved relation.
+var keywordArity = map[string]int{
+	KeyRole: 1, KeyInit: 1, KeyTrue: 1, KeyDoes: 2, KeyNext: 1,
+	KeyLegal: 2, KeyGoal: 2, KeyTerminal: 0, KeyInput: 2, KeyBase: 1,
+	KeySees: 2,
+}
+
+// symbol records how a relation or function name is used.
+type symbol struct {
+	arity    int
+	arityPos Pos // first occurrence, which fixes the arity
+	def      Pos // first occurrence in a rule head, if any
+	use      Pos // first occurrence in a body, if any
+	usedBy   bool
+}
+
+type validator struct {
+	d        *Description
+	problems []Problem
+	rules    []*Rule // the rules examined: non-nil, with a head, not too deep
+
+	rels  map[string]*symbol
+	funcs map[string]*symbol
+
+	g *depGraph
+}
+
+func (v *validator) errorf(pos Pos, code, format string, args ...any) {
+	v.problems = append(v.problems, Problem{pos, SeverityError, code, fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) warnf(pos Pos, code, format string, args ...any) {
+	v.problems = append(v.problems, Problem{pos, SeverityWarning, code, fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) run() {
+	for _, r := range v.d.Rules {
+		if r == nil || r.Head == nil || r.Head.Name == nil {
+			continue
+		}
+		if !ruleWellFormed(r) {
+			v.errorf(r.Pos(), CodeNesting, "rule for %s is nested more than %d levels deep or incomplete; not examined", r.Head.Name.Name, maxNesting)
+			continue
+		}
+		v.rules = append(v.rules, r)
+	}
+	v.checkSymbols()
+	v.checkKeywordPlaces()
+	v.checkMissing()
+	for _, r := range v.rules {
+		v.checkSafety(r)
+	}
+	v.g = buildGraph(v.rules)
+	v.checkStratified()
+	v.checkDependencies()
+	for _, r := range v.rules {
+		v.checkRecursion(r)
+	}
+	v.checkRoles()
+	v.checkGoalValues()
+	v.checkUndefined()
+	v.checkUnused()
+}
+
+// ruleWellFormed reports whether every node of r is present and r nests at
+// most maxNesting levels, so that the recursive walks below are safe.
+func ruleWellFormed(r *Rule) bool {
+	if !sentenceOK(r.Head, 1) {
+		return false
+	}
+	for _, l := range r.Body {
+		if !literalOK(l, 1) {
+			return false
+		}
+	}
+	return true
+}
+
+func sentenceOK(s *Sentence, depth int) bool {
+	if s == nil || s.Name == nil {
+		return false
+	}
+	for _, t := range s.Args {
+		if !termOK(t, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func literalOK(l Literal, depth int) bool {
+	if depth > maxNesting {
+		return false
+	}
+	switch l := l.(type) {
+	case *Sentence:
+		return l != nil && sentenceOK(l, depth)
+	case *Not:
+		return l != nil && literalOK(l.Arg, depth+1)
+	case *Distinct:
+		return l != nil && termOK(l.X, depth+1) && termOK(l.Y, depth+1)
+	case *Or:
+		if l == nil {
+			return false
+		}
+		for _, d := range l.Disjuncts {
+			if !literalOK(d, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func termOK(t Term, depth int) bool {
+	if depth > maxNesting {
+		return false
+	}
+	switch t := t.(type) {
+	case *Const:
+		return t != nil
+	case *Var:
+		return t != nil
+	case *Func:
+		if t == nil || t.Name == nil {
+			return false
+		}
+		for _, a := range t.Args {
+			if !termOK(a, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// eachSentence calls fn for every sentence in l, with neg telling whether
+// it occurs under a negation.
+func eachSentence(l Literal, neg bool, fn func(s *Sentence, neg bool)) {
+	switch l := l.(type) {
+	case *Sentence:
+		fn(l, neg)
+	case *Not:
+		eachSentence(l.Arg, !neg, fn)
+	case *Or:
+		for _, d := range l.Disjuncts {
+			eachSentence(d, neg, fn)
+		}
+	}
+}
+
+// eachBodySentence calls fn for every sentence in the body of r.
+func eachBodySentence(r *Rule, fn func(s *Sentence, neg bool)) {
+	for _, l := range r.Body {
+		eachSentence(l, false, fn)
+	}
+}
+
+// eachFunc calls fn for every function term in t, outermost first.
+func eachFunc(t Term, fn func(f *Func)) {
+	if f, ok := t.(*Func); ok {
+		fn(f)
+		for _, a := range f.Args {
+			eachFunc(a, fn)
+		}
+	}
+}
+
+// eachVar calls fn for every variable occurrence in t, left to right.
+func eachVar(t Term, fn func(x *Var)) {
+	switch t := t.(type) {
+	case *Var:
+		fn(t)
+	case *Func:
+		for _, a := range t.Args {
+			eachVar(a, fn)
+		}
+	}
+}
+
+// eachTermOf calls fn for every argument term of the sentences and
+// distincts in l.
+func eachTermOf(l Literal, fn func(t Term)) {
+	switch l := l.(type) {
+	case *Sentence:
+		for _, a := range l.Args {
+			fn(a)
+		}
+	case *Not:
+		eachTermOf(l.Arg, fn)
+	case *Distinct:
+		fn(l.X)
+		fn(l.Y)
+	case *Or:
+		for _, d := range l.Disjuncts {
+			eachTermOf(d, fn)
+		}
+	}
+}
+
+func isGround(t Term) bool {
+	switch t := t.(type) {
+	case *Var:
+		return false
+	case *Func:
+		for _, a := range t.Args {
+			if !isGround(a) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func equalTerms(a, b Term) bool {
+	switch a := a.(type) {
+	case *Const:
+		b, ok := b.(*Const)
+		return ok && a.Name == b.Name
+	case *Var:
+		b, ok := b.(*Var)
+		return ok && a.Name == b.Name
+	case *Func:
+		b, ok := b.(*Func)
+		if !ok || a.Name.Name != b.Name.Name || len(a.Args) != len(b.Args) {
+			return false
+		}
+		for i := range a.Args {
+			if !equalTerms(a.Args[i], b.Args[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// checkSymbols checks the arity of every relation and function symbol and
+// records where each relation is defined and used.
+func (v *validator) checkSymbols() {
+	v.rels = make(map[string]*symbol)
+	v.funcs = make(map[string]*symbol)
+	sentence := func(s *Sentence, head bool) {
+		name := s.Name.Name
+		sym := v.rels[name]
+		if sym == nil {
+			sym = &symbol{arity: len(s.Args), arityPos: s.Pos()}
+			v.rels[name] = sym
+			if want, ok := keywordArity[name]; ok {
+				sym.arity = want
+				sym.arityPos = Pos{}
+			}
+		}
+		if len(s.Args) != sym.arity {
+			if _, ok := keywordArity[name]; ok {
+				v.errorf(s.Pos(), CodeKeyword, "%s takes %s, not %d", name, plural(sym.arity, "argument"), len(s.Args))
+			} else {
+				v.errorf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s", name, plural(len(s.Args), "argument"), sym.arity, lineCol(sym.arityPos))
+			}
+		}
+		if head && !sym.def.IsValid() {
+			sym.def = s.Pos()
+		}
+		if !head && !sym.use.IsValid() {
+			sym.use = s.Pos()
+		}
+		for _, a := range s.Args {
+			eachFunc(a, func(f *Func) {
+				fname := f.Name.Name
+				if IsKeyword(fname) {
+					v.errorf(f.Pos(), CodeKeyword, "keyword %s is used as a function symbol inside %s", fname, name)
+				}
+				fs := v.funcs[fname]
+				if fs == nil {
+					v.funcs[fname] = &symbol{arity: len(f.Args), arityPos: f.Pos()}
+					return
+				}
+				if len(f.Args) != fs.arity {
+					v.errorf(f.Pos(), CodeArity, "function %s has %s here but %d at %s", fname, plural(len(f.Args), "argument"), fs.arity, lineCol(fs.arityPos))
+				}
+			})
+		}
+	}
+	for _, r := range v.rules {
+		sentence(r.Head, true)
+		for _, l := range r.Body {
+			v.checkLiteralForm(l, r)
+			eachSentence(l, false, func(s *Sentence, _ bool) { sentence(s, false) })
+		}
+	}
+	// usedBy: the relation is used in the body of a rule for another relation.
+	for _, r := range v.rules {
+		eachBodySentence(r, func(s *Sentence, _ bool) {
+			if s.Name.Name != r.Head.Name.Name {
+				v.rels[s.Name.Name].usedBy = true
+			}
+		})
+	}
+}
+
+// checkLiteralForm reports negations of anything but a sentence.
+func (v *validator) checkLiteralForm(l Literal, r *Rule) {
+	switch l := l.(type) {
+	case *Not:
+		switch a := l.Arg.(type) {
+		case *Sentence:
+		case *Distinct:
+			v.errorf(l.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to distinct; write the equality with a shared variable instead", r.Head.Name.Name)
+		case *Or:
+			v.errorf(l.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to or; negate each disjunct instead", r.Head.Name.Name)
+			v.checkLiteralForm(a, r)
+		case *Not:
+			v.errorf(l.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to another not", r.Head.Name.Name)
+			v.checkLiteralForm(a, r)
+		}
+	case *Or:
+		for _, d := range l.Disjuncts {
+			v.checkLiteralForm(d, r)
+		}
+	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// lineCol returns "line:col" of a position in the file being validated.
+func lineCol(p Pos) string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+}
+
+// notRelations are reserved words that are never relation names.
+var notRelations = map[string]bool{KeyNot: true, KeyOr: true, KeyDistinct: true, KeyRule: true}
+
+// headOnly are the keywords that may not appear in rule bodies.
+var headOnly = map[string]bool{KeyInit: true, KeyNext: true, KeyBase: true, KeyInput: true, KeySees: true}
+
+// checkKeywordPlaces checks that keywords appear only where GDL allows.
+func (v *validator) checkKeywordPlaces() {
+	for _, r := range v.rules {
+		h := r.Head.Name.Name
+		switch {
+		case h == KeyTrue || h == KeyDoes:
+			v.errorf(r.Head.Pos(), CodeKeyword, "%s cannot be the head of a rule or a fact: it is given by the game state and the moves", h)
+		case h == KeyRole && !r.IsFact():
+			v.errorf(r.Head.Pos(), CodeKeyword, "role must be defined by facts, not by a rule")
+		case notRelations[h]:
+			v.errorf(r.Head.Pos(), CodeKeyword, "%s is a reserved word and cannot be the head of a rule or a fact", h)
+		}
+		eachBodySentence(r, func(s *Sentence, _ bool) {
+			n := s.Name.Name
+			switch {
+			case headOnly[n]:
+				v.errorf(s.Pos(), CodeKeyword, "in rule for %s: %s may appear only in rule heads, not in a body", h, n)
+			case notRelations[n]:
+				v.errorf(s.Pos(), CodeKeyword, "in rule for %s: %s is a reserved word, not a relation", h, n)
+			}
+		})
+	}
+}
+
+// checkMissing reports the relations every game needs but d lacks.
+func (v *validator) checkMissing() {
+	for _, name := range []string{KeyRole, KeyLegal, KeyGoal, KeyTerminal} {
+		if s := v.rels[name]; s == nil || !s.def.IsValid() {
+			v.errorf(v.d.Pos(), CodeMissing, "no %s is defined: every game needs %s", name, missingWhy[name])
+		}
+	}
+}
+
+var missingWhy = map[string]string{
+	KeyRole:     "at least one role fact",
+	KeyLegal:    "legal rules giving the moves",
+	KeyGoal:     "goal rules giving the payoffs",
+	KeyTerminal: "a terminal rule saying when it ends",
+}
+
+// boundVars returns the variables that the body binds: those of the
+// positive sentences, and, for each disjunction, those found in a positive
+// sentence in every one of its disjuncts. recursive, when not nil, excludes
+// the sentences it reports true for, and skip excludes one literal.
+func boundVars(body []Literal, recursive func(*Sentence) bool, skip Literal) map[string]bool {
+	bound := make(map[string]bool)
+	for _, l := range body {
+		if l == skip {
+			continue
+		}
+		for name := range literalBinds(l, recursive) {
+			bound[name] = true
+		}
+	}
+	return bound
+}
+
+// literalBinds returns the variables that literal l binds.
+func literalBinds(l Literal, recursive func(*Sentence) bool) map[string]bool {
+	switch l := l.(type) {
+	case *Sentence:
+		if recursive != nil && recursive(l) {
+			return nil
+		}
+		set := make(map[string]bool)
+		for _, a := range l.Args {
+			eachVar(a, func(x *Var) { set[x.Name] = true })
+		}
+		return set
+	case *Or:
+		var set map[string]bool
+		for i, d := range l.Disjuncts {
+			ds := literalBinds(d, recursive)
+			if i == 0 {
+				set = ds
+				continue
+			}
+			for name := range set {
+				if !ds[name] {
+					delete(set, name)
+				}
+			}
+		}
+		return set
+	}
+	return nil
+}
+
+// checkSafety reports the variables of r that no positive literal binds.
+func (v *validator) checkSafety(r *Rule) {
+	bound := boundVars(r.Body, nil, nil)
+	head := r.Head.Name.Name
+	reported := make(map[string]bool)
+	report := func(x *Var, where string) {
+		if bound[x.Name] || reported[x.Name] {
+			return
+		}
+		reported[x.Name] = true
+		if r.IsFact() {
+			v.errorf(x.Pos(), CodeUnsafe, "unsafe fact for %s: variable ?%s in a fact; facts must be ground", head, x.Name)
+			return
+		}
+		v.errorf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in %s appears in no positive literal of the body", head, x.Name, where)
+	}
+	for _, a := range r.Head.Args {
+		eachVar(a, func(x *Var) { report(x, "the head") })
+	}
+	var visit func(l Literal)
+	visit = func(l Literal) {
+		switch l := l.(type) {
+		case *Not:
+			where := "(not " + shortForm(l.Arg) + ")"
+			eachTermOf(l.Arg, func(t Term) { eachVar(t, func(x *Var) { report(x, where) }) })
+		case *Distinct:
+			where := shortForm(l)
+			eachTermOf(l, func(t Term) { eachVar(t, func(x *Var) { report(x, where) }) })
+		case *Or:
+			for _, d := range l.Disjuncts {
+				visit(d)
+			}
+		}
+	}
+	for _, l := range r.Body {
+		visit(l)
+	}
+}
+
+// checkStratified reports every negative literal on a cycle of the
+// dependency graph, naming the relations of the cycle.
+func (v *validator) checkStratified() {
+	for _, r := range v.rules {
+		p := v.g.id[r.Head.Name.Name]
+		eachBodySentence(r, func(s *Sentence, neg bool) {
+			if !neg {
+				return
+			}
+			q := v.g.id[s.Name.Name]
+			if v.g.comp[p] != v.g.comp[q] {
+				return
+			}
+			if p == q {
+				v.errorf(s.Pos(), CodeNegation, "negation cycle: this rule for %s uses (not %s), so %s depends on its own negation; GDL requires stratified negation, by relation name, whatever the arguments",
+					v.g.names[p], shortForm(s), v.g.names[p])
+				return
+			}
+			path := v.g.pathTo(q, p)
+			v.errorf(s.Pos(), CodeNegation, "negation cycle: this rule for %s uses (not %s), and %s depends on %s (%s); the rules are not stratified",
+				v.g.names[p], shortForm(s), v.g.names[q], v.g.names[p], v.g.pathString(path))
+		})
+	}
+}
+
+// forbidden lists, for each keyword, the relations it may not depend on.
+var forbidden = map[string][]string{
+	KeyInit:     {KeyTrue, KeyDoes, KeyLegal, KeyGoal, KeyTerminal},
+	KeyBase:     {KeyTrue, KeyDoes, KeyLegal, KeyGoal, KeyTerminal},
+	KeyInput:    {KeyTrue, KeyDoes, KeyLegal, KeyGoal, KeyTerminal},
+	KeyLegal:    {KeyDoes},
+	KeyGoal:     {KeyDoes},
+	KeyTerminal: {KeyDoes},
+}
+
+// checkDependencies reports rules for init, base, input, legal, goal and
+// terminal that depend on a relation they must not depend on.
+func (v *validator) checkDependencies() {
+	for _, r := range v.rules {
+		head := r.Head.Name.Name
+		for _, f := range forbidden[head] {
+			fid, ok := v.g.id[f]
+			if !ok {
+				continue
+			}
+			reaches := v.g.reaches(fid)
+			done := false
+			eachBodySentence(r, func(s *Sentence, _ bool) {
+				q := v.g.id[s.Name.Name]
+				if done || !reaches[q] {
+					return
+				}
+				done = true
+				path := v.g.pathTo(q, fid)
+				if q == fid {
+					v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s", head, f, head, shortForm(s))
+					return
+				}
+				v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s, which depends on %s (%s)",
+					head, f, head, s.Name.Name, f, v.g.pathString(path))
+			})
+		}
+	}
+}
+
+// checkRecursion checks the recursion restriction of the GDL specification
+// (Definition 15) for rule r.
+func (v *validator) checkRecursion(r *Rule) {
+	p := v.g.id[r.Head.Name.Name]
+	if !v.g.cyclic[v.g.comp[p]] {
+		return
+	}
+	recursive := func(s *Sentence) bool {
+		return v.g.comp[v.g.id[s.Name.Name]] == v.g.comp[p]
+	}
+	check := func(s *Sentence, allowed map[string]bool) {
+		for _, a := range s.Args {
+			if isGround(a) {
+				continue
+			}
+			headArg := false
+			for _, h := range r.Head.Args {
+				if equalTerms(a, h) {
+					headArg = true
+					break
+				}
+			}
+			if headArg {
+				continue
+			}
+			var bad *Var
+			eachVar(a, func(x *Var) {
+				if bad == nil && !allowed[x.Name] {
+					bad = x
+				}
+			})
+			if bad == nil {
+				continue
+			}
+			v.errorf(a.Pos(), CodeRecursion, "recursion restriction: in rule for %s, argument %s of %s, which is recursive with %s, is neither ground nor an argument of the head, and ?%s appears in no positive literal outside the recursion",
+				r.Head.Name.Name, shortForm(a), s.Name.Name, r.Head.Name.Name, bad.Name)
+		}
+	}
+	var all map[string]bool
+	for _, l := range r.Body {
+		switch l := l.(type) {
+		case *Sentence:
+			if recursive(l) {
+				if all == nil {
+					all = boundVars(r.Body, recursive, nil)
+				}
+				check(l, all)
+			}
+		case *Or:
+			var inOr []*Sentence
+			for _, d := range flattenOr(l, nil) {
+				if s, ok := d.(*Sentence); ok && recursive(s) {
+					inOr = append(inOr, s)
+				}
+			}
+			if len(inOr) > 0 {
+				allowed := boundVars(r.Body, recursive, l)
+				for _, s := range inOr {
+					check(s, allowed)
+				}
+			}
+		}
+	}
+}
+
+// flattenOr appends the disjuncts of o to list, expanding nested ors.
+func flattenOr(o *Or, list []Literal) []Literal {
+	for _, d := range o.Disjuncts {
+		if inner, ok := d.(*Or); ok {
+			list = flattenOr(inner, list)
+		} else {
+			list = append(list, d)
+		}
+	}
+	return list
+}
+
+// checkRoles warns about duplicate roles and about player arguments that
+// are not roles.
+func (v *validator) checkRoles() {
+	roles := make(map[string]Pos)
+	allGround := true
+	for _, r := range v.rules {
+		if r.Head.Name.Name != KeyRole || !r.IsFact() || len(r.Head.Args) != 1 {
+			continue
+		}
+		a := r.Head.Args[0]
+		if !isGround(a) {
+			allGround = false
+			continue
+		}
+		key := shortForm(a)
+		if first, ok := roles[key]; ok {
+			v.warnf(r.Head.Pos(), CodeRole, "role %s is declared again; first declared at %s", key, lineCol(first))
+			continue
+		}
+		roles[key] = r.Head.Pos()
+	}
+	if len(roles) == 0 || !allGround {
+		return
+	}
+	warned := make(map[string]bool)
+	check := func(s *Sentence) {
+		switch s.Name.Name {
+		case KeyLegal, KeyDoes, KeyGoal, KeyInput, KeySees:
+		default:
+			return
+		}
+		if len(s.Args) == 0 || !isGround(s.Args[0]) {
+			return
+		}
+		key := shortForm(s.Args[0])
+		if _, ok := roles[key]; ok || warned[s.Name.Name+" "+key] {
+			return
+		}
+		warned[s.Name.Name+" "+key] = true
+		v.warnf(s.Args[0].Pos(), CodeRole, "%s names player %s, which is not a role", s.Name.Name, key)
+	}
+	for _, r := range v.rules {
+		check(r.Head)
+		eachBodySentence(r, func(s *Sentence, _ bool) { check(s) })
+	}
+}
+
+// checkGoalValues reports constant goal values outside 0..100.
+func (v *validator) checkGoalValues() {
+	for _, r := range v.rules {
+		h := r.Head
+		if h.Name.Name != KeyGoal || len(h.Args) != 2 {
+			continue
+		}
+		switch val := h.Args[1].(type) {
+		case *Const:
+			n, err := strconv.Atoi(val.Name)
+			if err != nil || n < 0 || n > 100 || val.Name != strconv.Itoa(n) {
+				v.errorf(val.Pos(), CodeGoalValue, "goal value %s is not an integer from 0 to 100", val.Name)
+			}
+		case *Func:
+			v.errorf(val.Pos(), CodeGoalValue, "goal value %s is not an integer from 0 to 100", shortForm(val))
+		}
+	}
+}
+
+// shape is the top-level symbol of a term: name and arity, or "" for a
+// variable, which may stand for anything.
+func shape(t Term) string {
+	switch t := t.(type) {
+	case *Const:
+		return t.Name + "/0"
+	case *Func:
+		return t.Name.Name + "/" + strconv.Itoa(len(t.Args))
+	}
+	return ""
+}
+
+// checkUndefined warns about body sentences that can never hold: relations
+// that nothing defines, (true f) for an f that no init or next produces,
+// and (does r m) for an m that no legal rule allows.
+func (v *validator) checkUndefined() {
+	// Shapes of the fluents init and next produce, and of the moves legal
+	// allows; a variable produces anything.
+	fluents, moves := make(map[string]bool), make(map[string]bool)
+	anyFluent, anyMove := false, false
+	for _, r := range v.rules {
+		h := r.Head
+		switch {
+		case (h.Name.Name == KeyInit || h.Name.Name == KeyNext) && len(h.Args) == 1:
+			if sh := shape(h.Args[0]); sh == "" {
+				anyFluent = true
+			} else {
+				fluents[sh] = true
+			}
+		case h.Name.Name == KeyLegal && len(h.Args) == 2:
+			if sh := shape(h.Args[1]); sh == "" {
+				anyMove = true
+			} else {
+				moves[sh] = true
+			}
+		}
+	}
+	warned := make(map[string]bool)
+	for _, r := range v.rules {
+		eachBodySentence(r, func(s *Sentence, neg bool) {
+			name := s.Name.Name
+			always := "false"
+			if neg {
+				always = "true"
+			}
+			switch {
+			case name == KeyTrue && len(s.Args) == 1:
+				sh := shape(s.Args[0])
+				if anyFluent || sh == "" || fluents[sh] || warned["true "+sh] {
+					return
+				}
+				warned["true "+sh] = true
+				v.warnf(s.Pos(), CodeUndefined, "in rule for %s: %s can never hold: no init or next produces %s", r.Head.Name.Name, shortForm(s), sh)
+			case name == KeyDoes && len(s.Args) == 2:
+				sh := shape(s.Args[1])
+				if anyMove || sh == "" || moves[sh] || warned["does "+sh] {
+					return
+				}
+				warned["does "+sh] = true
+				v.warnf(s.Pos(), CodeUndefined, "in rule for %s: %s can never hold: no legal rule allows a move %s", r.Head.Name.Name, shortForm(s), sh)
+			case name == KeyTrue || name == KeyDoes || headOnly[name] || notRelations[name]:
+			default:
+				if v.rels[name].def.IsValid() || warned[name] {
+					return
+				}
+				warned[name] = true
+				v.warnf(s.Pos(), CodeUndefined, "in rule for %s: relation %s is never defined, so %s is always %s", r.Head.Name.Name, name, shortForm(s), always)
+			}
+		})
+	}
+}
+
+// checkUnused warns about relations that are defined but never used in
+// the body of a rule for another relation.
+func (v *validator) checkUnused() {
+	for name, sym := range v.rels {
+		if _, ok := keywordArity[name]; ok || notRelations[name] || !sym.def.IsValid() || sym.usedBy {
+			continue
+		}
+		v.warnf(sym.def, CodeUnused, "relation %s is defined but never used by another rule, so it has no effect on the game", name)
+	}
+}
+
+// shortForm writes n in KIF, shortened to about 60 bytes, for messages.
+func shortForm(n Node) string {
+	var b strings.Builder
+	writeShort(&b, n, 0)
+	s := b.String()
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func writeShort(b *strings.Builder, n Node, depth int) {
+	if b.Len() > 80 || depth > 20 {
+		b.WriteString("...")
+		return
+	}
+	list := func(name string, args []Node) {
+		b.WriteString("(" + name)
+		for _, a := range args {
+			b.WriteByte(' ')
+			writeShort(b, a, depth+1)
+		}
+		b.WriteByte(')')
+	}
+	switch n := n.(type) {
+	case *Const:
+		b.WriteString(n.Name)
+	case *Var:
+		b.WriteString("?" + n.Name)
+	case *Func:
+		list(n.Name.Name, termNodes(n.Args))
+	case *Sentence:
+		if len(n.Args) == 0 {
+			b.WriteString(n.Name.Name)
+			return
+		}
+		list(n.Name.Name, termNodes(n.Args))
+	case *Not:
+		list(KeyNot, []Node{n.Arg})
+	case *Distinct:
+		list(KeyDistinct, []Node{n.X, n.Y})
+	case *Or:
+		args := make([]Node, len(n.Disjuncts))
+		for i, d := range n.Disjuncts {
+			args[i] = d
+		}
+		list(KeyOr, args)
+	}
+}
+
+func termNodes(ts []Term) []Node {
+	ns := make([]Node, len(ts))
+	for i, t := range ts {
+		ns[i] = t
+	}
+	return ns
+}

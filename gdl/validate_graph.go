@@ -1,0 +1,206 @@
+package gdl
+
+import "strings"
+
+// depGraph is the dependency graph of a description: one node per relation
+// name, and an edge from p to q when q occurs in the body of a rule for p.
+type depGraph struct {
+	names  []string
+	id     map[string]int
+	succ   [][]int // successors, without duplicates
+	comp   []int   // strongly connected component of each node
+	cyclic []bool  // per component: has a cycle (more than one node, or a self-loop)
+
+	reach map[int][]bool   // memo for reaches
+	paths map[[2]int][]int // memo for pathTo
+}
+
+func buildGraph(rules []*Rule) *depGraph {
+	g := &depGraph{id: make(map[string]int)}
+	node := func(name string) int {
+		if n, ok := g.id[name]; ok {
+			return n
+		}
+		n := len(g.names)
+		g.id[name] = n
+		g.names = append(g.names, name)
+		g.succ = append(g.succ, nil)
+		return n
+	}
+	seen := make(map[[2]int]bool)
+	for _, r := range rules {
+		p := node(r.Head.Name.Name)
+		eachBodySentence(r, func(s *Sentence, _ bool) {
+			q := node(s.Name.Name)
+			if !seen[[2]int{p, q}] {
+				seen[[2]int{p, q}] = true
+				g.succ[p] = append(g.succ[p], q)
+			}
+		})
+	}
+	g.components()
+	for p, qs := range g.succ {
+		for _, q := range qs {
+			if g.comp[p] == g.comp[q] {
+				g.cyclic[g.comp[p]] = true
+			}
+		}
+	}
+	return g
+}
+
+// components computes the strongly connected components with Tarjan's
+// algorithm, iteratively so that long chains cannot exhaust the stack.
+func (g *depGraph) components() {
+	n := len(g.names)
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	g.comp = make([]int, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	type frame struct{ v, next int }
+	next, ncomp := 0, 0
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		call := []frame{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.next < len(g.succ[f.v]) {
+				w := g.succ[f.v][f.next]
+				f.next++
+				switch {
+				case index[w] < 0:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				case onStack[w]:
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					g.comp[w] = ncomp
+					if w == v {
+						break
+					}
+				}
+				ncomp++
+			}
+		}
+	}
+	g.cyclic = make([]bool, ncomp)
+}
+
+// path returns a shortest path of nodes from `from` to a node satisfying
+// target, both included, or nil if there is none. If comp is not negative
+// the path stays inside that component.
+func (g *depGraph) path(from int, target func(int) bool, comp int) []int {
+	if target(from) {
+		return []int{from}
+	}
+	prev := map[int]int{from: -1}
+	queue := []int{from}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, w := range g.succ[u] {
+			if _, ok := prev[w]; ok || (comp >= 0 && g.comp[w] != comp) {
+				continue
+			}
+			prev[w] = u
+			if target(w) {
+				var p []int
+				for n := w; n >= 0; n = prev[n] {
+					p = append(p, n)
+				}
+				for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+					p[i], p[j] = p[j], p[i]
+				}
+				return p
+			}
+			queue = append(queue, w)
+		}
+	}
+	return nil
+}
+
+// reaches returns, for every node, whether it depends on node t directly
+// or transitively (or is t).
+func (g *depGraph) reaches(t int) []bool {
+	if r, ok := g.reach[t]; ok {
+		return r
+	}
+	if g.reach == nil {
+		g.reach = make(map[int][]bool)
+	}
+	pred := make([][]int, len(g.names))
+	for p, qs := range g.succ {
+		for _, q := range qs {
+			pred[q] = append(pred[q], p)
+		}
+	}
+	r := make([]bool, len(g.names))
+	r[t] = true
+	queue := []int{t}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, p := range pred[u] {
+			if !r[p] {
+				r[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	g.reach[t] = r
+	return r
+}
+
+// pathTo returns a shortest path from node from to node to, remembering it:
+// inside their component when they share a cyclic one, else anywhere.
+func (g *depGraph) pathTo(from, to int) []int {
+	key := [2]int{from, to}
+	if p, ok := g.paths[key]; ok {
+		return p
+	}
+	if g.paths == nil {
+		g.paths = make(map[[2]int][]int)
+	}
+	comp := -1
+	if g.comp[from] == g.comp[to] {
+		comp = g.comp[from]
+	}
+	p := g.path(from, func(n int) bool { return n == to }, comp)
+	g.paths[key] = p
+	return p
+}
+
+// pathString names the nodes of a path: "a -> b -> c".
+func (g *depGraph) pathString(p []int) string {
+	names := make([]string, len(p))
+	for i, n := range p {
+		names[i] = g.names[n]
+	}
+	return strings.Join(names, " -> ")
+}
