@@ -2,6 +2,7 @@ package gdl
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -647,32 +648,39 @@ var forbidden = map[string][]string{
 }
 
 // checkDependencies reports rules for init, base, input, legal, goal and
-// terminal that depend on a relation they must not depend on.
+// terminal that depend on a relation they must not depend on: once for
+// each relation of the body that leads there, naming the first forbidden
+// relation it reaches and the path to it.
 func (v *validator) checkDependencies() {
 	for _, r := range v.rules {
 		head := r.Head.Name.Name
-		for _, f := range forbidden[head] {
-			fid, ok := v.g.id[f]
-			if !ok {
-				continue
-			}
-			reaches := v.g.reaches(fid)
-			done := false
-			eachBodySentence(r, func(s *Sentence, _ bool) {
-				q := v.g.id[s.Name.Name]
-				if done || !reaches[q] {
-					return
-				}
-				done = true
-				path := v.g.pathTo(q, fid)
-				if q == fid {
-					v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s", head, f, head, shortForm(s))
-					return
-				}
-				v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s, which depends on %s (%s)",
-					head, f, head, s.Name.Name, f, v.g.pathString(path))
-			})
+		bad := forbidden[head]
+		if len(bad) == 0 {
+			continue
 		}
+		reported := make(map[string]bool)
+		eachBodySentence(r, func(s *Sentence, _ bool) {
+			name := s.Name.Name
+			if reported[name] {
+				return
+			}
+			q := v.g.id[name]
+			if slices.Contains(bad, name) {
+				reported[name] = true
+				v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s", head, name, head, shortForm(s))
+				return
+			}
+			for _, f := range bad {
+				fid, ok := v.g.id[f]
+				if !ok || !v.g.reaches(fid)[q] {
+					continue
+				}
+				reported[name] = true
+				v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s, which depends on %s (%s)",
+					head, f, head, name, f, v.g.pathString(v.g.pathTo(q, fid)))
+				return
+			}
+		})
 	}
 }
 
