@@ -14,7 +14,6 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 func runReplay(ctx context.Context, env *environment, args []string) error     { return errNotYet }
 func runPlay(ctx context.Context, env *environment, args []string) error       { return errNotYet }
 func runQuery(ctx context.Context, env *environment, args []string) error      { return errNotYet }
-func runValidate(ctx context.Context, env *environment, args []string) error   { return errNotYet }
 func runConform(ctx context.Context, env *environment, args []string) error    { return errNotYet }
 func runBench(ctx context.Context, env *environment, args []string) error      { return errNotYet }
 func runGames(ctx context.Context, env *environment, args []string) error      { return errNotYet }
