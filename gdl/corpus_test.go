@@ -51,3 +51,21 @@ func TestCorpusParses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseChess parses the largest classic game of the corpus.
+func BenchmarkParseChess(b *testing.B) {
+	g, err := games.LoadFolder(filepath.Join(corpusRoot, "chess"))
+	if errors.Is(err, fs.ErrNotExist) {
+		b.Skipf("no chess in the game corpus at %s", corpusRoot)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(g.Rules)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseFile(g.Filename, g.Rules); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

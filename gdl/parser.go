@@ -136,6 +136,8 @@ func (p sentencePlace) String() string {
 		return "a fact"
 	case inHead:
 		return "a rule head"
+	case inBody:
+		return "a literal"
 	}
 	return "a sentence"
 }
@@ -153,11 +155,12 @@ func (c *converter) rule(e *Expr) *Rule {
 		}
 		r.Head = c.sentence(e.List[1], inHead, 1)
 		ok := r.Head != nil
-		r.Body = make([]Literal, 0, len(e.List)-2)
-		for _, x := range e.List[2:] {
-			l := c.literal(x, 1)
-			ok = ok && l != nil
-			r.Body = append(r.Body, l)
+		if len(e.List) > 2 {
+			r.Body = make([]Literal, len(e.List)-2)
+		}
+		for i, x := range e.List[2:] {
+			r.Body[i] = c.literal(x, 1)
+			ok = ok && r.Body[i] != nil
 		}
 		if !ok {
 			return nil
@@ -182,7 +185,7 @@ func (c *converter) sentence(e *Expr, where sentencePlace, depth int) *Sentence 
 		return nil
 	}
 	if !e.IsList {
-		name := c.relationName(e, where)
+		name := c.relationName(e, where, true)
 		if name == nil {
 			return nil
 		}
@@ -192,7 +195,7 @@ func (c *converter) sentence(e *Expr, where sentencePlace, depth int) *Sentence 
 		c.error(e.Pos, "empty list where %s was expected", where)
 		return nil
 	}
-	name := c.relationName(e.List[0], where)
+	name := c.relationName(e.List[0], where, false)
 	s := &Sentence{Lparen: e.Pos, Name: name}
 	if len(e.List) > 1 {
 		s.Args = make([]Term, len(e.List)-1)
@@ -208,8 +211,9 @@ func (c *converter) sentence(e *Expr, where sentencePlace, depth int) *Sentence 
 	return s
 }
 
-// relationName converts the name of a sentence.
-func (c *converter) relationName(e *Expr, where sentencePlace) *Const {
+// relationName converts the name of a sentence: e itself for a bare
+// proposition, or the first element of the sentence's list.
+func (c *converter) relationName(e *Expr, where sentencePlace, bare bool) *Const {
 	if e == nil {
 		c.error(Pos{}, "missing relation name")
 		return nil
@@ -218,21 +222,17 @@ func (c *converter) relationName(e *Expr, where sentencePlace) *Const {
 		c.error(e.Pos, "expected a relation name, found a list")
 		return nil
 	}
+	what := "a relation name"
+	if bare {
+		what = where.String()
+	}
 	name := canonical(e.Atom)
 	switch {
 	case strings.HasPrefix(name, "?"):
-		if where == inHead {
-			c.error(e.Pos, "variable %s cannot be a rule head", name)
-		} else {
-			c.error(e.Pos, "variable %s cannot be a relation name", name)
-		}
+		c.error(e.Pos, "variable %s cannot be %s", name, what)
 		return nil
 	case isNumber(name):
-		if where == inHead {
-			c.error(e.Pos, "number %s cannot be a rule head", name)
-		} else {
-			c.error(e.Pos, "number %s cannot be a relation name", name)
-		}
+		c.error(e.Pos, "number %s cannot be %s", name, what)
 		return nil
 	case name == KeyRule:
 		c.error(e.Pos, "'<=' is allowed only at the start of a top-level rule")

@@ -48,16 +48,21 @@ func writeExpr(b *strings.Builder, e *Expr, depth int) {
 	}
 }
 
-// sexpr and sexprFile are the participle grammar of S-expressions.
-type sexpr struct {
-	Pos    lexer.Position
-	Atom   string   `parser:"  @Atom"`
-	IsList bool     `parser:"| @'('"`
-	List   []*sexpr `parser:"  @@* ')'"`
+// The participle grammar of S-expressions. A list is '(' followed by atoms
+// and lists and then ')'; a text is a sequence of atoms and lists.
+//
+// Only the nested lists are captured. Participle fills the Tokens field of
+// each list with the tokens it spans, its parentheses included, and sexprs
+// reads the atoms from there, in order with the nested lists. Capturing each
+// atom in a struct of its own would make parsing twice as slow.
+type sexprList struct {
+	Tokens []lexer.Token
+	Lists  []*sexprList `parser:"'(' ( Atom | @@ )* ')'"`
 }
 
 type sexprFile struct {
-	Exprs []*sexpr `parser:"@@*"`
+	Tokens []lexer.Token
+	Lists  []*sexprList `parser:"( Atom | @@ )*"`
 }
 
 var sexprParser = participle.MustBuild[sexprFile](
@@ -85,22 +90,41 @@ func ReadExprs(filename string, src []byte) ([]*Expr, error) {
 		// The scanner has checked the text, so this is not expected.
 		return nil, parserError(filename, err)
 	}
-	exprs := make([]*Expr, len(file.Exprs))
-	for i, x := range file.Exprs {
-		exprs[i] = x.expr()
-	}
-	return exprs, nil
+	return sexprs(file.Tokens, file.Lists), nil
 }
 
-func (x *sexpr) expr() *Expr {
-	e := &Expr{Pos: toPos(x.Pos), Atom: x.Atom, IsList: x.IsList}
-	if x.IsList {
-		e.List = make([]*Expr, len(x.List))
-		for i, y := range x.List {
-			e.List[i] = y.expr()
+// sexprs returns the expressions spelled by tokens, a sequence of atoms and
+// of the lists, in order.
+func sexprs(tokens []lexer.Token, lists []*sexprList) []*Expr {
+	n := 0 // the number of expressions
+	for i, j := 0, 0; i < len(tokens); n++ {
+		if tokens[i].Type == tokPunct {
+			i += len(lists[j].Tokens)
+			j++
+		} else {
+			i++
 		}
 	}
-	return e
+	slab := make([]Expr, n)
+	es := make([]*Expr, n)
+	for i, k := 0, 0; i < len(tokens); k++ {
+		t := &tokens[i]
+		e := &slab[k]
+		es[k] = e
+		e.Pos = toPos(t.Pos)
+		if t.Type != tokPunct {
+			e.Atom = t.Value
+			i++
+			continue
+		}
+		l := lists[0]
+		lists = lists[1:]
+		end := len(l.Tokens)
+		e.IsList = true
+		e.List = sexprs(l.Tokens[1:end-1], l.Lists)
+		i += end
+	}
+	return es
 }
 
 func parserError(filename string, err error) ErrorList {
