@@ -1,0 +1,609 @@
+// Package gamemaster runs matches between players, as a GGP game server
+// does: it sends every player the rules and the clocks, asks all of them
+// for their moves at every step, substitutes a legal move for a late, lost
+// or illegal one, and records the match in ggp-base's match JSON format
+// (package record) after every step.
+//
+// Players are player.Player values: in-process players, called directly,
+// and remote ones reached over HTTP through package remote, in any mix.
+// NewPlayer makes either from a name or an address.
+//
+// Replay checks a recorded match against the rules; package tournament
+// plays many matches.
+package gamemaster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/gamemaster/remote"
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+)
+
+// Defaults of the Referee fields left zero.
+const (
+	DefaultGrace        = time.Second
+	DefaultStopTimeout  = 5 * time.Second
+	DefaultRulesTimeout = time.Minute
+	DefaultMaxSteps     = 1000
+)
+
+// A Fallback chooses the move played for a role whose player did not give
+// a legal move in time.
+type Fallback int
+
+const (
+	// FallbackRandom plays a legal move chosen at random, as ggp-base's
+	// game server and Tiltyard do.
+	FallbackRandom Fallback = iota
+	// FallbackFirst plays the first legal move, as the Dresden server does.
+	FallbackFirst
+)
+
+// String returns "random" or "first".
+func (f Fallback) String() string {
+	switch f {
+	case FallbackRandom:
+		return "random"
+	case FallbackFirst:
+		return "first"
+	}
+	return fmt.Sprintf("Fallback(%d)", int(f))
+}
+
+// ParseFallback returns the Fallback named "random" or "first".
+func ParseFallback(s string) (Fallback, error) {
+	switch s {
+	case "random":
+		return FallbackRandom, nil
+	case "first":
+		return FallbackFirst, nil
+	}
+	return 0, fmt.Errorf("unknown fallback %q: want random or first", s)
+}
+
+// Match is one match to play.
+type Match struct {
+	// ID names the match in messages, records and errors. It must be a
+	// GDL symbol: letters, digits, '.', '_' and '-' only.
+	ID string
+
+	// Game holds the rules. Its Rules text is stored in the record.
+	Game *games.Game
+
+	// Players has one player per role, in the order the rules list the
+	// roles.
+	Players []player.Player
+
+	// StartClock is the time allowed to answer START; PlayClock the time
+	// allowed for each move. Remote players are told them in whole
+	// seconds, rounded up, and so does the record; the referee enforces
+	// them exactly.
+	StartClock, PlayClock time.Duration
+
+	// Record, if not empty, is the file the match record is written to
+	// after every step.
+	Record string
+
+	// GameMetaURL and Tournament are copied to the record's gameMetaURL
+	// and tournamentNameFromHost.
+	GameMetaURL string
+	Tournament  string
+}
+
+// A Referee runs matches. Its zero value is ready to use with the defaults;
+// a Referee may run several matches at once.
+type Referee struct {
+	// Grace is added to the play clock before a move is late. Zero means
+	// DefaultGrace; a negative Grace means none.
+	Grace time.Duration
+
+	// Fallback chooses the move of a role whose player gave none.
+	Fallback Fallback
+
+	// StopTimeout bounds the wait for the answers to STOP and ABORT.
+	// Zero means DefaultStopTimeout.
+	StopTimeout time.Duration
+
+	// RulesTimeout bounds each computation with the rules: the initial
+	// state, and per step the legal moves, the next state and so on. A
+	// game that takes longer aborts the match. Zero means
+	// DefaultRulesTimeout.
+	RulesTimeout time.Duration
+
+	// MaxSteps bounds the number of steps of a match: a game that has not
+	// ended after so many aborts it. Zero means DefaultMaxSteps.
+	MaxSteps int
+
+	// NewReasoner returns the reasoner for a game. If nil, the Prolog
+	// reasoner is used.
+	NewReasoner func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error)
+
+	// OnStep, if not nil, is called with the record after START, after
+	// every step and at the end of the match, from the goroutine of Run.
+	// It must not modify or keep the record.
+	OnStep func(r *record.Record)
+
+	// Logf, if not nil, is told the details of the errors of players,
+	// which the record only codes.
+	Logf func(format string, args ...any)
+}
+
+func (r *Referee) grace() time.Duration {
+	switch {
+	case r.Grace < 0:
+		return 0
+	case r.Grace == 0:
+		return DefaultGrace
+	}
+	return r.Grace
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// An Error is a failure of a match that stopped it: an error of the rules,
+// of the record, or the cancellation of the match. Misbehaving players are
+// not errors; they are recorded.
+type Error struct {
+	MatchID string
+	Step    int    // the step that failed: 0 for START and before
+	Role    string // the role concerned, if any
+	Err     error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "match %s: step %d: ", e.MatchID, e.Step)
+	if e.Role != "" {
+		fmt.Fprintf(&b, "role %s: ", e.Role)
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+var matchIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// ValidMatchID reports whether id can name a match.
+func ValidMatchID(id string) bool { return len(id) <= 200 && matchIDPattern.MatchString(id) }
+
+// game is what a match needs of the rules.
+type game struct {
+	desc  *gdl.Description
+	r     reasoner.Reasoner
+	roles []string
+}
+
+// match is the state of one running match.
+type match struct {
+	ref   *Referee
+	m     *Match
+	g     *game
+	seats []*seat
+	rec   *record.Record
+	state *reasoner.State
+	last  []reasoner.Move // the last joint move, nil before the first
+}
+
+// Run plays m to the end and returns its record. The record is also
+// written to m.Record, if set, after START, after every step and at the
+// end. Run returns an error, an *Error unless m itself is invalid, when the
+// match could not be completed: the rules failed or took too long, the
+// record could not be written, or ctx was cancelled. The match is then
+// aborted: the record, when there is one, says so and the players are sent
+// ABORT.
+func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
+	if err := r.check(m); err != nil {
+		return nil, err
+	}
+	g, err := r.load(ctx, m)
+	if err != nil {
+		return nil, &Error{MatchID: m.ID, Err: err}
+	}
+	if len(m.Players) != len(g.roles) {
+		return nil, &Error{MatchID: m.ID, Err: fmt.Errorf("%d players for the %d roles of %s (%s)", len(m.Players), len(g.roles), m.Game.Key, strings.Join(g.roles, ", "))}
+	}
+	mt := &match{ref: r, m: m, g: g}
+	for i, p := range m.Players {
+		mt.seats = append(mt.seats, newSeat(g.roles[i], p))
+	}
+	mt.newRecord()
+	err = mt.play(ctx)
+	if err == nil {
+		return mt.rec, nil
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{MatchID: m.ID, Step: mt.rec.Steps(), Err: err}
+	}
+	mt.abort(ctx, e)
+	return mt.rec, e
+}
+
+func (r *Referee) check(m *Match) error {
+	switch {
+	case !ValidMatchID(m.ID):
+		return fmt.Errorf("match id %q: want letters, digits, '.', '_' or '-'", m.ID)
+	case m.Game == nil:
+		return fmt.Errorf("match %s: no game", m.ID)
+	case m.StartClock <= 0 || m.PlayClock <= 0:
+		return fmt.Errorf("match %s: start clock %v and play clock %v must be positive", m.ID, m.StartClock, m.PlayClock)
+	}
+	for i, p := range m.Players {
+		if p == nil {
+			return fmt.Errorf("match %s: player %d is nil", m.ID, i+1)
+		}
+	}
+	return nil
+}
+
+// load parses the rules and makes their reasoner.
+func (r *Referee) load(ctx context.Context, m *Match) (*game, error) {
+	d, err := gdl.ParseFile(m.Game.Filename, m.Game.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("rules of %s: %w", m.Game.Key, err)
+	}
+	var rs reasoner.Reasoner
+	err = r.rules(ctx, func(ctx context.Context) error {
+		var err error
+		if r.NewReasoner != nil {
+			rs, err = r.NewReasoner(ctx, d)
+		} else {
+			rs, err = prolog.NewWithOptions(ctx, d, prolog.Options{})
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rules of %s: %w", m.Game.Key, err)
+	}
+	roles := rs.Roles()
+	if len(roles) == 0 {
+		return nil, fmt.Errorf("rules of %s: no roles", m.Game.Key)
+	}
+	return &game{desc: d, r: rs, roles: roles}, nil
+}
+
+// errRulesTimeout is wrapped by the errors of computations with the rules
+// that took longer than the RulesTimeout.
+var errRulesTimeout = errors.New("the rules took too long")
+
+// rules runs f, a computation with the rules, within RulesTimeout. f runs
+// in its own goroutine so that a reasoner that does not heed its context
+// cannot hold up the match, and a panic in it is an error. After a timeout
+// the reasoner may still be busy: the match must not use it again.
+func (r *Referee) rules(ctx context.Context, f func(ctx context.Context) error) error {
+	limit := orDefault(r.RulesTimeout, DefaultRulesTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("%w: no answer within %v", errRulesTimeout, limit))
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- fmt.Errorf("reasoner panicked: %v", v)
+			}
+		}()
+		done <- f(ctx)
+	}()
+	select {
+	case err := <-done:
+		if err != nil && ctx.Err() != nil {
+			// The computation failed because its time was up or the
+			// match was cancelled: say which.
+			return fmt.Errorf("%w (%w)", context.Cause(ctx), err)
+		}
+		return err
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+func (mt *match) newRecord() {
+	m := mt.m
+	names := make([]string, len(m.Players))
+	for i, p := range m.Players {
+		names[i] = p.Name()
+	}
+	mt.rec = &record.Record{
+		MatchID:                m.ID,
+		RandomToken:            randomToken(32),
+		StartTime:              time.Now().UnixMilli(),
+		GameMetaURL:            m.GameMetaURL,
+		PreviewClock:           -1,
+		StartClock:             remote.Seconds(m.StartClock),
+		PlayClock:              remote.Seconds(m.PlayClock),
+		PlayerNamesFromHost:    names,
+		TournamentNameFromHost: m.Tournament,
+		GameRulesheetHash:      record.RulesheetHash(m.Game.Rules),
+		GameKey:                m.Game.Key,
+		GameName:               m.Game.Name,
+		GameRules:              string(m.Game.Rules),
+		Roles:                  slices.Clone(mt.g.roles),
+		Moves:                  [][]string{},
+	}
+}
+
+// randomToken returns n random letters and digits, as ggp-base's match
+// tokens are.
+func randomToken(n int) string {
+	const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = chars[rand.IntN(len(chars))]
+	}
+	return string(b)
+}
+
+// addState appends a state to the record.
+func (mt *match) addState(s *reasoner.State) {
+	mt.state = s
+	mt.rec.States = append(mt.rec.States, record.FormatState(s.Facts()))
+	mt.rec.StateTimes = append(mt.rec.StateTimes, time.Now().UnixMilli())
+}
+
+// save writes the record and tells OnStep.
+func (mt *match) save() error {
+	if mt.m.Record != "" {
+		if err := record.WriteFile(mt.m.Record, mt.rec); err != nil {
+			return &Error{MatchID: mt.m.ID, Step: mt.rec.Steps(), Err: err}
+		}
+	}
+	if mt.ref.OnStep != nil {
+		mt.ref.OnStep(mt.rec)
+	}
+	return nil
+}
+
+func (mt *match) stepError(step int, err error) error {
+	var e *Error
+	if err == nil || errors.As(err, &e) {
+		return err
+	}
+	return &Error{MatchID: mt.m.ID, Step: step, Err: err}
+}
+
+func (mt *match) play(ctx context.Context) error {
+	ref, rs := mt.ref, mt.g.r
+	var s0 *reasoner.State
+	err := ref.rules(ctx, func(ctx context.Context) error {
+		var err error
+		s0, err = rs.Initial(ctx)
+		return err
+	})
+	if err != nil {
+		return mt.stepError(0, fmt.Errorf("initial state: %w", err))
+	}
+	mt.addState(s0)
+	if err := mt.save(); err != nil {
+		return err
+	}
+	if err := mt.start(ctx); err != nil {
+		return err
+	}
+	maxSteps := orDefault(ref.MaxSteps, DefaultMaxSteps)
+	for step := 1; ; step++ {
+		var terminal bool
+		legal := make([][]reasoner.Move, len(mt.seats))
+		err := ref.rules(ctx, func(ctx context.Context) error {
+			var err error
+			if terminal, err = rs.Terminal(ctx, mt.state); err != nil || terminal {
+				return err
+			}
+			for i := range mt.seats {
+				legal[i], err = rs.Legal(ctx, mt.state, i)
+				if err != nil {
+					return &Error{MatchID: mt.m.ID, Step: step, Role: mt.g.roles[i], Err: fmt.Errorf("legal moves: %w", err)}
+				}
+				if len(legal[i]) == 0 {
+					return &Error{MatchID: mt.m.ID, Step: step, Role: mt.g.roles[i], Err: errors.New("no legal move in a state that is not terminal")}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return mt.stepError(step, err)
+		}
+		if terminal {
+			break
+		}
+		if step > maxSteps {
+			return mt.stepError(step, fmt.Errorf("the game has not ended after %d steps", maxSteps))
+		}
+		joint, errs, err := mt.ask(ctx, step, legal)
+		if err != nil {
+			return mt.stepError(step, err)
+		}
+		var next *reasoner.State
+		err = ref.rules(ctx, func(ctx context.Context) error {
+			var err error
+			next, err = rs.Next(ctx, mt.state, joint)
+			return err
+		})
+		if err != nil {
+			return mt.stepError(step, fmt.Errorf("next state: %w", err))
+		}
+		mt.last = joint
+		moves := make([]string, len(joint))
+		for i, m := range joint {
+			moves[i] = string(m)
+		}
+		mt.rec.Moves = append(mt.rec.Moves, moves)
+		mt.rec.Errors = append(mt.rec.Errors, errs)
+		mt.addState(next)
+		if err := mt.save(); err != nil {
+			return err
+		}
+	}
+	step := mt.rec.Steps()
+	var goals []int
+	err = ref.rules(ctx, func(ctx context.Context) error {
+		var err error
+		goals, err = rs.Goals(ctx, mt.state)
+		return err
+	})
+	if err != nil {
+		return mt.stepError(step, fmt.Errorf("goals: %w", err))
+	}
+	mt.rec.IsCompleted = true
+	mt.rec.GoalValues = goals
+	if err := mt.save(); err != nil {
+		return err
+	}
+	mt.stop(ctx)
+	return nil
+}
+
+// start sends START to every player at once and records the errors.
+func (mt *match) start(ctx context.Context) error {
+	m := mt.m
+	answers := mt.callAll(ctx, m.StartClock, func(s *seat) func(context.Context) (reasoner.Move, error) {
+		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock}
+		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Start(ctx, pm) }
+	})
+	if err := ctx.Err(); err != nil {
+		return mt.stepError(0, err)
+	}
+	errs := make([]string, len(mt.seats))
+	for i, a := range answers {
+		if a.err != nil || a.late {
+			errs[i] = mt.classify(0, i, a, nil)
+		}
+	}
+	mt.rec.Errors = append(mt.rec.Errors, errs)
+	return mt.save()
+}
+
+// ask sends PLAY to every player at once and returns the joint move, with
+// substitutes for the moves that are late, lost or illegal, and the error
+// codes of the step.
+func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]reasoner.Move, []string, error) {
+	last := mt.last
+	answers := mt.callAll(ctx, mt.m.PlayClock+mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
+		return func(ctx context.Context) (reasoner.Move, error) { return s.p.Play(ctx, mt.m.ID, slices.Clone(last)) }
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	joint := make([]reasoner.Move, len(mt.seats))
+	errs := make([]string, len(mt.seats))
+	for i, a := range answers {
+		if a.err == nil && !a.late {
+			if m, ok := findMove(a.move, legal[i]); ok {
+				joint[i] = m
+				continue
+			}
+		}
+		errs[i] = mt.classify(step, i, a, legal[i])
+		joint[i] = mt.substitute(legal[i])
+	}
+	return joint, errs, nil
+}
+
+// classify returns the error code of an answer that is no legal move, and
+// logs its details.
+func (mt *match) classify(step, i int, a answer, legal []reasoner.Move) string {
+	var code, detail string
+	var re *remote.ResponseError
+	switch {
+	case a.late:
+		code, detail = record.ErrTimeout, "no answer in time"
+	case a.err == nil:
+		code = record.ErrIllegal + " " + oneLine(string(a.move), 200)
+		detail = fmt.Sprintf("illegal move %s", remote.Quote(string(a.move), 200))
+	case errors.Is(a.err, context.DeadlineExceeded):
+		code, detail = record.ErrTimeout, a.err.Error()
+	case errors.As(a.err, &re):
+		code, detail = record.ErrIllegal+" "+oneLine(re.Response, 200), a.err.Error()
+	default:
+		code, detail = record.ErrConnection, a.err.Error()
+	}
+	if mt.ref.Logf != nil {
+		s := mt.seats[i]
+		mt.ref.Logf("match %s: step %d: role %s (player %s): %s: %s", mt.m.ID, step, s.role, s.p.Name(), code, detail)
+	}
+	return code
+}
+
+// oneLine returns s on one line, with runs of space as one space, cut to
+// at most n bytes; an empty s is written "".
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return `""`
+	}
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return s
+}
+
+// findMove returns the legal move that m stands for: m itself, or m in
+// compact KIF.
+func findMove(m reasoner.Move, legal []reasoner.Move) (reasoner.Move, bool) {
+	if slices.Contains(legal, m) {
+		return m, true
+	}
+	n, err := NormalizeMove(string(m))
+	if err == nil && slices.Contains(legal, n) {
+		return n, true
+	}
+	return "", false
+}
+
+// NormalizeMove returns a move in compact KIF, as reasoners write moves:
+// "( mark 1 1 )" becomes "(mark 1 1)".
+func NormalizeMove(s string) (reasoner.Move, error) {
+	e, err := gdl.ReadExpr([]byte(s))
+	if err != nil {
+		return "", err
+	}
+	return reasoner.Move(e.String()), nil
+}
+
+func (mt *match) substitute(legal []reasoner.Move) reasoner.Move {
+	if mt.ref.Fallback == FallbackFirst {
+		return legal[0]
+	}
+	return legal[rand.IntN(len(legal))]
+}
+
+// stop sends STOP to every player and waits at most StopTimeout.
+func (mt *match) stop(ctx context.Context) {
+	last := mt.last
+	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), func(s *seat) func(context.Context) (reasoner.Move, error) {
+		return func(ctx context.Context) (reasoner.Move, error) {
+			return "", s.p.Stop(ctx, mt.m.ID, slices.Clone(last))
+		}
+	})
+}
+
+// abort records that the match failed, writes the record as well as it
+// can, and sends ABORT to every player, waiting at most StopTimeout.
+func (mt *match) abort(ctx context.Context, e *Error) {
+	mt.rec.IsAborted = true
+	mt.rec.AbortReason = e.Error()
+	// A failed write has nothing better to do than to be reported by the
+	// error already returned; a record that could not be written before
+	// keeps its last good version on disk.
+	_ = mt.save()
+	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), func(s *seat) func(context.Context) (reasoner.Move, error) {
+		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Abort(ctx, mt.m.ID) }
+	})
+}

@@ -1,0 +1,233 @@
+// Package remote is the game master's side of the GGP HTTP protocol: a
+// Client is a player.Player whose calls are requests to a player served
+// over HTTP, sent exactly as ggp-base's game server sends them.
+//
+// Each call is one POST request whose body is a message such as
+//
+//	( START m1 xplayer ((role xplayer) ...) 10 2)
+//	( PLAY m1 NIL )
+//	( PLAY m1 ((mark 1 1) noop) )
+//	( STOP m1 ((mark 3 3) noop) )
+//	( ABORT m1 )
+//
+// with Content-Type text/acl. The deadline of a call is the deadline of its
+// context; a Client adds no clock of its own.
+package remote
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// DefaultMaxResponseSize bounds the body of a player's response when
+// Client.MaxResponseSize is zero. A move is a few dozen bytes.
+const DefaultMaxResponseSize = 64 << 10
+
+// ConnectTimeout bounds the time to open a connection with the default
+// HTTP client, as ggp-base's game server does.
+const ConnectTimeout = 5 * time.Second
+
+// defaultHTTPClient is used when Client.HTTPClient is nil. It is never
+// modified. Connections are not kept alive: game players commonly close
+// them after every response.
+var defaultHTTPClient = &http.Client{
+	Transport: &http.Transport{
+		Proxy:                  http.ProxyFromEnvironment,
+		DialContext:            (&net.Dialer{Timeout: ConnectTimeout}).DialContext,
+		DisableKeepAlives:      true,
+		MaxResponseHeaderBytes: 64 << 10,
+	},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
+// A Client is a remote player. Its zero value is not usable: set URL, or
+// use New. A Client may be used by several goroutines at once.
+type Client struct {
+	// URL is where messages are posted, such as "http://127.0.0.1:9147/".
+	URL string
+
+	// PlayerName is what Name returns, and is sent in the Receiver header.
+	// New sets it to the address it was given.
+	PlayerName string
+
+	// HTTPClient sends the requests. If nil, a client is used that opens
+	// a new connection for every request, with ConnectTimeout.
+	HTTPClient *http.Client
+
+	// MaxResponseSize bounds the size of a response body. If zero,
+	// DefaultMaxResponseSize applies.
+	MaxResponseSize int64
+}
+
+var _ player.Player = (*Client)(nil)
+
+// New returns a client for the player at addr, given as host:port or as an
+// http or https URL.
+func New(addr string) (*Client, error) {
+	raw := addr
+	if !strings.Contains(addr, "://") {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil || host == "" || port == "" {
+			return nil, fmt.Errorf("remote player %q: want host:port or an http URL", addr)
+		}
+		raw = "http://" + net.JoinHostPort(host, port) + "/"
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("remote player %q: %w", addr, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("remote player %q: want host:port or an http URL", addr)
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return &Client{URL: u.String(), PlayerName: addr}, nil
+}
+
+// Name returns PlayerName, or URL if PlayerName is empty.
+func (c *Client) Name() string {
+	if c.PlayerName != "" {
+		return c.PlayerName
+	}
+	return c.URL
+}
+
+// Start sends START with the rules and the clocks, which players are told
+// in whole seconds, rounded up. Like ggp-base's game server, it does not
+// look at the content of the response.
+func (c *Client) Start(ctx context.Context, m *player.Match) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "( START %s %s (", m.ID, m.Role)
+	if m.Rules != nil {
+		for i, r := range m.Rules.Rules {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(gdl.Format(r))
+		}
+	}
+	fmt.Fprintf(&b, ") %d %d)", Seconds(m.StartClock), Seconds(m.PlayClock))
+	_, err := c.send(ctx, "START", b.String())
+	return err
+}
+
+// Play sends PLAY and returns the move of the response in compact KIF. A
+// response that is not one S-expression is reported as a *ResponseError.
+func (c *Client) Play(ctx context.Context, matchID string, last []reasoner.Move) (reasoner.Move, error) {
+	resp, err := c.send(ctx, "PLAY", "( PLAY "+matchID+" "+jointMove(last)+" )")
+	if err != nil {
+		return "", err
+	}
+	e, err := gdl.ReadExpr([]byte(resp))
+	if err != nil {
+		return "", &ResponseError{Player: c.Name(), Response: resp, Err: err}
+	}
+	return reasoner.Move(e.String()), nil
+}
+
+// Stop sends STOP with the last joint move.
+func (c *Client) Stop(ctx context.Context, matchID string, last []reasoner.Move) error {
+	_, err := c.send(ctx, "STOP", "( STOP "+matchID+" "+jointMove(last)+" )")
+	return err
+}
+
+// Abort sends ABORT.
+func (c *Client) Abort(ctx context.Context, matchID string) error {
+	_, err := c.send(ctx, "ABORT", "( ABORT "+matchID+" )")
+	return err
+}
+
+// Seconds returns d in whole seconds, rounded up, and at least 1: a clock
+// as the protocol writes it.
+func Seconds(d time.Duration) int {
+	s := int((d + time.Second - 1) / time.Second)
+	return max(s, 1)
+}
+
+// jointMove writes a joint move as a protocol message does: NIL before the
+// first move, else the moves in a list.
+func jointMove(last []reasoner.Move) string {
+	if last == nil {
+		return "NIL"
+	}
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, m := range last {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(string(m))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// send posts msg and returns the response body without surrounding space.
+func (c *Client) send(ctx context.Context, verb, msg string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, strings.NewReader(msg))
+	if err != nil {
+		return "", fmt.Errorf("remote player %s: %s: %w", c.Name(), verb, err)
+	}
+	req.Header.Set("Content-Type", "text/acl")
+	req.Header.Set("Accept", "text/delim")
+	req.Header.Set("Sender", "GAMESERVER")
+	req.Header.Set("Receiver", c.Name())
+	req.Close = true
+	hc := c.HTTPClient
+	if hc == nil {
+		hc = defaultHTTPClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("remote player %s: %s: %w", c.Name(), verb, err)
+	}
+	defer resp.Body.Close()
+	limit := c.MaxResponseSize
+	if limit <= 0 {
+		limit = DefaultMaxResponseSize
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return "", fmt.Errorf("remote player %s: %s: reading response: %w", c.Name(), verb, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return "", fmt.Errorf("remote player %s: %s: HTTP status %s", c.Name(), verb, resp.Status)
+	}
+	if int64(len(body)) > limit {
+		return "", &ResponseError{Player: c.Name(), Response: string(body[:limit]), Err: fmt.Errorf("response larger than %d bytes", limit)}
+	}
+	return strings.TrimSpace(string(body)), nil
+}
+
+// A ResponseError reports a response that arrived but could not be read
+// as what was asked for. The game master records it as an illegal move.
+type ResponseError struct {
+	Player   string
+	Response string // the response, possibly cut at the size limit
+	Err      error
+}
+
+func (e *ResponseError) Error() string {
+	return fmt.Sprintf("remote player %s: bad response %s: %v", e.Player, Quote(e.Response, 80), e.Err)
+}
+
+func (e *ResponseError) Unwrap() error { return e.Err }
+
+// Quote returns s quoted with Go syntax, cut to at most n bytes of s.
+func Quote(s string, n int) string {
+	if len(s) > n {
+		return fmt.Sprintf("%q...", s[:n])
+	}
+	return fmt.Sprintf("%q", s)
+}
