@@ -16,4 +16,3 @@ func runPlay(ctx context.Context, env *environment, args []string) error       {
 func runQuery(ctx context.Context, env *environment, args []string) error      { return errNotYet }
 func runConform(ctx context.Context, env *environment, args []string) error    { return errNotYet }
 func runBench(ctx context.Context, env *environment, args []string) error      { return errNotYet }
-func runGames(ctx context.Context, env *environment, args []string) error      { return errNotYet }

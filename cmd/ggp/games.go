@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+)
+
+// runGames lists the bundled games: for each, its key and roles on one line
+// and its description, wrapped and indented, below. Names given as
+// arguments restrict the list to those games; with -rules the command
+// prints their rulesheets instead, to read or to start a new game from.
+func runGames(ctx context.Context, env *environment, args []string) error {
+	flags := newFlagSet(env, "games", "[-rules] [NAME...]",
+		"ggp games\n  ggp games -rules ticTacToe > myGame.kif")
+	rules := flags.Bool("rules", false, "print the rules of the named games (all games without names)")
+	if err := parseFlags(flags, args); err != nil {
+		return err
+	}
+	gs := games.Bundled()
+	if flags.NArg() > 0 {
+		gs = gs[:0]
+		for _, name := range flags.Args() {
+			g, err := games.Lookup(name)
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			gs = append(gs, g)
+		}
+	}
+	if *rules {
+		for _, g := range gs {
+			if _, err := env.stdout.Write(g.Rules); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	width := 0
+	for _, g := range gs {
+		width = max(width, len(g.Key))
+	}
+	for i, g := range gs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		roles, err := gameRoles(g)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(env.stdout)
+		}
+		fmt.Fprintf(env.stdout, "%-*s  %s\n", width, g.Key, strings.Join(roles, ", "))
+		writeWrapped(env.stdout, g.Description, "    ", 76)
+	}
+	return nil
+}
+
+// gameRoles parses the rules of g and returns its roles in the order the
+// role facts list them.
+func gameRoles(g *games.Game) ([]string, error) {
+	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	if err != nil {
+		return nil, err
+	}
+	var roles []string
+	for _, r := range d.Rules {
+		if r.IsFact() && r.Head.Name.Name == gdl.KeyRole && len(r.Head.Args) == 1 {
+			roles = append(roles, gdl.Format(r.Head.Args[0]))
+		}
+	}
+	return roles, nil
+}
+
+// writeWrapped writes text to w as lines of at most width bytes, each
+// starting with indent; a word longer than a line gets a line of its own.
+func writeWrapped(w io.Writer, text, indent string, width int) {
+	var line strings.Builder
+	for _, word := range strings.Fields(text) {
+		if line.Len() > 0 && line.Len()+1+len(word) > width-len(indent) {
+			fmt.Fprintf(w, "%s%s\n", indent, line.String())
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteByte(' ')
+		}
+		line.WriteString(word)
+	}
+	if line.Len() > 0 {
+		fmt.Fprintf(w, "%s%s\n", indent, line.String())
+	}
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func runGamesCommand(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := &environment{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	code = run(context.Background(), env, append([]string{"games"}, args...))
+	return code, out.String(), errOut.String()
+}
+
+// bundledRoles is what the rules of each bundled game say, written out
+// here so that the listing is checked against more than itself.
+var bundledRoles = map[string][]string{
+	"breakthrough":         {"white", "black"},
+	"connectFour":          {"red", "black"},
+	"eightPuzzle":          {"player"},
+	"hanoi":                {"player"},
+	"maze":                 {"robot"},
+	"nim":                  {"first", "second"},
+	"rockPaperScissors":    {"left", "right"},
+	"threePlayerTicTacToe": {"red", "green", "blue"},
+	"ticTacToe":            {"xplayer", "oplayer"},
+}
+
+func TestGamesCommandLists(t *testing.T) {
+	code, out, errOut := runGamesCommand(t)
+	if code != 0 || errOut != "" {
+		t.Fatalf("ggp games: exit %d, stderr %q", code, errOut)
+	}
+	// Each game starts an unindented line: key, then its roles.
+	listed := map[string]string{}
+	var order []string
+	for _, line := range strings.Split(out, "\n") {
+		if line == "" || strings.HasPrefix(line, " ") {
+			continue
+		}
+		key, roles, _ := strings.Cut(line, " ")
+		listed[key] = strings.TrimSpace(roles)
+		order = append(order, key)
+	}
+	if len(listed) != len(bundledRoles) {
+		t.Errorf("listed %d games %v, want %d", len(listed), order, len(bundledRoles))
+	}
+	for key, roles := range bundledRoles {
+		got, ok := listed[key]
+		if !ok {
+			t.Errorf("%s not listed", key)
+			continue
+		}
+		if want := strings.Join(roles, ", "); got != want {
+			t.Errorf("%s: roles %q, want %q", key, got, want)
+		}
+	}
+	for i := 1; i < len(order); i++ {
+		if order[i-1] >= order[i] {
+			t.Errorf("games not sorted by key: %s before %s", order[i-1], order[i])
+		}
+	}
+	// The descriptions follow, indented.
+	for _, want := range []string{"    Tic-tac-toe for two players", "    Nim for two players"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestGamesCommandArgs(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     []string // substrings of stdout
+		notStdout  []string
+		stderr     []string // substrings of stderr
+		exactLines int      // unindented lines in stdout, when > 0
+	}{
+		{
+			name:       "one game, any case",
+			args:       []string{"TICTACTOE"},
+			stdout:     []string{"ticTacToe  xplayer, oplayer\n"},
+			notStdout:  []string{"nim"},
+			exactLines: 1,
+		},
+		{
+			name:      "rules",
+			args:      []string{"-rules", "nim"},
+			stdout:    []string{"(role first)", "(init (heap c 5))"},
+			notStdout: []string{"xplayer"},
+		},
+		{
+			name:   "unknown game",
+			args:   []string{"noSuchGame"},
+			code:   2,
+			stderr: []string{`unknown game "noSuchGame"`, "ticTacToe", "run 'ggp games -h'"},
+		},
+		{
+			name:   "help",
+			args:   []string{"-h"},
+			stderr: []string{"Usage: ggp games", "-rules", "Example:", "ggp games -rules ticTacToe"},
+		},
+		{
+			name:   "bad flag",
+			args:   []string{"-x"},
+			code:   2,
+			stderr: []string{"flag provided but not defined: -x"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runGamesCommand(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tt.code, errOut)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(out, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.notStdout {
+				if strings.Contains(out, s) {
+					t.Errorf("stdout has %q:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errOut)
+				}
+			}
+			if tt.exactLines > 0 {
+				n := 0
+				for _, line := range strings.Split(out, "\n") {
+					if line != "" && !strings.HasPrefix(line, " ") {
+						n++
+					}
+				}
+				if n != tt.exactLines {
+					t.Errorf("%d games listed, want %d:\n%s", n, tt.exactLines, out)
+				}
+			}
+		})
+	}
+}
+
+func TestWriteWrapped(t *testing.T) {
+	tests := []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"", 20, ""},
+		{"one two three", 20, "  one two three\n"},
+		{"one two three four five", 12, "  one two\n  three four\n  five\n"},
+		{"a verylongwordindeed b", 8, "  a\n  verylongwordindeed\n  b\n"},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		writeWrapped(&b, tt.text, "  ", tt.width)
+		if b.String() != tt.want {
+			t.Errorf("writeWrapped(%q, %d) = %q, want %q", tt.text, tt.width, b.String(), tt.want)
+		}
+	}
+}
