@@ -1,0 +1,192 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		addr, url string
+		ok        bool
+	}{
+		{"127.0.0.1:9147", "http://127.0.0.1:9147/", true},
+		{"localhost:80", "http://localhost:80/", true},
+		{"[::1]:9147", "http://[::1]:9147/", true},
+		{"http://example.org:9147", "http://example.org:9147/", true},
+		{"https://example.org/player", "https://example.org/player", true},
+		{"localhost", "", false},
+		{":9147", "", false},
+		{"ftp://example.org/", "", false},
+		{"http://", "", false},
+	}
+	for _, tt := range tests {
+		c, err := New(tt.addr)
+		if (err == nil) != tt.ok {
+			t.Errorf("New(%q): err = %v, want ok=%v", tt.addr, err, tt.ok)
+			continue
+		}
+		if err == nil && (c.URL != tt.url || c.Name() != tt.addr) {
+			t.Errorf("New(%q) = URL %q, name %q; want %q, %q", tt.addr, c.URL, c.Name(), tt.url, tt.addr)
+		}
+	}
+}
+
+func TestSeconds(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want int
+	}{
+		{time.Second, 1}, {10 * time.Second, 10}, {1500 * time.Millisecond, 2}, {time.Millisecond, 1}, {0, 1},
+	}
+	for _, tt := range tests {
+		if got := Seconds(tt.d); got != tt.want {
+			t.Errorf("Seconds(%v) = %d, want %d", tt.d, got, tt.want)
+		}
+	}
+}
+
+// recorder is a player server that records the messages and headers it is
+// sent and answers with a fixed response.
+type recorder struct {
+	mu       sync.Mutex
+	messages []string
+	headers  []http.Header
+	response string
+	status   int
+}
+
+func (s *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.messages = append(s.messages, string(body))
+	s.headers = append(s.headers, r.Header.Clone())
+	s.mu.Unlock()
+	if s.status != 0 {
+		w.WriteHeader(s.status)
+	}
+	io.WriteString(w, s.response)
+}
+
+func TestMessages(t *testing.T) {
+	srv := &recorder{response: " ( mark  1 1 )\r\n"}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	c, err := New(strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := gdl.ParseFile("t.kif", []byte("(role x)\n; a comment\n(<= (legal x (mark ?a)) (index ?a))\n(index 1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Start(ctx, &player.Match{ID: "m1", Role: "x", Rules: d, StartClock: 10 * time.Second, PlayClock: 1500 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Play(ctx, "m1", nil)
+	if err != nil || m != "(mark 1 1)" {
+		t.Errorf("Play = %q, %v; want (mark 1 1)", m, err)
+	}
+	if _, err := c.Play(ctx, "m1", []reasoner.Move{"(mark 1 1)", "noop"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Stop(ctx, "m1", []reasoner.Move{"noop", "(mark 2 2)"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Stop(ctx, "m2", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Abort(ctx, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"( START m1 x ((role x) (<= (legal x (mark ?a)) (index ?a)) (index 1)) 10 2)",
+		"( PLAY m1 NIL )",
+		"( PLAY m1 ((mark 1 1) noop) )",
+		"( STOP m1 (noop (mark 2 2)) )",
+		"( STOP m2 NIL )",
+		"( ABORT m1 )",
+	}
+	if len(srv.messages) != len(want) {
+		t.Fatalf("messages %q, want %q", srv.messages, want)
+	}
+	for i := range want {
+		if srv.messages[i] != want[i] {
+			t.Errorf("message %d = %q, want %q", i, srv.messages[i], want[i])
+		}
+	}
+	h := srv.headers[0]
+	for k, v := range map[string]string{"Content-Type": "text/acl", "Sender": "GAMESERVER", "Receiver": c.Name()} {
+		if h.Get(k) != v {
+			t.Errorf("header %s = %q, want %q", k, h.Get(k), v)
+		}
+	}
+}
+
+func TestBadResponses(t *testing.T) {
+	tests := []struct {
+		name     string
+		response string
+		status   int
+		resp     bool // want a *ResponseError
+	}{
+		{"unbalanced", "(mark 1", 0, true},
+		{"two terms", "noop noop", 0, true},
+		{"empty", "", 0, true},
+		{"too large", strings.Repeat("a", DefaultMaxResponseSize+1), 0, true},
+		{"server error", "noop", http.StatusInternalServerError, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := httptest.NewServer(&recorder{response: tt.response, status: tt.status})
+			defer ts.Close()
+			c := &Client{URL: ts.URL}
+			_, err := c.Play(context.Background(), "m1", nil)
+			if err == nil {
+				t.Fatal("Play succeeded")
+			}
+			var re *ResponseError
+			if errors.As(err, &re) != tt.resp {
+				t.Errorf("err = %v: ResponseError %v, want %v", err, !tt.resp, tt.resp)
+			}
+			if !strings.Contains(err.Error(), ts.URL) {
+				t.Errorf("err = %v does not name the player", err)
+			}
+		})
+	}
+}
+
+func TestDeadline(t *testing.T) {
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer ts.Close()
+	defer close(release)
+	c := &Client{URL: ts.URL}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err := c.Play(ctx, "m1", nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(began); d > 2*time.Second {
+		t.Errorf("Play returned after %v", d)
+	}
+}
