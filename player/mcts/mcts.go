@@ -1,0 +1,625 @@
+// Package mcts is a Monte Carlo tree search over a reasoner.Reasoner, for
+// games of any number of roles with simultaneous moves.
+//
+// The search keeps statistics per role and move (decoupled UCT), with goal
+// values normalised to [0,1] and UCB1 selection. Nodes are states, shared
+// through a transposition table, so the tree is a graph; it is kept from
+// one turn to the next, re-rooted by Advance, and bounded in memory. Where
+// a single role moves in a node (turn-taking games) the search proves
+// values (MCTS-Solver) and a proven win ends the search at once.
+//
+// In single-player games the search also remembers the best complete line
+// it has seen and runs a breadth-first search of the state graph, with
+// step counters abstracted away, to find the shortest lines to the goals
+// that random playouts rarely reach.
+//
+// Several workers search in parallel, each with its own reasoner instance
+// (Fork), sharing the tree under one lock that is never held while the
+// reasoner runs.
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Defaults of Config.
+const (
+	DefaultExploration     = 0.5
+	DefaultMaxNodes        = 2_000_000
+	DefaultMaxBytes        = 1 << 30
+	DefaultMaxPlayoutDepth = 2000
+	DefaultPuzzleShare     = 0.8
+)
+
+// Config tunes a Search. The zero value selects the defaults.
+type Config struct {
+	// Workers is the number of goroutines that search, each with its own
+	// reasoner instance. Default runtime.NumCPU().
+	Workers int
+	// Exploration is the UCB1 exploration constant, for goal values
+	// normalised to [0,1]. Default DefaultExploration.
+	Exploration float64
+	// MaxNodes bounds the number of states kept. When it is reached the
+	// search goes on without adding states, until Advance frees the ones
+	// no longer reachable. Default DefaultMaxNodes.
+	MaxNodes int
+	// MaxBytes bounds the estimated memory held by the kept states, in the
+	// same way. Default DefaultMaxBytes.
+	MaxBytes int64
+	// MaxPlayoutDepth bounds the length of one random playout; a playout
+	// cut short scores the goals of the state it stopped in.
+	// Default DefaultMaxPlayoutDepth.
+	MaxPlayoutDepth int
+	// PuzzleShare is the share of the search time given to breadth-first
+	// search in single-player games, while that search has states left to
+	// explore. Default DefaultPuzzleShare; a negative value disables the
+	// breadth-first search.
+	PuzzleShare float64
+	// Seed seeds the random choices; 0 picks a random seed.
+	Seed uint64
+	// Log receives a line for each unexpected failure, such as a panic in
+	// the reasoner. Nil discards them.
+	Log *log.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.Workers <= 0 {
+		c.Workers = runtime.NumCPU()
+	}
+	if c.Exploration <= 0 {
+		c.Exploration = DefaultExploration
+	}
+	if c.MaxNodes <= 0 {
+		c.MaxNodes = DefaultMaxNodes
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.MaxPlayoutDepth <= 0 {
+		c.MaxPlayoutDepth = DefaultMaxPlayoutDepth
+	}
+	if c.PuzzleShare == 0 {
+		c.PuzzleShare = DefaultPuzzleShare
+	}
+	if c.PuzzleShare > 1 {
+		c.PuzzleShare = 1
+	}
+	if c.Seed == 0 {
+		c.Seed = rand.Uint64()
+	}
+	return c
+}
+
+// Stats describes the search so far.
+type Stats struct {
+	Iterations  int64 // tree iterations since New, across all workers
+	Expansions  int64 // breadth-first expansions since New
+	Nodes       int   // states in the tree
+	PuzzleNodes int   // states in the breadth-first graph
+	Bytes       int64 // estimated memory of the kept states
+	Full        bool  // a memory bound has been reached
+	RootVisits  int64 // iterations through the current root
+	Solved      bool  // the value of the current root is proven
+	// Value is each role's proven value when Solved and otherwise its
+	// mean value at the root, in [0,1].
+	Value []float64
+	// BestLine is the length of the best complete line known from the
+	// root in a single-player game, and BestScore its goal in [0,1];
+	// BestScore is -1 when no line is known.
+	BestLine  int
+	BestScore float64
+	Panics    int64 // panics recovered in workers
+	Errors    int64 // reasoner errors met in workers
+}
+
+// Search is a Monte Carlo tree search of one game from a current state.
+//
+// Run, Advance, Best and Close are meant to be called from one goroutine
+// at a time; Stats and Legal may be called at any time.
+type Search struct {
+	cfg   Config
+	roles []string
+	main  reasoner.Reasoner // used by the caller's goroutine only
+
+	forkMu sync.Mutex
+	tmpl   reasoner.Reasoner // forked from, under forkMu
+	pool   chan reasoner.Reasoner
+	forks  atomic.Int32
+
+	runs atomic.Uint64 // number of Run calls, for seeding workers
+
+	mu     sync.Mutex // guards everything below
+	gen    uint64     // incremented when the root changes
+	root   *node
+	table  map[uint64]*node
+	nodes  int
+	bytes  int64
+	full   bool
+	mark   uint64 // stamp for graph walks
+	best   []reasoner.Move
+	bscore float64 // goal of best, or -1
+	puz    *puzzle // nil unless the game has one role
+
+	iterations atomic.Int64
+	expansions atomic.Int64
+	panics     atomic.Int64
+	errs       atomic.Int64
+	closed     atomic.Bool
+}
+
+// ErrTerminal is returned by Best and Advance when the current state ends
+// the game.
+var ErrTerminal = errors.New("the game is over")
+
+// New returns a search of the game of r from its initial state. The search
+// uses r from the caller's goroutine and forks it for its workers.
+func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) {
+	cfg = cfg.withDefaults()
+	s := &Search{
+		cfg:    cfg,
+		roles:  r.Roles(),
+		main:   r,
+		pool:   make(chan reasoner.Reasoner, 2*cfg.Workers+1),
+		table:  map[uint64]*node{},
+		bscore: -1,
+	}
+	if len(s.roles) == 0 {
+		return nil, errors.New("mcts: the game has no roles")
+	}
+	tmpl, err := r.Fork()
+	if err != nil {
+		return nil, fmt.Errorf("mcts: forking the reasoner: %w", err)
+	}
+	s.tmpl = tmpl
+	init, err := r.Initial(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("mcts: initial state: %w", err)
+	}
+	root, err := s.makeNode(ctx, r, init)
+	if err != nil {
+		return nil, fmt.Errorf("mcts: initial state: %w", err)
+	}
+	s.root = root
+	s.insert(root)
+	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
+		s.puz = newPuzzle()
+	}
+	return s, nil
+}
+
+// Roles returns the roles of the game.
+func (s *Search) Roles() []string { return slices.Clone(s.roles) }
+
+// State returns the current state.
+func (s *Search) State() *reasoner.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.root.state
+}
+
+// Legal returns the legal moves of role in the current state, as the
+// reasoner listed them, or nil in a terminal state.
+func (s *Search) Legal(role int) []reasoner.Move {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if role < 0 || role >= len(s.root.moves) {
+		return nil
+	}
+	return slices.Clone(s.root.moves[role])
+}
+
+// finished reports whether searching more cannot change the choice: the
+// game is over, the root is proven, or a single-player line reaches the
+// highest score. s.mu must be held.
+func (s *Search) finished() bool {
+	return s.root.solved || s.bscore >= 1
+}
+
+// Run searches until ctx is done or searching more is useless: the value
+// of the current state is proven, or in a single-player game a line to the
+// highest goal is known. Run returns as soon as ctx is done, without
+// waiting for a worker in the middle of a reasoner call; such a worker
+// stops at its next check and its result is dropped.
+func (s *Search) Run(ctx context.Context) error {
+	if s.closed.Load() {
+		return errors.New("mcts: search closed")
+	}
+	s.mu.Lock()
+	done := s.finished()
+	s.mu.Unlock()
+	if done || ctx.Err() != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	run := s.runs.Add(1)
+	var active atomic.Int32
+	active.Store(int32(s.cfg.Workers))
+	allDone := make(chan struct{})
+	for i := range s.cfg.Workers {
+		go func() {
+			s.work(ctx, cancel, run, i)
+			if active.Add(-1) == 0 {
+				close(allDone)
+			}
+		}()
+	}
+	select {
+	case <-ctx.Done():
+	case <-allDone:
+	}
+	return nil
+}
+
+// acquire returns a reasoner instance for a worker: one from the pool, or a
+// new fork while fewer than twice the workers exist. It returns nil when
+// ctx is done first.
+func (s *Search) acquire(ctx context.Context) reasoner.Reasoner {
+	select {
+	case r := <-s.pool:
+		return r
+	default:
+	}
+	if int(s.forks.Load()) < 2*s.cfg.Workers {
+		if r, err := s.fork(); err == nil {
+			return r
+		} else {
+			s.logf("mcts: forking the reasoner: %v", err)
+		}
+	}
+	select {
+	case r := <-s.pool:
+		return r
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+func (s *Search) fork() (r reasoner.Reasoner, err error) {
+	s.forkMu.Lock()
+	defer s.forkMu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	r, err = s.tmpl.Fork()
+	if err == nil {
+		s.forks.Add(1)
+	}
+	return r, err
+}
+
+// release returns r to the pool, or drops it after a panic.
+func (s *Search) release(r reasoner.Reasoner, broken bool) {
+	if broken || s.closed.Load() {
+		s.forks.Add(-1)
+		return
+	}
+	select {
+	case s.pool <- r:
+	default:
+		s.forks.Add(-1)
+	}
+}
+
+func (s *Search) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		s.cfg.Log.Printf(format, args...)
+	}
+}
+
+// maxPanics is the number of panics after which a worker gives up for the
+// rest of a Run.
+const maxPanics = 8
+
+// work is one worker's loop for one Run.
+func (s *Search) work(ctx context.Context, stop context.CancelFunc, run uint64, id int) {
+	w := newWorker(s, run, id)
+	panics := 0
+	for ctx.Err() == nil {
+		r := s.acquire(ctx)
+		if r == nil {
+			return
+		}
+		broken := false
+		for ctx.Err() == nil {
+			finished, err := w.safeStep(ctx, r)
+			if err != nil {
+				broken = true
+				panics++
+				s.panics.Add(1)
+				s.logf("mcts: worker %d: %v", id, err)
+				break
+			}
+			if finished {
+				stop()
+				break
+			}
+		}
+		s.release(r, broken)
+		if panics >= maxPanics {
+			return
+		}
+	}
+}
+
+// errPanic marks a recovered panic.
+var errPanic = errors.New("panic")
+
+// safeStep runs one step of the search, turning a panic into an error.
+func (w *worker) safeStep(ctx context.Context, r reasoner.Reasoner) (finished bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			w.abandon()
+			finished, err = false, fmt.Errorf("%w: %v", errPanic, p)
+		}
+	}()
+	return w.step(ctx, r), nil
+}
+
+// step runs one iteration of the tree search or one expansion of the
+// breadth-first search, and reports whether the search is finished.
+func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
+	s := w.s
+	if s.puz != nil && w.puzzleTurn() {
+		start := time.Now()
+		did := s.puzzleStep(ctx, r, w)
+		w.puzzleTime += time.Since(start)
+		if did {
+			return s.isFinished()
+		}
+	}
+	start := time.Now()
+	w.iterate(ctx, r)
+	w.treeTime += time.Since(start)
+	return s.isFinished()
+}
+
+func (s *Search) isFinished() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.finished()
+}
+
+// puzzleTurn reports whether the worker should give its next step to the
+// breadth-first search, keeping the configured share of time.
+func (w *worker) puzzleTurn() bool {
+	share := w.s.cfg.PuzzleShare
+	if share >= 1 {
+		return true
+	}
+	return float64(w.puzzleTime)*(1-share) <= float64(w.treeTime)*share
+}
+
+// Advance moves the root to the state reached when every role plays its
+// move of joint, given in role order, keeping the part of the tree below
+// it and freeing the rest.
+func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
+	if len(joint) != len(s.roles) {
+		return fmt.Errorf("mcts: joint move of %d moves for %d roles", len(joint), len(s.roles))
+	}
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if root.terminal {
+		return ErrTerminal
+	}
+	idx := make([]int32, len(joint))
+	var j int64
+	stride := int64(1)
+	for r, m := range joint {
+		i := slices.Index(root.moves[r], m)
+		if i < 0 {
+			return fmt.Errorf("mcts: %s is not a legal move of %s", m, s.roles[r])
+		}
+		idx[r] = int32(i)
+		j += int64(i) * stride
+		stride *= int64(len(root.moves[r]))
+	}
+	s.mu.Lock()
+	child := root.child(j)
+	s.mu.Unlock()
+	if child == nil {
+		st, err := s.main.Next(ctx, root.state, joint)
+		if err != nil {
+			return fmt.Errorf("mcts: next state: %w", err)
+		}
+		s.mu.Lock()
+		child = s.lookup(st)
+		s.mu.Unlock()
+		if child == nil {
+			if child, err = s.makeNode(ctx, s.main, st); err != nil {
+				return fmt.Errorf("mcts: next state: %w", err)
+			}
+		}
+	}
+	s.mu.Lock()
+	s.gen++
+	s.root = child
+	s.prune()
+	if len(s.best) > 0 && s.best[0] == joint[0] {
+		s.best = s.best[1:]
+	} else {
+		s.best, s.bscore = nil, -1
+	}
+	if child.terminal {
+		s.best, s.bscore = nil, -1
+	}
+	var cands []candidate
+	if s.puz != nil {
+		cands = s.puz.reroot(s, child.state)
+	}
+	gen := s.gen
+	s.mu.Unlock()
+	// Lines that the breadth-first graph already knows from the new root.
+	for _, c := range cands {
+		s.tryLine(ctx, s.main, gen, child.state, c.line)
+	}
+	return nil
+}
+
+// Best returns the move to play for role in the current state: a proven
+// best move if there is one, in a single-player game the first move of the
+// best line found, and otherwise the move most visited, ties broken by
+// mean value. Without any statistics it returns a random legal move.
+func (s *Search) Best(role int) (reasoner.Move, error) {
+	if role < 0 || role >= len(s.roles) {
+		return "", fmt.Errorf("mcts: no role %d", role)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.root
+	if n.terminal {
+		return "", ErrTerminal
+	}
+	moves := n.moves[role]
+	if len(moves) == 1 {
+		return moves[0], nil
+	}
+	if len(s.best) > 0 && s.bscore >= 0 {
+		if !n.solved || s.bscore >= n.value[0] {
+			return s.best[0], nil
+		}
+	}
+	if n.mover == role {
+		if i := s.provenChoice(n, role); i >= 0 {
+			return moves[i], nil
+		}
+	}
+	if i := s.robustChoice(n, role); i >= 0 {
+		return moves[i], nil
+	}
+	return moves[rand.IntN(len(moves))], nil
+}
+
+// provenChoice returns the move of the mover role that reaches the proven
+// value of a solved node, or -1.
+func (s *Search) provenChoice(n *node, role int) int {
+	if !n.solved {
+		return -1
+	}
+	for i := range n.moves[role] {
+		if c := n.child(int64(i)); c != nil && c.solved && c.value[role] == n.value[role] {
+			return i
+		}
+	}
+	return -1
+}
+
+// robustChoice returns the most visited move of role, ties broken by mean
+// value, leaving out moves proven worse than another proven move; -1 when
+// no move has been visited.
+func (s *Search) robustChoice(n *node, role int) int {
+	off := int(n.off[role])
+	k := len(n.moves[role])
+	bestProven := -1.0
+	if n.mover == role {
+		for i := range k {
+			if c := n.child(int64(i)); c != nil && c.solved && c.value[role] > bestProven {
+				bestProven = c.value[role]
+			}
+		}
+	}
+	best, bestN, bestV := -1, 0.0, -1.0
+	for i := range k {
+		visits := n.n[off+i]
+		v := 0.0
+		if visits > 0 {
+			v = n.w[off+i] / visits
+		}
+		if n.mover == role {
+			if c := n.child(int64(i)); c != nil && c.solved {
+				if c.value[role] < bestProven {
+					continue
+				}
+				v = c.value[role]
+			}
+		}
+		if visits > bestN || (visits == bestN && v > bestV) {
+			best, bestN, bestV = i, visits, v
+		}
+	}
+	if bestN == 0 && bestProven < 0 {
+		return -1
+	}
+	return best
+}
+
+// Stats returns statistics of the search.
+func (s *Search) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Stats{
+		Iterations: s.iterations.Load(),
+		Expansions: s.expansions.Load(),
+		Nodes:      s.nodes,
+		Bytes:      s.bytes,
+		Full:       s.full,
+		RootVisits: int64(s.root.visits),
+		Solved:     s.root.solved,
+		Value:      make([]float64, len(s.roles)),
+		BestLine:   len(s.best),
+		BestScore:  s.bscore,
+		Panics:     s.panics.Load(),
+		Errors:     s.errs.Load(),
+	}
+	if s.puz != nil {
+		st.PuzzleNodes = len(s.puz.nodes)
+	}
+	n := s.root
+	for r := range st.Value {
+		switch {
+		case n.solved:
+			st.Value[r] = n.value[r]
+		default:
+			var visits, sum float64
+			off := int(n.off[r])
+			for i := range n.moves[r] {
+				visits += n.n[off+i]
+				sum += n.w[off+i]
+			}
+			if visits > 0 {
+				st.Value[r] = sum / visits
+			}
+		}
+	}
+	return st
+}
+
+// Close releases the tree and the reasoner instances. Workers still in a
+// reasoner call drop theirs when they return.
+func (s *Search) Close() {
+	s.closed.Store(true)
+	s.mu.Lock()
+	s.gen++
+	s.table = map[uint64]*node{}
+	s.nodes, s.bytes = 0, 0
+	s.root = &node{state: s.root.state, terminal: s.root.terminal, solved: s.root.solved,
+		value: s.root.value, mover: s.root.mover, moves: s.root.moves, off: s.root.off,
+		n: make([]float64, len(s.root.n)), w: make([]float64, len(s.root.w))}
+	if s.puz != nil {
+		s.puz.phase, s.puz.table, s.puz.nodes, s.puz.level, s.puz.next = puzzleDone, nil, nil, nil, nil
+	}
+	s.best = nil
+	s.mu.Unlock()
+	for {
+		select {
+		case <-s.pool:
+			s.forks.Add(-1)
+		default:
+			return
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+func newSearch(t *testing.T, g reasoner.Reasoner, cfg Config) *Search {
+	t.Helper()
+	if cfg.Seed == 0 {
+		cfg.Seed = 1
+	}
+	s, err := New(context.Background(), g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func run(t *testing.T, s *Search, d time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if err := s.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNimSolved checks that the solver proves turn-taking positions, stops
+// searching once the root is proven, and plays the winning move.
+func TestNimSolved(t *testing.T) {
+	tests := []struct {
+		pile  int
+		value []float64 // proven value at the root
+		move  reasoner.Move
+	}{
+		{pile: 7, value: []float64{1, 0}, move: "(take 1)"},
+		{pile: 8, value: []float64{1, 0}, move: "(take 2)"},
+		{pile: 9, value: []float64{0, 1}},
+		{pile: 13, value: []float64{1, 0}, move: "(take 1)"},
+	}
+	for _, tt := range tests {
+		for _, workers := range []int{1, 2} {
+			s := newSearch(t, nim(tt.pile), Config{Workers: workers})
+			run(t, s, time.Minute) // returns once proven
+			st := s.Stats()
+			if !st.Solved || !slices.Equal(st.Value, tt.value) {
+				t.Errorf("pile %d, %d workers: solved %v with value %v, want value %v", tt.pile, workers, st.Solved, st.Value, tt.value)
+				continue
+			}
+			m, err := s.Best(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.move != "" && m != tt.move {
+				t.Errorf("pile %d, %d workers: best move %s, want %s", tt.pile, workers, m, tt.move)
+			}
+		}
+	}
+}
+
+// TestNimPlaysOut plays a whole game of nim between two searches that
+// share nothing, re-rooting both at every turn; the first player must win
+// from a winning pile.
+func TestNimPlaysOut(t *testing.T) {
+	g := nim(20)
+	a := newSearch(t, g, Config{Workers: 2})
+	b := newSearch(t, g, Config{Workers: 1, Seed: 7})
+	ctx := context.Background()
+	for turn := 0; ; turn++ {
+		if turn > 20 {
+			t.Fatal("the game did not end")
+		}
+		st := a.State()
+		if term, _ := g.Terminal(ctx, st); term {
+			goals, _ := g.Goals(ctx, st)
+			if goals[0] != 100 {
+				t.Errorf("first player scored %d from a winning pile", goals[0])
+			}
+			break
+		}
+		run(t, a, 200*time.Millisecond)
+		run(t, b, 50*time.Millisecond)
+		ma, err := a.Best(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mb, err := b.Best(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joint := []reasoner.Move{ma, mb}
+		for _, s := range []*Search{a, b} {
+			if err := s.Advance(ctx, joint); err != nil {
+				t.Fatalf("turn %d: %v", turn, err)
+			}
+		}
+		if !a.State().Equal(b.State()) {
+			t.Fatalf("turn %d: the searches disagree on the state", turn)
+		}
+	}
+}
+
+// TestSimultaneous checks decoupled statistics: each role learns its own
+// best reply in a simultaneous game.
+func TestSimultaneous(t *testing.T) {
+	s := newSearch(t, dominant(), Config{Workers: 2})
+	run(t, s, 300*time.Millisecond)
+	for role, want := range []reasoner.Move{"up", "up"} {
+		m, err := s.Best(role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m != want {
+			t.Errorf("role %d plays %s, want %s (stats %+v)", role, m, want, s.Stats())
+		}
+	}
+	if st := s.Stats(); st.Solved {
+		t.Error("a simultaneous node with different outcomes was marked solved")
+	}
+}
+
+// TestPuzzle checks that the breadth-first search finds the only line to
+// the top score of a puzzle whose states carry a step counter, that the
+// search stops once it has it, and that playing it scores 100.
+func TestPuzzle(t *testing.T) {
+	const steps = 24
+	g := walk(steps)
+	s := newSearch(t, g, Config{Workers: 2})
+	ctx := context.Background()
+	run(t, s, time.Minute) // returns once the line is known
+	if st := s.Stats(); st.BestScore != 1 || st.BestLine != steps {
+		t.Fatalf("best line of %d moves scoring %v, want %d moves scoring 1", st.BestLine, st.BestScore, steps)
+	}
+	for range steps {
+		run(t, s, 10*time.Millisecond)
+		m, err := s.Best(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Advance(ctx, []reasoner.Move{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goals, _ := g.Goals(ctx, s.State())
+	if term, _ := g.Terminal(ctx, s.State()); !term || goals[0] != 100 {
+		t.Errorf("ended in %v (terminal %v) with goal %v, want the goal 100", s.State(), term, goals)
+	}
+	if _, err := s.Best(0); !errors.Is(err, ErrTerminal) {
+		t.Errorf("Best at the end: %v, want ErrTerminal", err)
+	}
+}
+
+// TestPuzzleReroot plays moves off the best line first; the graph search
+// must still find the best line from where the game stands.
+func TestPuzzleReroot(t *testing.T) {
+	const steps = 16
+	g := walk(steps)
+	s := newSearch(t, g, Config{Workers: 1})
+	ctx := context.Background()
+	run(t, s, 50*time.Millisecond)
+	// Two moves that lose the 100: the best left is 50, steps+1 away.
+	for _, m := range []reasoner.Move{"left", "stay"} {
+		if err := s.Advance(ctx, []reasoner.Move{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, s, time.Second)
+	st := s.Stats()
+	if st.BestScore != 0.5 || st.BestLine != steps+1 {
+		t.Fatalf("after two bad moves: best line of %d moves scoring %v, want %d moves scoring 0.5", st.BestLine, st.BestScore, steps+1)
+	}
+}
+
+// TestAdvance checks that the tree below the move played is kept and the
+// rest freed, and that an illegal move is refused.
+func TestAdvance(t *testing.T) {
+	g := nim(40)
+	s := newSearch(t, g, Config{Workers: 2})
+	ctx := context.Background()
+	run(t, s, 200*time.Millisecond)
+	before := s.Stats()
+	joint := []reasoner.Move{"(take 1)", "noop"}
+	if err := s.Advance(ctx, joint); err != nil {
+		t.Fatal(err)
+	}
+	after := s.Stats()
+	if after.RootVisits == 0 {
+		t.Error("the subtree of the move played was not kept")
+	}
+	if after.Nodes > before.Nodes {
+		t.Errorf("%d nodes after advancing, %d before", after.Nodes, before.Nodes)
+	}
+	want, _ := g.Next(ctx, mustInitial(t, g), joint)
+	if !s.State().Equal(want) {
+		t.Errorf("state %v after advancing, want %v", s.State(), want)
+	}
+	for _, bad := range [][]reasoner.Move{
+		{"(take 1)", "noop"},
+		{"noop", "(take 3)"},
+		{"noop"},
+	} {
+		if err := s.Advance(ctx, bad); err == nil {
+			t.Errorf("Advance(%v) succeeded, want an error", bad)
+		}
+	}
+}
+
+func mustInitial(t *testing.T, g reasoner.Reasoner) *reasoner.State {
+	st, err := g.Initial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestNodeCap checks that the search keeps working, within its bound, once
+// the node cap is reached, and frees nodes when the root moves.
+func TestNodeCap(t *testing.T) {
+	const maxNodes = 30
+	g := nim(200)
+	s := newSearch(t, g, Config{Workers: 2, MaxNodes: maxNodes})
+	run(t, s, 200*time.Millisecond)
+	st := s.Stats()
+	if !st.Full || st.Nodes > maxNodes {
+		t.Fatalf("full %v with %d nodes, want full with at most %d", st.Full, st.Nodes, maxNodes)
+	}
+	it := st.Iterations
+	run(t, s, 100*time.Millisecond)
+	if st = s.Stats(); st.Iterations == it || st.Nodes > maxNodes {
+		t.Errorf("after more search while full: %d iterations (%d before), %d nodes", st.Iterations, it, st.Nodes)
+	}
+	if _, err := s.Best(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(context.Background(), []reasoner.Move{"(take 2)", "noop"}); err != nil {
+		t.Fatal(err)
+	}
+	if st = s.Stats(); st.Nodes >= maxNodes {
+		t.Errorf("%d nodes after advancing, want fewer than %d", st.Nodes, maxNodes)
+	}
+}
+
+// TestPanics checks that a reasoner that panics now and then costs
+// iterations, not the search.
+func TestPanics(t *testing.T) {
+	g := nim(30)
+	g.panicAt = 5
+	s := newSearch(t, g, Config{Workers: 2})
+	run(t, s, 200*time.Millisecond)
+	st := s.Stats()
+	if st.Panics == 0 {
+		t.Error("no panic recorded")
+	}
+	m, err := s.Best(0)
+	if err != nil || !slices.Contains(s.Legal(0), m) {
+		t.Errorf("Best = %q, %v; want a legal move", m, err)
+	}
+}
+
+// TestCycles runs a game whose states repeat and whose playouts end only
+// at the depth limit.
+func TestCycles(t *testing.T) {
+	s := newSearch(t, endless(), Config{Workers: 2, MaxPlayoutDepth: 20})
+	run(t, s, 200*time.Millisecond)
+	if st := s.Stats(); st.Iterations == 0 || st.Solved {
+		t.Errorf("stats %+v: want iterations and no proof", st)
+	}
+	for role := range 2 {
+		if m, err := s.Best(role); err != nil || (m != "x" && m != "y") {
+			t.Errorf("Best(%d) = %q, %v", role, m, err)
+		}
+	}
+}
+
+// TestRunStopsMidCall checks that Run returns at its deadline even when
+// every worker is inside a slow reasoner call.
+func TestRunStopsMidCall(t *testing.T) {
+	g := nim(30)
+	g.nextDelay = 3 * time.Second
+	s := newSearch(t, g, Config{Workers: 2})
+	start := time.Now()
+	run(t, s, 100*time.Millisecond)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Run took %v with a 100ms deadline", d)
+	}
+	if m, err := s.Best(0); err != nil || !slices.Contains(s.Legal(0), m) {
+		t.Errorf("Best = %q, %v; want a legal move", m, err)
+	}
+}

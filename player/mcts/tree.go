@@ -1,0 +1,609 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// A node is a state of the search graph with the statistics of the moves
+// played from it.
+type node struct {
+	state *reasoner.State
+	next  *node // next node in the same transposition table bucket
+
+	terminal bool
+	// solved means value holds the exact goal values of the state, in
+	// [0,1] and role order: the goals of a terminal state, or a value
+	// proven from the children.
+	solved bool
+	value  []float64
+
+	// mover is the only role with a choice, noMover when no role has one
+	// and several when more than one role has.
+	mover int
+
+	moves [][]reasoner.Move // legal moves of each role, nil when terminal
+	off   []int32           // offset of each role's moves in n and w
+	n     []float64         // visits of each role's moves
+	w     []float64         // sum of each role's values over those visits
+
+	visits   float64 // iterations through the node, including running ones
+	children []edge
+	size     int64  // estimated bytes
+	mark     uint64 // stamp of the last graph walk that reached the node
+}
+
+// Values of node.mover.
+const (
+	noMover = -1
+	several = -2
+)
+
+// An edge leads from a node to the state a joint move reaches. The joint
+// move is numbered in mixed radix: the move index of the first role plus
+// the number of its moves times the index of the second role, and so on.
+type edge struct {
+	joint int64
+	child *node
+}
+
+// child returns the child reached by joint move number j, or nil.
+func (n *node) child(j int64) *node {
+	for i := range n.children {
+		if n.children[i].joint == j {
+			return n.children[i].child
+		}
+	}
+	return nil
+}
+
+// normalise converts goal values in [0,100] to [0,1]; undefined goals (-1)
+// count as 0.
+func normalise(goals []int, out []float64) {
+	for i := range out {
+		g := 0
+		if i < len(goals) {
+			g = goals[i]
+		}
+		out[i] = math.Min(math.Max(float64(g)/100, 0), 1)
+	}
+}
+
+// goalsOf returns the normalised goals of st. A state whose goals are not
+// all defined still scores the defined ones.
+func goalsOf(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, out []float64) error {
+	g, err := r.Goals(ctx, st)
+	var gerr *reasoner.GoalError
+	if err != nil && !errors.As(err, &gerr) {
+		for i := range out {
+			out[i] = 0
+		}
+		return err
+	}
+	normalise(g, out)
+	return nil
+}
+
+// makeNode computes what a node needs about st: whether it is terminal,
+// its goals if so and otherwise every role's legal moves. A state in which
+// some role has no legal move is treated as terminal.
+func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (*node, error) {
+	nr := len(s.roles)
+	n := &node{state: st, mover: noMover}
+	term, err := r.Terminal(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	if !term {
+		n.moves = make([][]reasoner.Move, nr)
+		for role := range nr {
+			ms, err := r.Legal(ctx, st, role)
+			if err != nil {
+				return nil, err
+			}
+			if len(ms) == 0 {
+				term = true
+				break
+			}
+			n.moves[role] = ms
+		}
+	}
+	size := int64(200)
+	for _, f := range st.Facts() {
+		size += int64(len(f)) + 16
+	}
+	if term {
+		n.terminal, n.solved, n.moves = true, true, nil
+		n.value = make([]float64, nr)
+		if err := goalsOf(ctx, r, st, n.value); err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		n.size = size + int64(8*nr)
+		return n, nil
+	}
+	n.off = make([]int32, nr)
+	total := 0
+	for role, ms := range n.moves {
+		n.off[role] = int32(total)
+		total += len(ms)
+		for _, m := range ms {
+			size += int64(len(m)) + 16
+		}
+		if len(ms) > 1 {
+			if n.mover == noMover {
+				n.mover = role
+			} else {
+				n.mover = several
+			}
+		}
+	}
+	n.n = make([]float64, total)
+	n.w = make([]float64, total)
+	n.size = size + int64(16*total+4*nr)
+	return n, nil
+}
+
+// lookup returns the node of st in the transposition table, or nil.
+// s.mu must be held.
+func (s *Search) lookup(st *reasoner.State) *node {
+	for n := s.table[st.Hash()]; n != nil; n = n.next {
+		if n.state.Equal(st) {
+			return n
+		}
+	}
+	return nil
+}
+
+// insert adds n to the transposition table. s.mu must be held.
+func (s *Search) insert(n *node) {
+	h := n.state.Hash()
+	n.next = s.table[h]
+	s.table[h] = n
+	s.nodes++
+	s.bytes += n.size
+	s.checkFull()
+}
+
+// checkFull updates s.full from the memory bounds. s.mu must be held.
+func (s *Search) checkFull() {
+	pn, pb := 0, int64(0)
+	if s.puz != nil {
+		pn, pb = len(s.puz.nodes), s.puz.bytes
+	}
+	s.full = s.nodes+pn >= s.cfg.MaxNodes || s.bytes+pb >= s.cfg.MaxBytes
+}
+
+// prune keeps in the table only the nodes reachable from the root.
+// s.mu must be held.
+func (s *Search) prune() {
+	s.mark++
+	stamp := s.mark
+	table := make(map[uint64]*node, s.nodes)
+	s.nodes, s.bytes = 0, 0
+	stack := []*node{s.root}
+	s.root.mark = stamp
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		h := n.state.Hash()
+		n.next = table[h]
+		table[h] = n
+		s.nodes++
+		s.bytes += n.size
+		for _, e := range n.children {
+			if e.child.mark != stamp {
+				e.child.mark = stamp
+				stack = append(stack, e.child)
+			}
+		}
+	}
+	s.table = table
+	s.checkFull()
+}
+
+// A worker holds one search goroutine's scratch space, reused from one
+// iteration to the next.
+type worker struct {
+	s   *Search
+	rng *rand.Rand
+
+	path  []*node         // nodes selected from the root
+	idx   []int32         // move index of every role at every node of path
+	joint []int64         // joint move number at every node of path
+	moves []reasoner.Move // a joint move
+	value []float64       // goal values of the current iteration
+	line  []reasoner.Move // single-player: moves from the root
+	gen   uint64
+
+	puzzleTime, treeTime time.Duration
+}
+
+func newWorker(s *Search, run uint64, id int) *worker {
+	nr := len(s.roles)
+	return &worker{
+		s:     s,
+		rng:   rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
+		moves: make([]reasoner.Move, nr),
+		value: make([]float64, nr),
+	}
+}
+
+// abandon undoes the visits counted by the selection of an iteration that
+// did not finish.
+func (w *worker) abandon() {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.gen != s.gen {
+		w.path = w.path[:0]
+		return
+	}
+	nr := len(s.roles)
+	for k, n := range w.path {
+		n.visits--
+		for r := range nr {
+			n.n[int(n.off[r])+int(w.idx[k*nr+r])]--
+		}
+	}
+	w.path = w.path[:0]
+}
+
+// selectJoint picks a move for every role at n by UCB1 on the role's own
+// statistics, counts the visit at once (a virtual loss that steers other
+// workers elsewhere until the value is known), and returns the joint move
+// number. s.mu must be held.
+func (w *worker) selectJoint(n *node) int64 {
+	s := w.s
+	c := s.cfg.Exploration
+	logN := math.Log(n.visits + 1)
+	var j int64
+	stride := int64(1)
+	for r, ms := range n.moves {
+		k := len(ms)
+		best := 0
+		if k > 1 {
+			off := int(n.off[r])
+			bestV := math.Inf(-1)
+			start := w.rng.IntN(k)
+			for t := range k {
+				i := start + t
+				if i >= k {
+					i -= k
+				}
+				var v float64
+				if n.mover == r {
+					if ch := n.child(int64(i)); ch != nil && ch.solved {
+						v = ch.value[r]
+						if v > bestV {
+							best, bestV = i, v
+						}
+						continue
+					}
+				}
+				visits := n.n[off+i]
+				if visits == 0 {
+					best = i
+					break
+				}
+				v = n.w[off+i]/visits + c*math.Sqrt(logN/visits)
+				if v > bestV {
+					best, bestV = i, v
+				}
+			}
+		}
+		w.idx = append(w.idx, int32(best))
+		j += int64(best) * stride
+		stride *= int64(k)
+	}
+	n.visits++
+	base := len(w.idx) - len(n.moves)
+	for r := range n.moves {
+		n.n[int(n.off[r])+int(w.idx[base+r])]++
+	}
+	return j
+}
+
+// jointMoves writes the moves of joint move k of the path into w.moves.
+func (w *worker) jointMoves(n *node, k int) []reasoner.Move {
+	nr := len(n.moves)
+	for r := range nr {
+		w.moves[r] = n.moves[r][w.idx[k*nr+r]]
+	}
+	return w.moves
+}
+
+// maxSelectDepth bounds the descent through the tree.
+const maxSelectDepth = 10000
+
+// iterate runs one iteration of the tree search: select down the tree,
+// add the state reached, play out to the end, and back the goals up.
+func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
+	s := w.s
+	s.iterations.Add(1)
+	leaf, parent, playFrom := w.descend()
+	if parent != nil {
+		k := len(w.path) - 1
+		st, err := r.Next(ctx, parent.state, w.jointMoves(parent, k))
+		if err != nil {
+			w.fail(ctx, err)
+			return
+		}
+		ch := w.attach(parent, st, nil)
+		if ch == nil {
+			made, err := s.makeNode(ctx, r, st)
+			if err != nil {
+				w.fail(ctx, err)
+				return
+			}
+			ch = w.attach(parent, st, made)
+		}
+		if w.solvedValue(ch) {
+			leaf = ch
+		} else {
+			playFrom = st
+		}
+	}
+	if leaf != nil {
+		if s.puz != nil && leaf.terminal {
+			w.recordLine(nil)
+		}
+	} else {
+		ok, err := w.playout(ctx, r, playFrom)
+		if err != nil {
+			w.fail(ctx, err)
+			return
+		}
+		if ok && s.puz != nil {
+			w.recordLine(w.line)
+		}
+	}
+	w.backup(leaf)
+}
+
+// descend selects joint moves from the root down. It stops at a solved
+// node, returned as leaf with its value in w.value; at a node whose
+// selected child is not in the tree yet, returned as parent; or on a cycle
+// or at the depth limit, returning the state to play out from.
+func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.path, w.idx, w.joint = w.path[:0], w.idx[:0], w.joint[:0]
+	w.gen = s.gen
+	n := s.root
+	for {
+		if n.solved {
+			copy(w.value, n.value)
+			return n, nil, nil
+		}
+		j := w.selectJoint(n)
+		w.path = append(w.path, n)
+		w.joint = append(w.joint, j)
+		ch := n.child(j)
+		if ch == nil {
+			return nil, n, nil
+		}
+		if len(w.path) >= maxSelectDepth || w.onPath(ch) {
+			return nil, nil, ch.state
+		}
+		n = ch
+	}
+}
+
+// attach finds the node of st, the state reached from parent by the last
+// joint move of the path, in the table, or adds made when it is not there
+// and memory allows, and links it to parent. Without made, it returns nil
+// when the table does not hold st.
+func (w *worker) attach(parent *node, st *reasoner.State, made *node) *node {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.gen != s.gen {
+		return made
+	}
+	ch := s.lookup(st)
+	if ch == nil {
+		if made == nil {
+			return nil
+		}
+		ch = made
+		if s.full {
+			return ch
+		}
+		s.insert(ch)
+	}
+	if j := w.joint[len(w.joint)-1]; parent.child(j) == nil {
+		parent.children = append(parent.children, edge{j, ch})
+	}
+	return ch
+}
+
+// solvedValue reports whether n is solved, leaving its value in w.value
+// if so.
+func (w *worker) solvedValue(n *node) bool {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if n.solved {
+		copy(w.value, n.value)
+	}
+	return n.solved
+}
+
+// onPath reports whether n is already on the path of this iteration.
+func (w *worker) onPath(n *node) bool {
+	for _, p := range w.path {
+		if p == n {
+			return true
+		}
+	}
+	return false
+}
+
+// fail ends an iteration after a reasoner error. A cancelled context only
+// drops the iteration; other errors are counted and logged.
+func (w *worker) fail(ctx context.Context, err error) {
+	w.abandon()
+	if ctx.Err() == nil {
+		w.s.errs.Add(1)
+		w.s.logf("mcts: reasoner: %v", err)
+	}
+}
+
+// playout plays uniformly random joint moves from st to the end of the
+// game, or to the depth limit, and leaves the normalised goals in w.value.
+// In single-player games it leaves the moves played in w.line. ok reports
+// whether the playout reached a terminal state.
+func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (ok bool, err error) {
+	nr := len(w.s.roles)
+	w.line = w.line[:0]
+	for range w.s.cfg.MaxPlayoutDepth {
+		term, err := r.Terminal(ctx, st)
+		if err != nil {
+			return false, err
+		}
+		if term {
+			return true, w.goals(ctx, r, st)
+		}
+		for role := range nr {
+			ms, err := r.Legal(ctx, st, role)
+			if err != nil {
+				return false, err
+			}
+			if len(ms) == 0 {
+				// A broken game: score the state as it stands.
+				return false, w.goals(ctx, r, st)
+			}
+			w.moves[role] = ms[w.rng.IntN(len(ms))]
+		}
+		if w.s.puz != nil {
+			w.line = append(w.line, w.moves[0])
+		}
+		if st, err = r.Next(ctx, st, w.moves); err != nil {
+			return false, err
+		}
+	}
+	return false, w.goals(ctx, r, st)
+}
+
+// goals leaves the goals of st in w.value; an error other than a cancelled
+// context only counts: the goals it could not read score 0.
+func (w *worker) goals(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) error {
+	err := goalsOf(ctx, r, st, w.value)
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	if err != nil {
+		w.s.errs.Add(1)
+	}
+	return nil
+}
+
+// recordLine keeps, in a single-player game, the line of this iteration if
+// it scores better than the best known: the moves selected down the path
+// followed by tail.
+func (w *worker) recordLine(tail []reasoner.Move) {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.gen != s.gen || w.value[0] <= s.bscore {
+		return
+	}
+	line := make([]reasoner.Move, 0, len(w.path)+len(tail))
+	for k, n := range w.path {
+		line = append(line, n.moves[0][w.idx[k]])
+	}
+	s.best = append(line, tail...)
+	s.bscore = w.value[0]
+}
+
+// backup adds the values in w.value to the statistics along the path, and
+// tries to prove the nodes of the path when leaf, the node that ended the
+// descent, is solved.
+func (w *worker) backup(leaf *node) {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.gen != s.gen {
+		return
+	}
+	nr := len(s.roles)
+	proving := leaf != nil && leaf.solved
+	for k := len(w.path) - 1; k >= 0; k-- {
+		n := w.path[k]
+		for r := range nr {
+			n.w[int(n.off[r])+int(w.idx[k*nr+r])] += w.value[r]
+		}
+		if proving && !n.solved {
+			proving = s.solve(n)
+		}
+	}
+	w.path = w.path[:0]
+}
+
+// solve proves the value of n from its children when it can, and reports
+// whether n is solved. A node where one role moves is solved by a child
+// that gives that role the highest value, or when all its children are
+// solved, by the best of them for that role. A node where several roles
+// move is solved only when all its children are solved with equal values.
+// s.mu must be held.
+func (s *Search) solve(n *node) bool {
+	if n.solved {
+		return true
+	}
+	switch n.mover {
+	case several:
+		total := int64(1)
+		for _, ms := range n.moves {
+			total *= int64(len(ms))
+		}
+		if int64(len(n.children)) < total {
+			return false
+		}
+		first := n.children[0].child
+		for _, e := range n.children {
+			c := e.child
+			if !c.solved {
+				return false
+			}
+			for r := range c.value {
+				if c.value[r] != first.value[r] {
+					return false
+				}
+			}
+		}
+		n.solved, n.value = true, first.value
+		return true
+	default:
+		m, k := n.mover, 1
+		if m == noMover {
+			m = 0
+		} else {
+			k = len(n.moves[m])
+		}
+		var best *node
+		all := true
+		for i := range k {
+			c := n.child(int64(i))
+			if c == nil || !c.solved {
+				all = false
+				continue
+			}
+			if c.value[m] >= 1 {
+				n.solved, n.value = true, c.value
+				return true
+			}
+			if best == nil || c.value[m] > best.value[m] {
+				best = c
+			}
+		}
+		if all {
+			n.solved, n.value = true, best.value
+		}
+		return all
+	}
+}
