@@ -211,7 +211,7 @@ func WriteFile(name string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(name, data); err != nil {
+	if err := WriteAtomic(name, data); err != nil {
 		return fmt.Errorf("match %s: writing record: %w", r.MatchID, err)
 	}
 	return nil
@@ -222,7 +222,10 @@ func WriteFile(name string, r *Record) error {
 // WriteFile may leave such a file behind; RemoveTemp deletes them.
 const TempPattern = ".record-*.tmp"
 
-func writeAtomic(name string, data []byte) (err error) {
+// WriteAtomic writes data to file name as WriteFile writes a record: to a
+// temporary file in the same folder, flushed to stable storage, then
+// renamed over name.
+func WriteAtomic(name string, data []byte) (err error) {
 	dir := filepath.Dir(name)
 	f, err := os.CreateTemp(dir, TempPattern)
 	if err != nil {

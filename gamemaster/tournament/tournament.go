@@ -1,0 +1,450 @@
+// Package tournament plays every game of a list against every ordered
+// assignment of players to its roles, for a number of rounds, several
+// matches at once, and sums up the results per player.
+//
+// A tournament lives in a folder: the match records in matches/, one per
+// match, named by a match id made of the game, the round and the
+// assignment; tournament.json, which fixes the players and clocks; and
+// results.json, rewritten after every match. Run again on the same folder,
+// a tournament skips the matches already completed and plays the others
+// from scratch, so that a tournament killed at any point can be finished
+// without losing or replaying a completed match. Only one process may run
+// a tournament folder at a time.
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player"
+)
+
+// Names of the files of a tournament folder.
+const (
+	ManifestFile = "tournament.json"
+	ResultsFile  = "results.json"
+	MatchesDir   = "matches"
+)
+
+// Tournament describes a tournament. Games, Players, Dir and the clocks
+// are required.
+type Tournament struct {
+	// Name is written to the records as tournamentNameFromHost. If empty,
+	// the base name of Dir is used.
+	Name string
+
+	// Dir is the tournament folder.
+	Dir string
+
+	Games []*games.Game
+
+	// Players are player specifications as NewPlayer takes them: the name
+	// of an in-process player or the address of a remote one. The same
+	// specification may appear more than once.
+	Players []string
+
+	// Rounds is the number of times each assignment plays each game; zero
+	// means one.
+	Rounds int
+
+	// Parallel is the number of matches played at once; zero means one.
+	Parallel int
+
+	StartClock, PlayClock time.Duration
+
+	// Referee runs the matches. If nil, a zero Referee is used. Its
+	// OnStep is not called.
+	Referee *gamemaster.Referee
+
+	// NewPlayer returns a new player for a specification, for every seat
+	// of every match. If nil, gamemaster.NewPlayer is used.
+	NewPlayer func(spec string) (player.Player, error)
+
+	// Progress, if not nil, is called after every match, and once at the
+	// start for the matches completed before; never concurrently.
+	Progress func(Progress)
+}
+
+// Progress reports how far a tournament is.
+type Progress struct {
+	Done    int          // matches finished, whether completed or not
+	Total   int          // matches in the tournament
+	Skipped int          // matches completed before this run
+	Match   *MatchResult // the match just finished; nil in the first report
+	Err     error        // why Match did not complete, if it did not
+}
+
+// A Scheduled match is one match of a tournament.
+type Scheduled struct {
+	ID      string
+	Game    *games.Game
+	Round   int   // from 1
+	Seats   []int // index into Players of the player of each role
+	Record  string
+	hash    string
+	players []string // labels of the seats
+}
+
+// Labels returns a unique label for each player: its specification, with
+// "#2", "#3"... added to the second and later copies of the same one.
+func Labels(players []string) []string {
+	seen := map[string]int{}
+	labels := make([]string, len(players))
+	for i, p := range players {
+		seen[p]++
+		labels[i] = p
+		if n := seen[p]; n > 1 {
+			labels[i] = p + "#" + strconv.Itoa(n)
+		}
+	}
+	return labels
+}
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// Schedule returns the matches of the tournament in the order they are
+// played: round by round, game by game, assignment by assignment. The id
+// of a match is "<game>.r<round>.<seats>", such as ticTacToe.r1.0-2 for
+// the first round of ticTacToe with Players[0] as the first role and
+// Players[2] as the second.
+func (t *Tournament) Schedule() ([]Scheduled, error) {
+	if len(t.Players) == 0 {
+		return nil, errors.New("tournament: no players")
+	}
+	if len(t.Games) == 0 {
+		return nil, errors.New("tournament: no games")
+	}
+	labels := Labels(t.Players)
+	type gameInfo struct {
+		g           *games.Game
+		key, hash   string
+		assignments [][]int
+	}
+	var gs []gameInfo
+	keys := map[string]string{}
+	for _, g := range t.Games {
+		key := unsafeID.ReplaceAllString(g.Key, "_")
+		if key == "" || key[0] == '_' || key[0] == '-' {
+			key = "g" + key
+		}
+		if prev, ok := keys[key]; ok {
+			return nil, fmt.Errorf("tournament: games %s and %s have the same key %s", prev, g.Key, key)
+		}
+		keys[key] = g.Key
+		n, err := countRoles(g)
+		if err != nil {
+			return nil, err
+		}
+		gs = append(gs, gameInfo{g, key, record.RulesheetHash(g.Rules), Assignments(len(t.Players), n)})
+	}
+	rounds := max(t.Rounds, 1)
+	var ms []Scheduled
+	for r := 1; r <= rounds; r++ {
+		for _, gi := range gs {
+			for _, a := range gi.assignments {
+				parts := make([]string, len(a))
+				seatLabels := make([]string, len(a))
+				for i, p := range a {
+					parts[i] = strconv.Itoa(p)
+					seatLabels[i] = labels[p]
+				}
+				id := fmt.Sprintf("%s.r%d.%s", gi.key, r, strings.Join(parts, "-"))
+				ms = append(ms, Scheduled{
+					ID: id, Game: gi.g, Round: r, Seats: a,
+					Record:  filepath.Join(t.Dir, MatchesDir, id+".json"),
+					hash:    gi.hash,
+					players: seatLabels,
+				})
+			}
+		}
+	}
+	return ms, nil
+}
+
+// countRoles returns the number of roles of a game, read from its role
+// facts.
+func countRoles(g *games.Game) (int, error) {
+	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	if err != nil {
+		return 0, fmt.Errorf("game %s: %w", g.Key, err)
+	}
+	n := 0
+	for _, r := range d.Rules {
+		if r.IsFact() && r.Head.Name.Name == gdl.KeyRole && len(r.Head.Args) == 1 {
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("game %s: no roles", g.Key)
+	}
+	return n, nil
+}
+
+// Assignments returns every ordered assignment of players (numbered 0 to
+// players-1) to roles, in lexicographic order. When there are at least as
+// many players as roles, no player takes two roles of a match; otherwise
+// players take several roles, and every player plays in every match.
+func Assignments(players, roles int) [][]int {
+	var out [][]int
+	cur := make([]int, roles)
+	used := make([]int, players)
+	var rec func(i int)
+	rec = func(i int) {
+		if i == roles {
+			if players < roles && slices.Contains(used, 0) {
+				return
+			}
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for p := range players {
+			if players >= roles && used[p] > 0 {
+				continue
+			}
+			cur[i] = p
+			used[p]++
+			rec(i + 1)
+			used[p]--
+		}
+	}
+	if players > 0 && roles > 0 {
+		rec(0)
+	}
+	return out
+}
+
+// manifest is the content of ManifestFile: what must not change when a
+// tournament is resumed.
+type manifest struct {
+	Name         string            `json:"name"`
+	Players      []string          `json:"players"`
+	StartClockMS int64             `json:"startClockMillis"`
+	PlayClockMS  int64             `json:"playClockMillis"`
+	Games        map[string]string `json:"games"` // key to rulesheet hash
+}
+
+// checkManifest compares the tournament with the manifest of its folder,
+// if any, and writes the manifest of the tournament.
+func (t *Tournament) checkManifest(ms []Scheduled) error {
+	cur := manifest{
+		Name:         t.name(),
+		Players:      t.Players,
+		StartClockMS: t.StartClock.Milliseconds(),
+		PlayClockMS:  t.PlayClock.Milliseconds(),
+		Games:        map[string]string{},
+	}
+	for _, m := range ms {
+		cur.Games[m.Game.Key] = m.hash
+	}
+	name := filepath.Join(t.Dir, ManifestFile)
+	data, err := os.ReadFile(name)
+	switch {
+	case err == nil:
+		var old manifest
+		if err := json.Unmarshal(data, &old); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if !slices.Equal(old.Players, cur.Players) {
+			return fmt.Errorf("%s holds a tournament of players %s, not %s: use another folder", t.Dir, strings.Join(old.Players, ","), strings.Join(cur.Players, ","))
+		}
+		if old.StartClockMS != cur.StartClockMS || old.PlayClockMS != cur.PlayClockMS {
+			return fmt.Errorf("%s holds a tournament with clocks %v/%v, not %v/%v: use another folder", t.Dir,
+				time.Duration(old.StartClockMS)*time.Millisecond, time.Duration(old.PlayClockMS)*time.Millisecond, t.StartClock, t.PlayClock)
+		}
+		for k, h := range old.Games {
+			if ch, ok := cur.Games[k]; ok && ch != h {
+				return fmt.Errorf("%s: the rules of %s changed since the tournament started: use another folder", t.Dir, k)
+			}
+			if _, ok := cur.Games[k]; !ok {
+				cur.Games[k] = h // keep games left out this time
+			}
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	out, err := json.MarshalIndent(cur, "", "  ")
+	if err != nil {
+		return err
+	}
+	return record.WriteAtomic(name, append(out, '\n'))
+}
+
+func (t *Tournament) name() string {
+	if t.Name != "" {
+		return t.Name
+	}
+	return filepath.Base(filepath.Clean(t.Dir))
+}
+
+// completed returns the record of m if it holds the completed match.
+func completed(m *Scheduled) *record.Record {
+	rec, err := record.ReadFile(m.Record)
+	if err != nil || !rec.IsCompleted || rec.MatchID != m.ID || rec.Check() != nil {
+		return nil
+	}
+	if rec.GameRulesheetHash != "" && rec.GameRulesheetHash != m.hash {
+		return nil
+	}
+	return rec
+}
+
+// Run plays the matches of the tournament not completed before, and
+// returns the results of all. It returns an error if the tournament cannot
+// start, or ctx's error if ctx is cancelled, with the results so far. A
+// match that fails does not stop the tournament: its result says it did
+// not complete, and a later Run plays it again.
+func (t *Tournament) Run(ctx context.Context) (*Results, error) {
+	if t.Dir == "" {
+		return nil, errors.New("tournament: no folder")
+	}
+	if t.StartClock <= 0 || t.PlayClock <= 0 {
+		return nil, fmt.Errorf("tournament: start clock %v and play clock %v must be positive", t.StartClock, t.PlayClock)
+	}
+	newPlayer := t.NewPlayer
+	if newPlayer == nil {
+		newPlayer = gamemaster.NewPlayer
+	}
+	for _, spec := range slices.Compact(slices.Sorted(slices.Values(t.Players))) {
+		if _, err := newPlayer(spec); err != nil {
+			return nil, fmt.Errorf("tournament: %w", err)
+		}
+	}
+	ms, err := t.Schedule()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(t.Dir, MatchesDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := record.RemoveTemp(dir); err != nil {
+		return nil, err
+	}
+	if err := t.checkManifest(ms); err != nil {
+		return nil, err
+	}
+
+	res := &Results{Name: t.name(), Players: Labels(t.Players), Matches: make([]MatchResult, len(ms))}
+	for _, g := range t.Games {
+		res.Games = append(res.Games, g.Key)
+	}
+	var todo []int
+	for i := range ms {
+		if rec := completed(&ms[i]); rec != nil {
+			res.Matches[i] = resultOf(&ms[i], rec, t.Dir)
+		} else {
+			res.Matches[i] = MatchResult{ID: ms[i].ID, Game: ms[i].Game.Key, Round: ms[i].Round, Players: ms[i].players}
+			todo = append(todo, i)
+		}
+	}
+	var mu sync.Mutex // guards res, done and the calls to Progress
+	done := len(ms) - len(todo)
+	skipped := done
+	report := func(p Progress) {
+		if t.Progress != nil {
+			t.Progress(p)
+		}
+	}
+	report(Progress{Done: done, Total: len(ms), Skipped: skipped})
+	if err := t.writeResults(res); err != nil {
+		return nil, err
+	}
+
+	ref := t.Referee
+	if ref == nil {
+		ref = &gamemaster.Referee{}
+	}
+	r := *ref
+	r.OnStep = nil
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var writeErr error
+	for range max(t.Parallel, 1) {
+		wg.Go(func() {
+			for i := range jobs {
+				m := &ms[i]
+				rec, err := t.play(ctx, &r, newPlayer, m)
+				mu.Lock()
+				if rec != nil {
+					res.Matches[i] = resultOf(m, rec, t.Dir)
+				}
+				if err != nil {
+					res.Matches[i].Error = err.Error()
+				}
+				done++
+				p := Progress{Done: done, Total: len(ms), Skipped: skipped, Match: &res.Matches[i], Err: err}
+				if werr := t.writeResults(res); werr != nil && writeErr == nil {
+					writeErr = werr
+				}
+				report(p)
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for _, i := range todo {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	res.summarize()
+	if err := t.writeResults(res); err != nil && writeErr == nil {
+		writeErr = err
+	}
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	return res, writeErr
+}
+
+// play plays one match with new players.
+func (t *Tournament) play(ctx context.Context, ref *gamemaster.Referee, newPlayer func(string) (player.Player, error), m *Scheduled) (*record.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	players := make([]player.Player, len(m.Seats))
+	for i, p := range m.Seats {
+		pl, err := newPlayer(t.Players[p])
+		if err != nil {
+			return nil, fmt.Errorf("match %s: %w", m.ID, err)
+		}
+		players[i] = pl
+	}
+	return ref.Run(ctx, &gamemaster.Match{
+		ID:         m.ID,
+		Game:       m.Game,
+		Players:    players,
+		StartClock: t.StartClock,
+		PlayClock:  t.PlayClock,
+		Record:     m.Record,
+		Tournament: t.name(),
+	})
+}
+
+func (t *Tournament) writeResults(res *Results) error {
+	res.summarize()
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	return record.WriteAtomic(filepath.Join(t.Dir, ResultsFile), append(data, '\n'))
+}

@@ -1,0 +1,480 @@
+package tournament
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+)
+
+func TestAssignments(t *testing.T) {
+	tests := []struct {
+		players, roles int
+		want           [][]int
+	}{
+		{2, 2, [][]int{{0, 1}, {1, 0}}},
+		{3, 2, [][]int{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}},
+		{3, 1, [][]int{{0}, {1}, {2}}},
+		{2, 3, [][]int{{0, 0, 1}, {0, 1, 0}, {0, 1, 1}, {1, 0, 0}, {1, 0, 1}, {1, 1, 0}}},
+		{1, 2, [][]int{{0, 0}}},
+		{0, 2, nil},
+	}
+	for _, tt := range tests {
+		if got := Assignments(tt.players, tt.roles); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Assignments(%d, %d) = %v, want %v", tt.players, tt.roles, got, tt.want)
+		}
+	}
+	if n := len(Assignments(4, 2)); n != 12 {
+		t.Errorf("4 players, 2 roles: %d assignments, want 12", n)
+	}
+}
+
+func TestLabels(t *testing.T) {
+	got := Labels([]string{"random", "mcts", "random", "random", "host:1"})
+	want := []string{"random", "mcts", "random#2", "random#3", "host:1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Labels = %q, want %q", got, want)
+	}
+}
+
+func TestMeanCI95(t *testing.T) {
+	tests := []struct {
+		xs         []float64
+		mean, half float64
+	}{
+		{nil, 0, -1},
+		{[]float64{50}, 50, -1},
+		{[]float64{0, 100}, 50, 12.706 * math.Sqrt(5000) / math.Sqrt(2)},
+		{[]float64{10, 20, 30}, 20, 4.303 * 10 / math.Sqrt(3)},
+		{[]float64{50, 50, 50, 50}, 50, 0},
+	}
+	for _, tt := range tests {
+		mean, half := meanCI95(tt.xs)
+		if math.Abs(mean-tt.mean) > 1e-9 || math.Abs(half-tt.half) > 1e-9 {
+			t.Errorf("meanCI95(%v) = %v ± %v, want %v ± %v", tt.xs, mean, half, tt.mean, tt.half)
+		}
+	}
+	if got := tQuantile975(1000); got != 1.96 {
+		t.Errorf("t(1000) = %v", got)
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	res := &Results{
+		Players: []string{"a", "b", "c"},
+		Matches: []MatchResult{
+			{Players: []string{"a", "b"}, Completed: true, Goals: []int{100, 0}, Errors: []ErrorCounts{{}, {TO: 2, IL: 1}}},
+			{Players: []string{"b", "a"}, Completed: true, Goals: []int{50, 50}, Errors: []ErrorCounts{{CE: 1}, {}}},
+			{Players: []string{"a", "c"}, Completed: false, Errors: []ErrorCounts{{}, {TO: 1}}},
+			{Players: []string{"c", "b", "a"}, Completed: true, Goals: []int{10, 20, 30}},
+		},
+	}
+	res.summarize()
+	want := []Standing{
+		{Player: "a", Matches: 3, Incomplete: 1, GoalMean: 60, Wins: 1, Draws: 1, TwoPlayer: 2},
+		{Player: "b", Matches: 3, GoalMean: 70.0 / 3, Losses: 1, Draws: 1, TwoPlayer: 2, Errors: ErrorCounts{TO: 2, CE: 1, IL: 1}},
+		{Player: "c", Matches: 1, Incomplete: 1, GoalMean: 10, GoalCI95: -1, Errors: ErrorCounts{TO: 1}},
+	}
+	for i := range want {
+		got := res.Standings[i]
+		got.GoalCI95 = math.Round(got.GoalCI95*1000) / 1000
+		if i < 2 {
+			_, h := meanCI95(map[int][]float64{0: {100, 50, 30}, 1: {0, 50, 20}}[i])
+			want[i].GoalCI95 = math.Round(h*1000) / 1000
+		}
+		if math.Abs(got.GoalMean-want[i].GoalMean) < 1e-9 {
+			got.GoalMean = want[i].GoalMean
+		}
+		if !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("standing %d = %+v, want %+v", i, got, want[i])
+		}
+	}
+	var b bytes.Buffer
+	if err := res.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "player") || !strings.Contains(lines[3], "10.0") || !strings.Contains(lines[3], " - ") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// testPlayer is an in-process player for these tests: it follows the match
+// with its own reasoner and plays the first legal move or a random one. It
+// notes the matches it is started in.
+type testPlayer struct {
+	name    string
+	random  bool
+	started *startLog
+
+	r     reasoner.Reasoner
+	role  int
+	state *reasoner.State
+}
+
+type startLog struct {
+	mu  sync.Mutex
+	ids map[string]int
+}
+
+func (l *startLog) add(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ids == nil {
+		l.ids = map[string]int{}
+	}
+	l.ids[id]++
+}
+
+func (p *testPlayer) Name() string { return p.name }
+
+func (p *testPlayer) Start(ctx context.Context, m *player.Match) error {
+	if p.started != nil {
+		p.started.add(m.ID)
+	}
+	r, err := prolog.New(m.Rules)
+	if err != nil {
+		return err
+	}
+	p.r = r
+	p.role = slices.Index(r.Roles(), m.Role)
+	p.state, err = r.Initial(ctx)
+	return err
+}
+
+func (p *testPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	if p.r == nil {
+		return "", fmt.Errorf("not started")
+	}
+	if last != nil {
+		s, err := p.r.Next(ctx, p.state, last)
+		if err != nil {
+			return "", err
+		}
+		p.state = s
+	}
+	legal, err := p.r.Legal(ctx, p.state, p.role)
+	if err != nil {
+		return "", err
+	}
+	if p.random {
+		return legal[rand.IntN(len(legal))], nil
+	}
+	return legal[0], nil
+}
+
+func (p *testPlayer) Stop(context.Context, string, []reasoner.Move) error { return nil }
+func (p *testPlayer) Abort(context.Context, string) error                { return nil }
+
+func testPlayers(log *startLog) func(spec string) (player.Player, error) {
+	return func(spec string) (player.Player, error) {
+		switch spec {
+		case "random", "legal":
+			return &testPlayer{name: spec, random: spec == "random", started: log}, nil
+		}
+		return nil, fmt.Errorf("unknown player %q", spec)
+	}
+}
+
+func bundled(t testing.TB, keys ...string) []*games.Game {
+	t.Helper()
+	var gs []*games.Game
+	for _, k := range keys {
+		g, err := games.Open(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// newTournament is the tournament of the resume tests: four players, two
+// of each kind, over ticTacToe and connectFour: 2 games x 12 assignments.
+func newTournament(t testing.TB, dir string, log *startLog) *Tournament {
+	return &Tournament{
+		Dir:        dir,
+		Games:      bundled(t, "ticTacToe", "connectFour"),
+		Players:    []string{"random", "legal", "random", "legal"},
+		Parallel:   2,
+		StartClock: 5 * time.Second,
+		PlayClock:  time.Second,
+		NewPlayer:  testPlayers(log),
+	}
+}
+
+const resumeTotal = 24
+
+func TestSchedule(t *testing.T) {
+	tr := newTournament(t, t.TempDir(), nil)
+	tr.Rounds = 2
+	ms, err := tr.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2*resumeTotal {
+		t.Fatalf("%d matches, want %d", len(ms), 2*resumeTotal)
+	}
+	ids := map[string]bool{}
+	for _, m := range ms {
+		if ids[m.ID] || !gamemaster.ValidMatchID(m.ID) {
+			t.Errorf("match id %q repeated or invalid", m.ID)
+		}
+		ids[m.ID] = true
+	}
+	if ms[0].ID != "ticTacToe.r1.0-1" || ms[len(ms)-1].ID != "connectFour.r2.3-2" {
+		t.Errorf("first and last ids %s, %s", ms[0].ID, ms[len(ms)-1].ID)
+	}
+	if !slices.Equal(ms[1].players, []string{"random", "random#2"}) {
+		t.Errorf("players of %s: %q", ms[1].ID, ms[1].players)
+	}
+}
+
+// completedRecords returns the content of the completed records in dir by
+// match id, and checks that every record there is whole.
+func completedRecords(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, MatchesDir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := record.Unmarshal(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if rec.IsCompleted {
+			if err := rec.Check(); err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+			out[rec.MatchID] = data
+		}
+	}
+	return out
+}
+
+// checkResumed runs the tournament again after an interruption that left
+// before (completed records by id), and checks that it completes every
+// match, replays none of those completed and leaves their records alone.
+func checkResumed(t *testing.T, dir string, before map[string][]byte) {
+	t.Helper()
+	var log startLog
+	tr := newTournament(t, dir, &log)
+	var first *Progress
+	tr.Progress = func(p Progress) {
+		if first == nil {
+			first = &p
+		}
+	}
+	res, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatalf("resumed run: %v", err)
+	}
+	if first == nil || first.Skipped != len(before) || first.Done != len(before) || first.Total != resumeTotal {
+		t.Errorf("first progress report %+v, want %d skipped of %d", first, len(before), resumeTotal)
+	}
+	after := completedRecords(t, dir)
+	if len(after) != resumeTotal || res.Completed() != resumeTotal {
+		t.Errorf("%d completed records, results say %d; want %d", len(after), res.Completed(), resumeTotal)
+	}
+	for id, data := range before {
+		if !bytes.Equal(after[id], data) {
+			t.Errorf("completed record %s was rewritten", id)
+		}
+	}
+	for id, n := range log.ids {
+		if _, ok := before[id]; ok {
+			t.Errorf("match %s completed before was played again", id)
+		}
+		if n != 2 {
+			t.Errorf("match %s: %d players started, want 2", id, n)
+		}
+	}
+	if got, want := len(log.ids), resumeTotal-len(before); got != want {
+		t.Errorf("%d matches played on resume, want %d", got, want)
+	}
+	var onDisk Results
+	data, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &onDisk); err != nil {
+		t.Fatal(err)
+	}
+	if onDisk.Completed() != resumeTotal || len(onDisk.Standings) != 4 {
+		t.Errorf("results file: %d completed, %d standings", onDisk.Completed(), len(onDisk.Standings))
+	}
+	total := 0
+	for _, s := range onDisk.Standings {
+		total += s.Matches
+		if s.Wins+s.Draws+s.Losses != s.Matches || s.Matches != 12 {
+			t.Errorf("standing %+v: want 12 matches, each a win, draw or loss", s)
+		}
+	}
+	if total != 2*resumeTotal {
+		t.Errorf("standings count %d seats, want %d", total, 2*resumeTotal)
+	}
+}
+
+// TestResumeAfterCancel cancels the tournament at a random point and
+// resumes it.
+func TestResumeAfterCancel(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopAfter := 1 + rand.IntN(resumeTotal-2)
+	tr := newTournament(t, dir, nil)
+	tr.Progress = func(p Progress) {
+		if p.Done-p.Skipped >= stopAfter {
+			// Cancel a little later, at a random moment of the matches
+			// then running.
+			time.AfterFunc(time.Duration(rand.IntN(50))*time.Millisecond, cancel)
+		}
+	}
+	res, err := tr.Run(ctx)
+	if err != context.Canceled {
+		// A run that finishes before the cancellation is not what this
+		// test is about; the seed makes it rare.
+		t.Fatalf("first run: err = %v, want context.Canceled", err)
+	}
+	before := completedRecords(t, dir)
+	t.Logf("cancelled after %d matches, %d completed records", stopAfter, len(before))
+	if res.Completed() != len(before) || len(before) >= resumeTotal || len(before) < stopAfter {
+		t.Errorf("first run: results say %d completed, %d records", res.Completed(), len(before))
+	}
+	checkResumed(t, dir, before)
+
+	// A third run has nothing left to do.
+	var log startLog
+	tr = newTournament(t, dir, &log)
+	if _, err := tr.Run(context.Background()); err != nil || len(log.ids) != 0 {
+		t.Errorf("third run: err %v, %d matches played", err, len(log.ids))
+	}
+}
+
+// TestResumeAfterKill runs the tournament in another process, kills it
+// with SIGKILL at a random moment, and resumes it here.
+func TestResumeAfterKill(t *testing.T) {
+	if os.Getenv("GGP_TOURNAMENT_CHILD") != "" {
+		t.Skip("in the child process")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTournamentChild$")
+	cmd.Env = append(os.Environ(), "GGP_TOURNAMENT_CHILD="+dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait for some matches to complete, then kill at a random moment.
+	want := 1 + rand.IntN(resumeTotal/2)
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if len(completedRecords(t, dir)) >= want {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(time.Duration(rand.IntN(100)) * time.Millisecond)
+	cmd.Process.Kill()
+	cmd.Wait()
+	before := completedRecords(t, dir)
+	t.Logf("killed with %d completed records", len(before))
+	if len(before) == 0 || len(before) == resumeTotal {
+		t.Fatalf("child completed %d matches before the kill; output:\n%s", len(before), out.String())
+	}
+	checkResumed(t, dir, before)
+}
+
+// TestTournamentChild is the tournament that TestResumeAfterKill kills.
+func TestTournamentChild(t *testing.T) {
+	dir := os.Getenv("GGP_TOURNAMENT_CHILD")
+	if dir == "" {
+		t.Skip("run by TestResumeAfterKill")
+	}
+	tr := newTournament(t, dir, nil)
+	tr.Parallel = 1
+	// Slow the matches so that the kill lands in the middle.
+	tr.NewPlayer = func(spec string) (player.Player, error) {
+		p, err := testPlayers(nil)(spec)
+		return slowPlayer{p}, err
+	}
+	if _, err := tr.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type slowPlayer struct{ player.Player }
+
+func (p slowPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	time.Sleep(10 * time.Millisecond)
+	return p.Player.Play(ctx, id, last)
+}
+
+func TestManifestMismatch(t *testing.T) {
+	dir := t.TempDir()
+	tr := newTournament(t, dir, nil)
+	tr.Games = tr.Games[:1]
+	tr.Players = []string{"random", "legal"}
+	if _, err := tr.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		modify func(*Tournament)
+		want   string
+	}{
+		{"other players", func(tr *Tournament) { tr.Players = []string{"legal", "random"} }, "players random,legal"},
+		{"other clocks", func(tr *Tournament) { tr.PlayClock = 2 * time.Second }, "clocks"},
+		{"changed rules", func(tr *Tournament) {
+			g := *tr.Games[0]
+			g.Rules = append(slices.Clone(g.Rules), "\n; changed\n"...)
+			tr.Games = []*games.Game{&g}
+		}, "rules of ticTacToe changed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := newTournament(t, dir, nil)
+			tr.Games = tr.Games[:1]
+			tr.Players = []string{"random", "legal"}
+			tt.modify(tr)
+			_, err := tr.Run(context.Background())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Run: err = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+	// More rounds on the same folder is fine, and plays only the new ones.
+	var log startLog
+	tr = newTournament(t, dir, &log)
+	tr.Games = tr.Games[:1]
+	tr.Players = []string{"random", "legal"}
+	tr.Rounds = 2
+	res, err := tr.Run(context.Background())
+	if err != nil || res.Completed() != 4 || len(log.ids) != 2 {
+		t.Errorf("second round: err %v, %d completed, %d played; want 4 and 2", err, res.Completed(), len(log.ids))
+	}
+}
