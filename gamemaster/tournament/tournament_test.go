@@ -182,7 +182,7 @@ func (p *testPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 }
 
 func (p *testPlayer) Stop(context.Context, string, []reasoner.Move) error { return nil }
-func (p *testPlayer) Abort(context.Context, string) error                { return nil }
+func (p *testPlayer) Abort(context.Context, string) error                 { return nil }
 
 func testPlayers(log *startLog) func(spec string) (player.Player, error) {
 	return func(spec string) (player.Player, error) {
