@@ -106,7 +106,9 @@ type Match struct {
 // a Referee may run several matches at once.
 type Referee struct {
 	// Grace is added to the play clock before a move is late. Zero means
-	// DefaultGrace; a negative Grace means none.
+	// DefaultGrace; a negative Grace means none. The context of a call to
+	// an in-process player has the play clock alone as its deadline; a
+	// remote player's request may take the grace too, for the network.
 	Grace time.Duration
 
 	// Fallback chooses the move of a role whose player gave none.
@@ -473,7 +475,7 @@ func (mt *match) play(ctx context.Context) error {
 // start sends START to every player at once and records the errors.
 func (mt *match) start(ctx context.Context) error {
 	m := mt.m
-	answers := mt.callAll(ctx, m.StartClock, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	answers := mt.callAll(ctx, m.StartClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
 		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock}
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Start(ctx, pm) }
 	})
@@ -495,7 +497,7 @@ func (mt *match) start(ctx context.Context) error {
 // codes of the step.
 func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]reasoner.Move, []string, error) {
 	last := mt.last
-	answers := mt.callAll(ctx, mt.m.PlayClock+mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
+	answers := mt.callAll(ctx, mt.m.PlayClock, mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) { return s.p.Play(ctx, mt.m.ID, slices.Clone(last)) }
 	})
 	if err := ctx.Err(); err != nil {
@@ -587,7 +589,7 @@ func (mt *match) substitute(legal []reasoner.Move) reasoner.Move {
 // stop sends STOP to every player and waits at most StopTimeout.
 func (mt *match) stop(ctx context.Context) {
 	last := mt.last
-	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), func(s *seat) func(context.Context) (reasoner.Move, error) {
+	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) {
 			return "", s.p.Stop(ctx, mt.m.ID, slices.Clone(last))
 		}
@@ -603,7 +605,7 @@ func (mt *match) abort(ctx context.Context, e *Error) {
 	// error already returned; a record that could not be written before
 	// keeps its last good version on disk.
 	_ = mt.save()
-	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), func(s *seat) func(context.Context) (reasoner.Move, error) {
+	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Abort(ctx, mt.m.ID) }
 	})
 }

@@ -55,7 +55,7 @@ type ReplayStep struct {
 	Step   int             // index of the state in the record: 0 is the initial state
 	State  *reasoner.State // the state, checked against the rules
 	Moves  []reasoner.Move // the joint move played in State; nil in the last state
-	Errors []string        // the errors recorded for the step that led to State
+	Errors []string        // the errors recorded for Moves, one per role; nil if none
 }
 
 // Replay plays the moves of rec with the rules of r and checks the record
@@ -102,8 +102,8 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 			return fail(step, "", "terminal: %v", err)
 		}
 		rs := &ReplayStep{Step: step, State: state}
-		if step < len(rec.Errors) {
-			rs.Errors = rec.Errors[step]
+		if step+1 < len(rec.Errors) && step < len(rec.Moves) {
+			rs.Errors = rec.Errors[step+1]
 		}
 		if step == len(rec.Moves) {
 			if visit != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ggp-go/ggp/gamemaster/remote"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -16,6 +17,9 @@ import (
 type seat struct {
 	role string
 	p    player.Player
+	// remote is set for players reached over the network, whose requests
+	// may take the grace as well as the clock.
+	remote bool
 	// idle is closed when the last call made to the player has returned.
 	// Only the goroutine of the match touches it.
 	idle chan struct{}
@@ -24,7 +28,8 @@ type seat struct {
 func newSeat(role string, p player.Player) *seat {
 	idle := make(chan struct{})
 	close(idle)
-	return &seat{role: role, p: p, idle: idle}
+	_, isRemote := p.(*remote.Client)
+	return &seat{role: role, p: p, remote: isRemote, idle: idle}
 }
 
 // An answer is the outcome of one call to a player.
@@ -60,13 +65,20 @@ func (s *seat) call(ctx context.Context, d time.Duration, f func(context.Context
 }
 
 // callAll calls every player at once, each with f(seat), and waits for
-// their answers until d has passed. Players that have not answered by then
-// are late. If ctx is cancelled first, callAll returns at once with the
-// answers it has.
-func (mt *match) callAll(ctx context.Context, d time.Duration, f func(*seat) func(context.Context) (reasoner.Move, error)) []answer {
+// their answers until clock+grace has passed. Players that have not
+// answered by then are late. The context of a call to an in-process player
+// has the clock as its deadline; that of a remote player has the grace as
+// well, for the network. If ctx is cancelled first, callAll returns at once
+// with the answers it has.
+func (mt *match) callAll(ctx context.Context, clock, grace time.Duration, f func(*seat) func(context.Context) (reasoner.Move, error)) []answer {
+	d := clock + grace
 	chans := make([]<-chan answer, len(mt.seats))
 	for i, s := range mt.seats {
-		chans[i] = s.call(ctx, d, f(s))
+		limit := clock
+		if s.remote {
+			limit = d
+		}
+		chans[i] = s.call(ctx, limit, f(s))
 	}
 	answers := make([]answer, len(mt.seats))
 	timer := time.NewTimer(d)

@@ -9,10 +9,7 @@ import (
 
 var errNotYet = errors.New("not implemented yet")
 
-func runMatch(ctx context.Context, env *environment, args []string) error      { return errNotYet }
-func runTournament(ctx context.Context, env *environment, args []string) error { return errNotYet }
-func runReplay(ctx context.Context, env *environment, args []string) error     { return errNotYet }
-func runPlay(ctx context.Context, env *environment, args []string) error       { return errNotYet }
-func runQuery(ctx context.Context, env *environment, args []string) error      { return errNotYet }
-func runConform(ctx context.Context, env *environment, args []string) error    { return errNotYet }
-func runBench(ctx context.Context, env *environment, args []string) error      { return errNotYet }
+func runPlay(ctx context.Context, env *environment, args []string) error    { return errNotYet }
+func runQuery(ctx context.Context, env *environment, args []string) error   { return errNotYet }
+func runConform(ctx context.Context, env *environment, args []string) error { return errNotYet }
+func runBench(ctx context.Context, env *environment, args []string) error   { return errNotYet }

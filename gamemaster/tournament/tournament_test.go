@@ -22,7 +22,6 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 func TestAssignments(t *testing.T) {
@@ -117,17 +116,11 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// testPlayer is an in-process player for these tests: it follows the match
-// with its own reasoner and plays the first legal move or a random one. It
-// notes the matches it is started in.
-type testPlayer struct {
-	name    string
-	random  bool
+// loggedPlayer is an in-process player of package player that notes the
+// matches it is started in.
+type loggedPlayer struct {
+	player.Player
 	started *startLog
-
-	r     reasoner.Reasoner
-	role  int
-	state *reasoner.State
 }
 
 type startLog struct {
@@ -144,53 +137,21 @@ func (l *startLog) add(id string) {
 	l.ids[id]++
 }
 
-func (p *testPlayer) Name() string { return p.name }
-
-func (p *testPlayer) Start(ctx context.Context, m *player.Match) error {
+func (p loggedPlayer) Start(ctx context.Context, m *player.Match) error {
 	if p.started != nil {
 		p.started.add(m.ID)
 	}
-	r, err := prolog.New(m.Rules)
-	if err != nil {
-		return err
-	}
-	p.r = r
-	p.role = slices.Index(r.Roles(), m.Role)
-	p.state, err = r.Initial(ctx)
-	return err
+	return p.Player.Start(ctx, m)
 }
 
-func (p *testPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	if p.r == nil {
-		return "", fmt.Errorf("not started")
-	}
-	if last != nil {
-		s, err := p.r.Next(ctx, p.state, last)
-		if err != nil {
-			return "", err
-		}
-		p.state = s
-	}
-	legal, err := p.r.Legal(ctx, p.state, p.role)
-	if err != nil {
-		return "", err
-	}
-	if p.random {
-		return legal[rand.IntN(len(legal))], nil
-	}
-	return legal[0], nil
-}
-
-func (p *testPlayer) Stop(context.Context, string, []reasoner.Move) error { return nil }
-func (p *testPlayer) Abort(context.Context, string) error                 { return nil }
-
+// testPlayers makes the in-process players random and legal.
 func testPlayers(log *startLog) func(spec string) (player.Player, error) {
 	return func(spec string) (player.Player, error) {
-		switch spec {
-		case "random", "legal":
-			return &testPlayer{name: spec, random: spec == "random", started: log}, nil
+		if spec != "random" && spec != "legal" {
+			return nil, fmt.Errorf("unknown player %q", spec)
 		}
-		return nil, fmt.Errorf("unknown player %q", spec)
+		p, err := gamemaster.NewPlayer(spec)
+		return loggedPlayer{p, log}, err
 	}
 }
 

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/player"
+)
+
+// Default clocks of ggp match and ggp tournament: short enough that the
+// quick start's match of mcts against random ends in well under a minute.
+const (
+	matchDefaultStartClock = 10 * time.Second
+	matchDefaultPlayClock  = 2 * time.Second
+)
+
+// runMatch plays one match between in-process and remote players.
+func runMatch(ctx context.Context, env *environment, args []string) error {
+	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
+		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
+	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, host:port or an http URL")
+	clocks := matchAddClockFlags(flags)
+	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
+	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
+	quiet := flags.Bool("q", false, "print the result only, not every step")
+	verbose := flags.Bool("v", false, "print the details of every error of a player")
+	args, err := matchParseArgs(flags, args)
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return fmt.Errorf("%w: want one GAME, got %d arguments", errUsage, len(args))
+	}
+	ref, err := clocks.referee()
+	if err != nil {
+		return err
+	}
+	specs := matchSplitList(*playersFlag)
+	if len(specs) == 0 {
+		return fmt.Errorf("%w: --players is required", errUsage)
+	}
+	g, err := games.Open(args[0])
+	if err != nil {
+		return err
+	}
+	players := make([]player.Player, len(specs))
+	for i, s := range specs {
+		if players[i], err = gamemaster.NewPlayer(s); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	m := &gamemaster.Match{
+		ID:         *id,
+		Game:       g,
+		Players:    players,
+		StartClock: clocks.start.d,
+		PlayClock:  clocks.play.d,
+	}
+	if m.ID == "" {
+		m.ID = matchGameID(g.Key) + "." + strconv.FormatInt(time.Now().UnixMilli(), 10)
+	}
+	if !gamemaster.ValidMatchID(m.ID) {
+		return fmt.Errorf("%w: match id %q: want letters, digits, '.', '_' or '-'", errUsage, m.ID)
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
+		m.Record = filepath.Join(*out, m.ID+".json")
+	}
+	if *verbose {
+		ref.Logf = func(format string, args ...any) { fmt.Fprintf(env.stderr, format+"\n", args...) }
+	}
+	if !*quiet {
+		fmt.Fprintf(env.stdout, "match %s: %s, start clock %v, play clock %v\n", m.ID, g.Name, m.StartClock, m.PlayClock)
+		ref.OnStep = matchPrinter(env.stdout)
+	}
+	rec, err := ref.Run(ctx, m)
+	if err != nil {
+		if rec != nil && m.Record != "" {
+			fmt.Fprintf(env.stdout, "record: %s (aborted)\n", m.Record)
+		}
+		return err
+	}
+	matchPrintGoals(env.stdout, rec)
+	if m.Record != "" {
+		fmt.Fprintf(env.stdout, "record: %s\n", m.Record)
+	}
+	return nil
+}
+
+// matchPrinter returns an OnStep function that prints the roles and their
+// players, then every step's moves and errors as the match goes.
+func matchPrinter(w io.Writer) func(*record.Record) {
+	printed := 0 // states printed so far
+	started := false
+	return func(r *record.Record) {
+		if printed == 0 {
+			for i, role := range r.Roles {
+				fmt.Fprintf(w, "  %s: %s\n", role, r.PlayerNamesFromHost[i])
+			}
+			printed = 1
+		}
+		if !started && len(r.Errors) > 0 {
+			started = true
+			if matchHasErrors(r.Errors[0]) {
+				fmt.Fprintf(w, "start: %s\n", matchJoinErrors(r.Roles, r.Errors[0]))
+			}
+		}
+		for ; printed < len(r.States); printed++ {
+			step := printed
+			var b strings.Builder
+			fmt.Fprintf(&b, "step %d:", step)
+			for i, mv := range r.Moves[step-1] {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, " %s %s", r.Roles[i], mv)
+				if step < len(r.Errors) && r.Errors[step][i] != "" {
+					fmt.Fprintf(&b, " [%s]", r.Errors[step][i])
+				}
+			}
+			fmt.Fprintln(w, b.String())
+		}
+	}
+}
+
+func matchHasErrors(errs []string) bool {
+	for _, e := range errs {
+		if e != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func matchJoinErrors(roles, errs []string) string {
+	var parts []string
+	for i, e := range errs {
+		if e != "" {
+			parts = append(parts, roles[i]+" ["+e+"]")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// matchPrintGoals prints "goals: xplayer (mcts) 100, oplayer (random) 0".
+func matchPrintGoals(w io.Writer, r *record.Record) {
+	var parts []string
+	for i, role := range r.Roles {
+		parts = append(parts, fmt.Sprintf("%s (%s) %d", role, r.PlayerNamesFromHost[i], r.GoalValues[i]))
+	}
+	fmt.Fprintf(w, "goals: %s\n", strings.Join(parts, ", "))
+}
+
+var matchUnsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// matchGameID returns a game key usable in a match id.
+func matchGameID(key string) string {
+	s := matchUnsafeID.ReplaceAllString(key, "_")
+	if s == "" || s[0] == '_' || s[0] == '-' {
+		s = "game" + s
+	}
+	return s
+}
+
+// matchSplitList splits a comma-separated list, dropping empty items.
+func matchSplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// matchParseArgs parses flags placed before, between or after the
+// arguments, and returns the arguments. After "--" everything is an
+// argument.
+func matchParseArgs(flags *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := parseFlags(flags, args); err != nil {
+			return nil, err
+		}
+		left := flags.Args()
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			return append(rest, left...), nil
+		}
+		if len(left) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// matchClock is a flag holding a clock: a number of seconds, such as 10 or
+// 0.5, or a duration, such as 1500ms.
+type matchClock struct {
+	d         time.Duration
+	allowZero bool
+}
+
+func (c *matchClock) String() string { return c.d.String() }
+
+func (c *matchClock) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil {
+			return errors.New("want seconds, such as 10, or a duration, such as 1500ms")
+		}
+		d = time.Duration(f * float64(time.Second))
+	}
+	if d < time.Millisecond && !(c.allowZero && d == 0) {
+		return errors.New("must be at least 1ms")
+	}
+	c.d = d
+	return nil
+}
+
+// matchClockFlags are the clock and referee flags of match and tournament.
+type matchClockFlags struct {
+	start, play, grace matchClock
+	fallback           *string
+}
+
+func matchAddClockFlags(flags *flag.FlagSet) *matchClockFlags {
+	c := &matchClockFlags{
+		start: matchClock{d: matchDefaultStartClock},
+		play:  matchClock{d: matchDefaultPlayClock},
+		grace: matchClock{d: gamemaster.DefaultGrace, allowZero: true},
+	}
+	flags.Var(&c.start, "startclock", "time to answer START: seconds or a duration")
+	flags.Var(&c.play, "playclock", "time for each move: seconds or a duration")
+	flags.Var(&c.grace, "grace", "time allowed past the play clock before a move is late")
+	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
+	return c
+}
+
+func (c *matchClockFlags) referee() (*gamemaster.Referee, error) {
+	fb, err := gamemaster.ParseFallback(*c.fallback)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --fallback: %v", errUsage, err)
+	}
+	grace := c.grace.d
+	if grace == 0 {
+		grace = -1 // none: the referee's zero means the default
+	}
+	return &gamemaster.Referee{Grace: grace, Fallback: fb}, nil
+}

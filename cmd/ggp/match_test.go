@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/player"
+)
+
+func runCommand(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	env := &environment{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	code = run(context.Background(), env, args)
+	return code, out.String(), errOut.String()
+}
+
+// remotePlayer serves an in-process player of kind over HTTP on the
+// loopback interface until the test ends, and returns its host:port.
+func remotePlayer(t *testing.T, kind string) string {
+	t.Helper()
+	p, err := player.New(kind, player.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := player.NewServer(p)
+	srv.ErrorLog = log.New(io.Discard, "", 0)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return strings.TrimPrefix(ts.URL, "http://")
+}
+
+func TestMatchAndReplayCommands(t *testing.T) {
+	dir := t.TempDir()
+	addr := remotePlayer(t, "random")
+	code, out, errOut := runCommand(t, "match", "ticTacToe", "--players", "legal,"+addr, "--playclock", "1", "--startclock", "2", "--grace", "500ms", "--out", dir, "--id", "ttt.1")
+	if code != 0 {
+		t.Fatalf("ggp match: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"match ttt.1: Tic-Tac-Toe, start clock 2s, play clock 1s\n",
+		"  xplayer: legal\n",
+		"  oplayer: " + addr + "\n",
+		"step 1: xplayer (mark 1 1), oplayer noop\n",
+		"goals: xplayer (legal) ",
+		", oplayer (" + addr + ") ",
+		"record: " + filepath.Join(dir, "ttt.1.json") + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ggp match output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "[") {
+		t.Errorf("errors recorded for well-behaved players:\n%s", out)
+	}
+	name := filepath.Join(dir, "ttt.1.json")
+	rec, err := record.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.IsCompleted || rec.MatchID != "ttt.1" {
+		t.Fatalf("record: completed %v, id %s", rec.IsCompleted, rec.MatchID)
+	}
+
+	code, out, errOut = runCommand(t, "replay", name)
+	if code != 0 || !strings.Contains(out, "ok: ") || !strings.Contains(out, "state 0:\n    (cell 1 1 b)\n") || !strings.Contains(out, "step 1: xplayer (mark 1 1), oplayer noop\n") {
+		t.Errorf("ggp replay: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, _ = runCommand(t, "replay", "-q", "--game", "ticTacToe", name)
+	if code != 0 || strings.Contains(out, "state 0") || !strings.Contains(out, "agree with the rules") {
+		t.Errorf("ggp replay -q --game: exit %d\n%s", code, out)
+	}
+
+	// Change oplayer's first real move to one that is not legal there.
+	rec.Moves[1][1] = "(mark 1 1)"
+	bad := filepath.Join(dir, "bad.json")
+	if err := record.WriteFile(bad, rec); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCommand(t, "replay", "-q", bad)
+	if code != 1 || !strings.Contains(out, "disagreement: match ttt.1: step 2: role oplayer: move (mark 1 1) is not legal") {
+		t.Errorf("ggp replay of a bad record: exit %d\n%s", code, out)
+	}
+}
+
+// TestMatchCommandErrors: players that cannot be reached are recorded,
+// and the match still completes.
+func TestMatchCommandUnreachable(t *testing.T) {
+	ts := httptest.NewServer(nil)
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	ts.Close() // nothing listens there any more
+	code, out, errOut := runCommand(t, "match", "nim", "--players", addr+",random", "--startclock", "1", "--playclock", "1", "--grace", "0", "-v")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "start: first [CE]\n") || !strings.Contains(out, "step 1: first ") || !strings.Contains(out, " [CE], second ") {
+		t.Errorf("output:\n%s", out)
+	}
+	if !strings.Contains(errOut, "step 1: role first (player "+addr+"): CE: ") {
+		t.Errorf("-v did not detail the error:\n%s", errOut)
+	}
+}
+
+func TestMatchCommandUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{[]string{"match", "-h"}, 0, "Example:\n  ggp match ticTacToe"},
+		{[]string{"match", "--players", "random,legal"}, 2, "want one GAME"},
+		{[]string{"match", "ticTacToe"}, 2, "--players is required"},
+		{[]string{"match", "ticTacToe", "--players", "random,smart"}, 2, `unknown player "smart"`},
+		{[]string{"match", "ticTacToe", "--players", "random,legal", "--playclock", "soon"}, 2, "want seconds"},
+		{[]string{"match", "ticTacToe", "--players", "random,legal", "--fallback", "best"}, 2, "unknown fallback"},
+		{[]string{"match", "ticTacToe", "--players", "random,legal", "--id", "a b"}, 2, "match id"},
+		{[]string{"match", "ticTacToe", "--players", "random"}, 1, "1 players for the 2 roles of ticTacToe"},
+		{[]string{"match", "noSuchGame", "--players", "random"}, 1, "noSuchGame"},
+		{[]string{"replay"}, 2, "want one RECORD.json"},
+		{[]string{"replay", "-h"}, 0, "Example:\n  ggp replay"},
+		{[]string{"replay", "no/such/record.json"}, 1, "no such file"},
+		{[]string{"tournament", "-h"}, 0, "Example:\n  ggp tournament"},
+		{[]string{"tournament", "--players", "random", "--out", "x"}, 2, "--games is required"},
+		{[]string{"tournament", "--games", "nim", "--out", "x"}, 2, "--players is required"},
+		{[]string{"tournament", "--games", "nim", "--players", "random"}, 2, "--out is required"},
+		{[]string{"tournament", "--games", "nim", "--players", "nobody", "--out", "x"}, 2, `unknown player "nobody"`},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runCommand(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Errorf("ggp %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+func TestTournamentCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "t1")
+	args := []string{"tournament", "--games", "ticTacToe,nim", "--players", "random,legal", "--rounds", "2", "--parallel", "2", "--playclock", "1", "--startclock", "2", "--out", dir}
+	code, out, errOut := runCommand(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	// 2 games x 2 assignments x 2 rounds, one plain line each.
+	if n := strings.Count(errOut, "/8 "); n != 8 || !strings.Contains(errOut, "ticTacToe.r2.1-0: legal ") {
+		t.Errorf("progress lines:\n%s", errOut)
+	}
+	for _, want := range []string{"player", "mean goal", "95% CI", "wins", "random", "legal", "8 of 8 matches completed", filepath.Join(dir, "results.json")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "matches", "*.json"))
+	if len(files) != 8 {
+		t.Errorf("%d records, want 8", len(files))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err != nil {
+		t.Error(err)
+	}
+	// Run again: nothing left to play.
+	code, out, errOut = runCommand(t, args...)
+	if code != 0 || !strings.Contains(errOut, "8/8 skipped") || strings.Count(errOut, "\n") != 1 || !strings.Contains(out, "8 of 8 matches completed") {
+		t.Errorf("second run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}

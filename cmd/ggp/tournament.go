@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/tournament"
+	"github.com/ggp-go/ggp/games"
+)
+
+// runTournament plays every game against every assignment of players to
+// roles, resuming a tournament left unfinished in the same folder.
+func runTournament(ctx context.Context, env *environment, args []string) error {
+	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]",
+		"ggp tournament --games ticTacToe,connectFour --players mcts,random,legal --rounds 2 --parallel 2 --out t1")
+	gamesFlag := flags.String("games", "", "games to play: bundled names, .kif files or game folders")
+	playersFlag := flags.String("players", "", "players: mcts, random, legal, host:port or an http URL; every ordered assignment of them to roles plays")
+	rounds := flags.Int("rounds", 1, "times each assignment plays each game")
+	parallel := flags.Int("parallel", 1, "matches played at once")
+	out := flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
+	name := flags.String("name", "", "tournament name in the records (default: the folder's name)")
+	clocks := matchAddClockFlags(flags)
+	args, err := matchParseArgs(flags, args)
+	if err != nil {
+		return err
+	}
+	if len(args) != 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, args)
+	}
+	ref, err := clocks.referee()
+	if err != nil {
+		return err
+	}
+	switch {
+	case *gamesFlag == "":
+		return fmt.Errorf("%w: --games is required", errUsage)
+	case *playersFlag == "":
+		return fmt.Errorf("%w: --players is required", errUsage)
+	case *out == "":
+		return fmt.Errorf("%w: --out is required", errUsage)
+	case *rounds < 1 || *parallel < 1:
+		return fmt.Errorf("%w: --rounds and --parallel must be at least 1", errUsage)
+	}
+	t := &tournament.Tournament{
+		Name:       *name,
+		Dir:        *out,
+		Players:    matchSplitList(*playersFlag),
+		Rounds:     *rounds,
+		Parallel:   *parallel,
+		StartClock: clocks.start.d,
+		PlayClock:  clocks.play.d,
+		Referee:    ref,
+	}
+	for _, spec := range t.Players {
+		if _, err := gamemaster.NewPlayer(spec); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	for _, arg := range matchSplitList(*gamesFlag) {
+		g, err := games.Open(arg)
+		if err != nil {
+			return err
+		}
+		t.Games = append(t.Games, g)
+	}
+	bar := false
+	if f, ok := env.stderr.(*os.File); ok && isTerminal(f) {
+		bar = true
+	}
+	t.Progress = tournamentProgress(env.stderr, bar)
+	res, err := t.Run(ctx)
+	if bar {
+		fmt.Fprintln(env.stderr)
+	}
+	if res == nil {
+		return err
+	}
+	fmt.Fprintln(env.stdout)
+	res.WriteTable(env.stdout)
+	done := res.Completed()
+	fmt.Fprintf(env.stdout, "\n%d of %d matches completed; results in %s\n", done, len(res.Matches), filepath.Join(t.Dir, tournament.ResultsFile))
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintf(env.stderr, "ggp tournament: interrupted; run the same command again to play the %d matches left\n", len(res.Matches)-done)
+			return errFailed
+		}
+		return err
+	}
+	if done < len(res.Matches) {
+		fmt.Fprintf(env.stderr, "ggp tournament: %d matches did not complete; run the same command again to retry them\n", len(res.Matches)-done)
+		return errFailed
+	}
+	return nil
+}
+
+// tournamentProgress returns a Progress function that draws a progress bar
+// on a terminal, or prints one line per match otherwise.
+func tournamentProgress(w io.Writer, bar bool) func(tournament.Progress) {
+	return func(p tournament.Progress) {
+		if p.Match == nil {
+			if p.Skipped > 0 {
+				if bar {
+					fmt.Fprintf(w, "%d of %d matches completed before: skipped\n", p.Skipped, p.Total)
+				} else {
+					fmt.Fprintf(w, "%d/%d skipped: completed before\n", p.Skipped, p.Total)
+				}
+			}
+			if bar {
+				tournamentBar(w, p, "")
+			}
+			return
+		}
+		line := tournamentMatchLine(p)
+		if bar {
+			tournamentBar(w, p, line)
+			return
+		}
+		fmt.Fprintf(w, "%d/%d %s\n", p.Done, p.Total, line)
+	}
+}
+
+// tournamentMatchLine describes a finished match:
+// "ticTacToe.r1.0-1: mcts 100, random 0" or "...: failed: reason".
+func tournamentMatchLine(p tournament.Progress) string {
+	m := p.Match
+	if !m.Completed {
+		reason := m.Error
+		if reason == "" && p.Err != nil {
+			reason = p.Err.Error()
+		}
+		return fmt.Sprintf("%s: not completed: %s", m.ID, reason)
+	}
+	parts := make([]string, len(m.Players))
+	for i, pl := range m.Players {
+		parts[i] = fmt.Sprintf("%s %d", pl, m.Goals[i])
+	}
+	return fmt.Sprintf("%s: %s", m.ID, strings.Join(parts, ", "))
+}
+
+// tournamentBar redraws the progress bar line.
+func tournamentBar(w io.Writer, p tournament.Progress, last string) {
+	const width = 30
+	filled := 0
+	if p.Total > 0 {
+		filled = p.Done * width / p.Total
+	}
+	if len(last) > 50 {
+		last = last[:47] + "..."
+	}
+	fmt.Fprintf(w, "\r[%s%s] %d/%d %-50s", strings.Repeat("#", filled), strings.Repeat("-", width-filled), p.Done, p.Total, last)
+}
