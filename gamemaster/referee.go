@@ -283,6 +283,15 @@ func (r *Referee) load(ctx context.Context, m *Match) (*game, error) {
 	return &game{desc: d, r: rs, roles: roles}, nil
 }
 
+// roleError is an error of the rules about one role.
+type roleError struct {
+	role int
+	err  error
+}
+
+func (e *roleError) Error() string { return e.err.Error() }
+func (e *roleError) Unwrap() error { return e.err }
+
 // errRulesTimeout is wrapped by the errors of computations with the rules
 // that took longer than the RulesTimeout.
 var errRulesTimeout = errors.New("the rules took too long")
@@ -409,18 +418,22 @@ func (mt *match) play(ctx context.Context) error {
 				return err
 			}
 			for i := range mt.seats {
-				legal[i], err = rs.Legal(ctx, mt.state, i)
-				if err != nil {
-					return &Error{MatchID: mt.m.ID, Step: step, Role: mt.g.roles[i], Err: fmt.Errorf("legal moves: %w", err)}
+				if legal[i], err = rs.Legal(ctx, mt.state, i); err != nil {
+					return &roleError{i, fmt.Errorf("legal moves: %w", err)}
 				}
 				if len(legal[i]) == 0 {
-					return &Error{MatchID: mt.m.ID, Step: step, Role: mt.g.roles[i], Err: errors.New("no legal move in a state that is not terminal")}
+					return &roleError{i, errors.New("no legal move in a state that is not terminal")}
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return mt.stepError(step, err)
+			e := &Error{MatchID: mt.m.ID, Step: step, Err: err}
+			var re *roleError
+			if errors.As(err, &re) {
+				e.Role, e.Err = mt.g.roles[re.role], re.err
+			}
+			return e
 		}
 		if terminal {
 			break

@@ -519,3 +519,34 @@ func TestParseFallback(t *testing.T) {
 		t.Error("ParseFallback(best) succeeded")
 	}
 }
+
+// failingLegal fails to give black's legal moves at the second step.
+type failingLegal struct{ reasoner.Reasoner }
+
+func (r failingLegal) Legal(ctx context.Context, s *reasoner.State, role int) ([]reasoner.Move, error) {
+	if role == 1 && strings.Contains(s.Key(), "(step 1)") {
+		return nil, errors.New("stack overflow")
+	}
+	return r.Reasoner.Legal(ctx, s, role)
+}
+
+func TestRulesErrorNamesRole(t *testing.T) {
+	ref := fastReferee()
+	ref.NewReasoner = func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := prolog.New(d)
+		return failingLegal{r}, err
+	}
+	a, b := &scripted{name: "a", move: goodMove(1)}, &scripted{name: "b", move: goodMove(1)}
+	m := newMatch(t, pickGame, a, b)
+	rec, err := ref.Run(context.Background(), m)
+	var e *Error
+	if !errors.As(err, &e) || e.Step != 2 || e.Role != "black" || err.Error() != "match pick.1: step 2: role black: legal moves: stack overflow" {
+		t.Fatalf("Run: err = %v", err)
+	}
+	if !rec.IsAborted || rec.AbortReason != err.Error() || rec.Steps() != 1 {
+		t.Errorf("record: aborted %v, reason %q, %d steps", rec.IsAborted, rec.AbortReason, rec.Steps())
+	}
+	if log := b.log(); log[len(log)-1] != "ABORT" {
+		t.Errorf("black was sent %v, want ABORT last", log)
+	}
+}
