@@ -550,3 +550,27 @@ func TestRulesErrorNamesRole(t *testing.T) {
 		t.Errorf("black was sent %v, want ABORT last", log)
 	}
 }
+
+// TestPlayersAskedInParallel: two players that each take most of the play
+// clock are both in time, which they could not be if asked one after the
+// other.
+func TestPlayersAskedInParallel(t *testing.T) {
+	slow := func(ctx context.Context, role string, step int) (reasoner.Move, error) {
+		time.Sleep(700 * time.Millisecond)
+		return goodMove(1)(ctx, role, step)
+	}
+	m := newMatch(t, pickGame, &scripted{name: "a", move: slow}, &scripted{name: "b", move: slow})
+	began := time.Now()
+	rec, err := fastReferee().Run(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []int{0, 1} {
+		if c := codes(rec, role); !slices.Equal(c, []string{"", "", "", "", ""}) {
+			t.Errorf("role %d errors %q, want none", role, c)
+		}
+	}
+	if d := time.Since(began); d > pickSteps*1200*time.Millisecond {
+		t.Errorf("match took %v", d)
+	}
+}
