@@ -9,7 +9,5 @@ import (
 
 var errNotYet = errors.New("not implemented yet")
 
-func runPlay(ctx context.Context, env *environment, args []string) error    { return errNotYet }
-func runQuery(ctx context.Context, env *environment, args []string) error   { return errNotYet }
-func runConform(ctx context.Context, env *environment, args []string) error { return errNotYet }
-func runBench(ctx context.Context, env *environment, args []string) error   { return errNotYet }
+func runPlay(ctx context.Context, env *environment, args []string) error  { return errNotYet }
+func runQuery(ctx context.Context, env *environment, args []string) error { return errNotYet }

@@ -1,0 +1,63 @@
+package prolog_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/conform"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+)
+
+// conformanceDir holds the reference traces recorded with ggp-base's
+// prover; it is absent in a user's fresh clone.
+const conformanceDir = "../../../shared/conformance"
+
+// shortTraces is the subset checked with -short: small games covering
+// simultaneous moves, several roles, recursion and negation.
+var shortTraces = map[string]bool{
+	"ticTacToe": true, "connectFour": true, "hanoi": true, "eightPuzzle": true,
+	"3pConnectFour": true, "2pffa_zerosum": true,
+}
+
+func load(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	return prolog.NewWithOptions(ctx, d, prolog.Options{})
+}
+
+func TestConformance(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(conformanceDir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(conformanceDir); errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no shared conformance traces")
+	}
+	if len(paths) == 0 {
+		t.Fatal("no traces in", conformanceDir)
+	}
+	for _, path := range paths {
+		game := strings.TrimSuffix(filepath.Base(path), ".json")
+		if testing.Short() && !shortTraces[game] {
+			continue
+		}
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			tr, err := conform.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			if err := conform.Check(ctx, path, tr, load); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

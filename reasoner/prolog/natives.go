@@ -1,0 +1,281 @@
+package prolog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ichiban/prolog/engine"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// nativeFunc is a native predicate of any arity.
+type nativeFunc func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise
+
+// register installs fn as the predicate name/arity in vm. The engine offers
+// one registration method per arity, up to maxNativeArity.
+func register(vm *engine.VM, name engine.Atom, arity int, fn nativeFunc) {
+	type (
+		T = engine.Term
+		K = engine.Cont
+		E = engine.Env
+		P = engine.Promise
+		V = engine.VM
+	)
+	switch arity {
+	case 0:
+		vm.Register0(name, func(_ *V, k K, env *E) *P { return fn(nil, k, env) })
+	case 1:
+		vm.Register1(name, func(_ *V, a T, k K, env *E) *P { return fn([]T{a}, k, env) })
+	case 2:
+		vm.Register2(name, func(_ *V, a, b T, k K, env *E) *P { return fn([]T{a, b}, k, env) })
+	case 3:
+		vm.Register3(name, func(_ *V, a, b, c T, k K, env *E) *P { return fn([]T{a, b, c}, k, env) })
+	case 4:
+		vm.Register4(name, func(_ *V, a, b, c, d T, k K, env *E) *P { return fn([]T{a, b, c, d}, k, env) })
+	case 5:
+		vm.Register5(name, func(_ *V, a, b, c, d, e T, k K, env *E) *P { return fn([]T{a, b, c, d, e}, k, env) })
+	case 6:
+		vm.Register6(name, func(_ *V, a, b, c, d, e, f T, k K, env *E) *P { return fn([]T{a, b, c, d, e, f}, k, env) })
+	case 7:
+		vm.Register7(name, func(_ *V, a, b, c, d, e, f, g T, k K, env *E) *P {
+			return fn([]T{a, b, c, d, e, f, g}, k, env)
+		})
+	case 8:
+		vm.Register8(name, func(_ *V, a, b, c, d, e, f, g, h T, k K, env *E) *P {
+			return fn([]T{a, b, c, d, e, f, g, h}, k, env)
+		})
+	default:
+		panic(fmt.Sprintf("native predicate %s/%d: arity above %d", name, arity, maxNativeArity))
+	}
+}
+
+// row is a ground fact split into its arguments, for matching against the
+// arguments of a native call.
+type row []engine.Term
+
+// splitArgs returns the arguments of a ground term: none for a constant.
+func splitArgs(t engine.Term) row {
+	c, ok := t.(engine.Compound)
+	if !ok {
+		return nil
+	}
+	r := make(row, c.Arity())
+	for i := range r {
+		r[i] = c.Arg(i)
+	}
+	return r
+}
+
+// resolveArgs resolves the arguments of a call once, into buf.
+func resolveArgs(buf []engine.Term, args []engine.Term, env *engine.Env) []engine.Term {
+	buf = buf[:0]
+	for _, a := range args {
+		buf = append(buf, env.Resolve(a))
+	}
+	return buf
+}
+
+// quickReject reports whether r certainly does not match the resolved
+// arguments: some argument is a constant that differs. It binds nothing.
+func quickReject(resolved []engine.Term, r row) bool {
+	for i, a := range resolved {
+		if x, ok := a.(engine.Atom); ok {
+			if y, ok := r[i].(engine.Atom); ok && x != y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// matchRows calls k once for every row among candidates that unifies with
+// args. Rows are ground, so each candidate is tried independently.
+func matchRows(args []engine.Term, candidates []row, k engine.Cont, env *engine.Env) *engine.Promise {
+	var resolvedBuf [maxNativeArity + 1]engine.Term
+	resolved := resolveArgs(resolvedBuf[:0], args, env)
+	// Rows of constants are empty, so track the first candidate by index.
+	first := -1
+	var more []row
+	for i, r := range candidates {
+		if quickReject(resolved, r) {
+			continue
+		}
+		if first < 0 {
+			first = i
+			continue
+		}
+		more = append(more, r)
+	}
+	if first < 0 {
+		return engine.Bool(false)
+	}
+	try := func(r row) *engine.Promise {
+		e := env
+		ok := true
+		for i, a := range resolved {
+			if _, isAtom := a.(engine.Atom); isAtom {
+				continue // already equal: quickReject checked it
+			}
+			if e, ok = e.Unify(a, r[i]); !ok {
+				return engine.Bool(false)
+			}
+		}
+		return k(e)
+	}
+	if more == nil {
+		return try(candidates[first])
+	}
+	ks := make([]func(context.Context) *engine.Promise, 0, len(more)+1)
+	ks = append(ks, func(context.Context) *engine.Promise { return try(candidates[first]) })
+	for _, r := range more {
+		ks = append(ks, func(context.Context) *engine.Promise { return try(r) })
+	}
+	return engine.Delay(ks...)
+}
+
+// table is the extension of a state-independent relation, computed once
+// when the game is loaded. It is immutable and shared by all instances.
+type table struct {
+	rows []row
+	// index maps, for each argument position, a constant to the rows that
+	// have it there. Positions holding compound terms in some row are
+	// indexed on their constant rows only, with the compound rows listed in
+	// open so they are always candidates.
+	index []map[engine.Atom][]row
+	open  [][]row
+}
+
+func newTable(arity int, rows []row) *table {
+	t := &table{rows: rows, index: make([]map[engine.Atom][]row, arity), open: make([][]row, arity)}
+	for i := range t.index {
+		t.index[i] = map[engine.Atom][]row{}
+	}
+	for _, r := range rows {
+		for i, a := range r {
+			if atom, ok := a.(engine.Atom); ok {
+				t.index[i][atom] = append(t.index[i][atom], r)
+			} else {
+				t.open[i] = append(t.open[i], r)
+			}
+		}
+	}
+	return t
+}
+
+// call answers a query on the table, using the most selective bound
+// constant argument.
+func (t *table) call(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+	candidates := t.rows
+	for i, a := range args {
+		atom, ok := env.Resolve(a).(engine.Atom)
+		if !ok {
+			continue
+		}
+		if len(t.open[i]) > 0 {
+			continue // keeping it simple: positions with compounds are not used as keys
+		}
+		rows := t.index[i][atom]
+		if len(rows) < len(candidates) {
+			candidates = rows
+		}
+		if len(candidates) == 0 {
+			return engine.Bool(false)
+		}
+	}
+	return matchRows(args, candidates, k, env)
+}
+
+// factIndex holds the facts of one state (or the moves of one joint move)
+// grouped by functor, for the specialised true:f/n and does:f/n natives.
+type factIndex struct {
+	slots [][]row       // by slot number
+	all   []engine.Term // every fact, for the generic $true/1
+}
+
+func (x *factIndex) reset() {
+	for i := range x.slots {
+		x.slots[i] = x.slots[i][:0]
+	}
+	x.all = x.all[:0]
+}
+
+// registerNatives installs the native predicates of one instance in its VM.
+func (r *Reasoner) registerNatives() {
+	vm := &r.vm
+	g := r.game
+	register(vm, atomFail, 0, func(_ []engine.Term, _ engine.Cont, _ *engine.Env) *engine.Promise {
+		return engine.Bool(false)
+	})
+	register(vm, atomDistinct, 2, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+		if identical(args[0], args[1], env) {
+			return engine.Bool(false)
+		}
+		return k(env)
+	})
+	maxDepth := engine.Integer(g.opts.MaxDepth)
+	register(vm, atomDeeper, 2, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+		d, _ := env.Resolve(args[0]).(engine.Integer)
+		if d >= maxDepth {
+			return engine.Error(fmt.Errorf("%w of %d", reasoner.ErrDepth, maxDepth))
+		}
+		e, _ := env.Unify(args[1], d+1)
+		return k(e)
+	})
+	for key, slot := range g.trueSlots {
+		register(vm, g.trueNames[key], key.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			return matchRows(args, r.state.slots[slot], k, env)
+		})
+	}
+	for key, slot := range g.doesSlots {
+		// does:f/n takes the role first, then the move's arguments.
+		register(vm, g.doesNames[key], key.arity+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			return matchRows(args, r.moves.slots[slot], k, env)
+		})
+	}
+	register(vm, atomTrue, 1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+		return matchTerms(args[0], r.state.all, k, env)
+	})
+	register(vm, atomDoes, 2, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+		return matchTerms(atomDoes.Apply(args[0], args[1]), r.moveTerms, k, env)
+	})
+	for s, t := range g.tables {
+		register(vm, engine.NewAtom(relationAtom(s.name)), s.arity, t.call)
+	}
+}
+
+// matchTerms calls k for every term among candidates that unifies with x.
+func matchTerms(x engine.Term, candidates []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+	var ks []func(context.Context) *engine.Promise
+	for _, c := range candidates {
+		ks = append(ks, func(context.Context) *engine.Promise {
+			e, ok := env.Unify(x, c)
+			if !ok {
+				return engine.Bool(false)
+			}
+			return k(e)
+		})
+	}
+	return engine.Delay(ks...)
+}
+
+// identical reports whether x and y are the same term under env, without
+// binding anything: the meaning of GDL's distinct on ground terms.
+func identical(x, y engine.Term, env *engine.Env) bool {
+	x, y = env.Resolve(x), env.Resolve(y)
+	switch x := x.(type) {
+	case engine.Compound:
+		y, ok := y.(engine.Compound)
+		if !ok || x.Functor() != y.Functor() || x.Arity() != y.Arity() {
+			return false
+		}
+		for i := 0; i < x.Arity(); i++ {
+			if !identical(x.Arg(i), y.Arg(i), env) {
+				return false
+			}
+		}
+		return true
+	default:
+		return x == y
+	}
+}

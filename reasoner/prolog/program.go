@@ -1,0 +1,331 @@
+package prolog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ggp-go/ggp/gdl"
+)
+
+// signature identifies a relation: its name and arity.
+type signature struct {
+	name  string
+	arity int
+}
+
+func (s signature) String() string { return fmt.Sprintf("%s/%d", s.name, s.arity) }
+
+// program is a game description analysed for compilation: its rules grouped
+// by relation, the dependency graph, and which relations depend on the
+// state. It is computed once per game and shared by every instance.
+type program struct {
+	rules     map[signature][]*gdl.Rule
+	order     []signature                 // relations in the order first defined
+	deps      map[signature][]signature   // head -> body relations
+	dynamic   map[signature]bool          // depends on true or does
+	recursive map[signature]bool          // on a cycle of the dependency graph
+	constants map[string]struct{}         // every constant and function name
+	scc       map[signature]int           // strongly connected component id
+	sccs      [][]signature               // components, dependencies first
+	literals  map[*gdl.Rule][]gdl.Literal // bodies reordered for evaluation
+}
+
+// analyse groups the rules of d by relation and computes the dependency
+// structure the compiler needs.
+func analyse(d *gdl.Description) (*program, error) {
+	p := &program{
+		rules:     map[signature][]*gdl.Rule{},
+		deps:      map[signature][]signature{},
+		dynamic:   map[signature]bool{},
+		recursive: map[signature]bool{},
+		constants: map[string]struct{}{},
+		scc:       map[signature]int{},
+		literals:  map[*gdl.Rule][]gdl.Literal{},
+	}
+	for _, r := range d.Rules {
+		head := signature{r.Head.Name.Name, len(r.Head.Args)}
+		switch head.name {
+		case gdl.KeyTrue, gdl.KeyDoes, gdl.KeyDistinct, gdl.KeyNot, gdl.KeyOr:
+			return nil, fmt.Errorf("%s: %s cannot be defined by a rule", r.Pos(), head.name)
+		}
+		if _, ok := p.rules[head]; !ok {
+			p.order = append(p.order, head)
+		}
+		p.rules[head] = append(p.rules[head], r)
+		p.noteConstants(r.Head.Args)
+		seen := map[signature]bool{}
+		var walk func(l gdl.Literal)
+		walk = func(l gdl.Literal) {
+			switch l := l.(type) {
+			case *gdl.Sentence:
+				p.noteConstants(l.Args)
+				s := signature{l.Name.Name, len(l.Args)}
+				switch s.name {
+				case gdl.KeyTrue, gdl.KeyDoes:
+					p.dynamic[head] = true
+					return
+				}
+				if !seen[s] {
+					seen[s] = true
+					p.deps[head] = append(p.deps[head], s)
+				}
+			case *gdl.Not:
+				walk(l.Arg)
+			case *gdl.Or:
+				for _, d := range l.Disjuncts {
+					walk(d)
+				}
+			case *gdl.Distinct:
+				p.noteConstants([]gdl.Term{l.X, l.Y})
+			}
+		}
+		for _, l := range r.Body {
+			walk(l)
+		}
+		p.literals[r] = orderBody(r.Body)
+	}
+	p.components()
+	// A relation is dynamic when anything it depends on is; components come
+	// dependencies first, so one pass in that order suffices, with each
+	// component settled as a whole.
+	for _, comp := range p.sccs {
+		dyn := false
+		for _, s := range comp {
+			if p.dynamic[s] {
+				dyn = true
+			}
+			for _, d := range p.deps[s] {
+				if p.dynamic[d] {
+					dyn = true
+				}
+			}
+		}
+		for _, s := range comp {
+			p.dynamic[s] = p.dynamic[s] || dyn
+		}
+	}
+	return p, nil
+}
+
+func (p *program) noteConstants(ts []gdl.Term) {
+	for _, t := range ts {
+		switch t := t.(type) {
+		case *gdl.Const:
+			p.constants[t.Name] = struct{}{}
+		case *gdl.Func:
+			p.constants[t.Name.Name] = struct{}{}
+			p.noteConstants(t.Args)
+		}
+	}
+}
+
+// components computes the strongly connected components of the dependency
+// graph with Tarjan's algorithm, iteratively so that a long chain of
+// relations cannot exhaust the stack. Components come out dependencies
+// first.
+func (p *program) components() {
+	index := map[signature]int{}
+	low := map[signature]int{}
+	onStack := map[signature]bool{}
+	var stack []signature
+	next := 0
+	type frame struct {
+		s signature
+		i int // next dependency to visit
+	}
+	for _, root := range p.order {
+		if _, ok := index[root]; ok {
+			continue
+		}
+		calls := []frame{{s: root}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			deps := p.deps[f.s]
+			if f.i < len(deps) {
+				d := deps[f.i]
+				f.i++
+				if _, defined := p.rules[d]; !defined {
+					continue
+				}
+				if _, ok := index[d]; !ok {
+					index[d], low[d] = next, next
+					next++
+					stack = append(stack, d)
+					onStack[d] = true
+					calls = append(calls, frame{s: d})
+				} else if onStack[d] {
+					low[f.s] = min(low[f.s], index[d])
+				}
+				continue
+			}
+			s := f.s
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				parent := calls[len(calls)-1].s
+				low[parent] = min(low[parent], low[s])
+			}
+			if low[s] != index[s] {
+				continue
+			}
+			var comp []signature
+			for {
+				top := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[top] = false
+				comp = append(comp, top)
+				p.scc[top] = len(p.sccs)
+				if top == s {
+					break
+				}
+			}
+			p.sccs = append(p.sccs, comp)
+		}
+	}
+	for _, comp := range p.sccs {
+		if len(comp) > 1 {
+			for _, s := range comp {
+				p.recursive[s] = true
+			}
+			continue
+		}
+		s := comp[0]
+		if slices.Contains(p.deps[s], s) {
+			p.recursive[s] = true
+		}
+	}
+}
+
+// orderBody returns the literals of a rule body in evaluation order:
+// positive literals keep their written order, and each negation, distinct
+// and disjunction is placed as early as possible after the positive
+// literals that bind all its variables. Prolog's negation as failure is only
+// sound on ground goals, so this order is what makes the translation correct;
+// placing tests early prunes the search.
+func orderBody(body []gdl.Literal) []gdl.Literal {
+	var positives, tests []gdl.Literal
+	for _, l := range body {
+		switch l.(type) {
+		case *gdl.Sentence:
+			positives = append(positives, l)
+		default:
+			tests = append(tests, l)
+		}
+	}
+	if len(tests) == 0 {
+		return body
+	}
+	bound := map[string]bool{}
+	placed := make([]bool, len(tests))
+	out := make([]gdl.Literal, 0, len(body))
+	place := func() {
+		for i, t := range tests {
+			if placed[i] {
+				continue
+			}
+			ready := true
+			for _, v := range literalVars(t, nil) {
+				if !bound[v] {
+					ready = false
+					break
+				}
+			}
+			// A disjunction may bind variables of its own, so it waits only
+			// for those it shares with the positive literals.
+			if o, ok := t.(*gdl.Or); ok && !ready {
+				ready = true
+				for _, v := range literalVars(o, nil) {
+					if !bound[v] && usedElsewhere(v, positives) {
+						ready = false
+						break
+					}
+				}
+			}
+			if ready {
+				placed[i] = true
+				out = append(out, t)
+				if o, ok := t.(*gdl.Or); ok {
+					for _, v := range literalVars(o, nil) {
+						bound[v] = true
+					}
+				}
+			}
+		}
+	}
+	place()
+	for _, l := range positives {
+		out = append(out, l)
+		for _, v := range literalVars(l, nil) {
+			bound[v] = true
+		}
+		place()
+	}
+	// Unsafe tests (variables never bound) go last, in written order.
+	for i, t := range tests {
+		if !placed[i] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func usedElsewhere(v string, ls []gdl.Literal) bool {
+	for _, l := range ls {
+		if slices.Contains(literalVars(l, nil), v) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalVars appends the names of the variables of l to vs, each once.
+func literalVars(l gdl.Literal, vs []string) []string {
+	switch l := l.(type) {
+	case *gdl.Sentence:
+		return termVars(l.Args, vs)
+	case *gdl.Not:
+		return literalVars(l.Arg, vs)
+	case *gdl.Distinct:
+		return termVars([]gdl.Term{l.X, l.Y}, vs)
+	case *gdl.Or:
+		for _, d := range l.Disjuncts {
+			vs = literalVars(d, vs)
+		}
+	}
+	return vs
+}
+
+func termVars(ts []gdl.Term, vs []string) []string {
+	for _, t := range ts {
+		switch t := t.(type) {
+		case *gdl.Var:
+			if !slices.Contains(vs, t.Name) {
+				vs = append(vs, t.Name)
+			}
+		case *gdl.Func:
+			vs = termVars(t.Args, vs)
+		}
+	}
+	return vs
+}
+
+// relationAtom is the Prolog name of a GDL relation. The prefix keeps every
+// game relation apart from the few native predicates the backend registers,
+// so a relation called halt, call or consult is an ordinary relation.
+func relationAtom(name string) string { return "gdl:" + name }
+
+// describe returns a short readable form of a signature list for errors.
+func describe(sigs []signature) string {
+	var b strings.Builder
+	for i, s := range sigs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s.String())
+	}
+	return b.String()
+}

@@ -1,0 +1,651 @@
+// Package prolog is the reasoner backend that compiles a game description
+// into Prolog clauses and answers queries with the embedded interpreter
+// github.com/ichiban/prolog.
+//
+// The interpreter starts empty: no built-in predicate, file, stream or
+// operator is registered, so a game's rules can reach nothing but their own
+// relations and the few natives this package installs. The current state and
+// joint move are fed from Go through native predicates indexed by functor,
+// and relations that do not depend on the state are computed once, at load
+// time, into indexed tables.
+package prolog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ichiban/prolog/engine"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Options tune a Reasoner. The zero value selects the defaults.
+type Options struct {
+	// MaxDepth bounds the recursion depth of a query through recursive
+	// relations. Default 10000.
+	MaxDepth int
+	// QueryTimeout bounds a query whose context has no deadline.
+	// Default 60 s.
+	QueryTimeout time.Duration
+	// LoadTimeout bounds the compilation of the game, which evaluates its
+	// state-independent relations. Default 60 s.
+	LoadTimeout time.Duration
+	// MaxTableRows bounds the size of one precomputed relation; a larger
+	// relation stays as rules. Default 1 << 20.
+	MaxTableRows int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 10000
+	}
+	if o.QueryTimeout <= 0 {
+		o.QueryTimeout = 60 * time.Second
+	}
+	if o.LoadTimeout <= 0 {
+		o.LoadTimeout = 60 * time.Second
+	}
+	if o.MaxTableRows <= 0 {
+		o.MaxTableRows = 1 << 20
+	}
+	return o
+}
+
+// game is the compiled form of a description, shared read-only by every
+// instance of it.
+type game struct {
+	opts      Options
+	roles     []string
+	roleAtoms []engine.Atom
+	initial   *reasoner.State
+	clauses   []engine.Term
+	tables    map[signature]*table
+	takeDepth map[signature]bool // relations called with a depth argument
+	trueSlots map[functorKey]int
+	trueNames map[functorKey]engine.Atom
+	doesSlots map[functorKey]int
+	doesNames map[functorKey]engine.Atom
+	names     map[engine.Atom]string // constants of the description
+}
+
+// Reasoner is one instance of the Prolog backend for a game. It is not safe
+// for concurrent use; Fork returns independent instances.
+type Reasoner struct {
+	game *game
+	vm   engine.VM
+
+	state     factIndex
+	stateOf   *reasoner.State // the state held in state, or nil
+	moves     factIndex
+	moveTerms []engine.Term // $does/2 facts of the current joint move
+
+	terms    map[string]engine.Term // parsed facts and moves
+	solution []engine.Term          // scratch for collecting answers
+	buf      []byte                 // scratch for writing terms
+}
+
+var _ reasoner.Reasoner = (*Reasoner)(nil)
+
+// New compiles d with the default options.
+func New(d *gdl.Description) (*Reasoner, error) {
+	return NewWithOptions(context.Background(), d, Options{})
+}
+
+// NewWithOptions compiles d. ctx bounds the compilation along with
+// opts.LoadTimeout.
+func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (*Reasoner, error) {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, opts.LoadTimeout)
+	defer cancel()
+	g, err := compileGame(ctx, d, opts)
+	if err != nil {
+		if d.Filename != "" {
+			return nil, fmt.Errorf("%s: %w", d.Filename, err)
+		}
+		return nil, err
+	}
+	return g.instance()
+}
+
+// Fork returns an independent instance of the same game.
+func (r *Reasoner) Fork() (reasoner.Reasoner, error) { return r.game.instance() }
+
+func (g *game) instance() (*Reasoner, error) {
+	r := &Reasoner{game: g, terms: map[string]engine.Term{}}
+	r.state.slots = make([][]row, len(g.trueSlots))
+	r.moves.slots = make([][]row, len(g.doesSlots))
+	if err := setUnknownFail(&r.vm); err != nil {
+		return nil, err
+	}
+	r.registerNatives()
+	for _, c := range g.clauses {
+		if _, err := engine.Assertz(&r.vm, c, engine.Success, nil).Force(context.Background()); err != nil {
+			return nil, fmt.Errorf("compiling clause: %w", err)
+		}
+	}
+	return r, nil
+}
+
+// setUnknownFail makes calls to undefined relations fail, as GDL requires,
+// instead of raising existence errors.
+func setUnknownFail(vm *engine.VM) error {
+	_, err := engine.SetPrologFlag(vm, engine.NewAtom("unknown"), engine.NewAtom("fail"), engine.Success, nil).Force(context.Background())
+	return err
+}
+
+// compileGame analyses d, evaluates its state-independent relations into
+// tables, and compiles the rest into clauses.
+func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, error) {
+	prog, err := analyse(d)
+	if err != nil {
+		return nil, err
+	}
+	g := &game{
+		opts:      opts,
+		tables:    map[signature]*table{},
+		takeDepth: map[signature]bool{},
+		names:     map[engine.Atom]string{},
+	}
+	for name := range prog.constants {
+		g.names[engine.NewAtom(name)] = name
+	}
+	if err := g.evaluateStatic(ctx, prog); err != nil {
+		return nil, err
+	}
+
+	tabled := map[signature]bool{}
+	for s := range g.tables {
+		tabled[s] = true
+	}
+	c := newCompiler(prog, tabled)
+	for _, s := range prog.order {
+		if tabled[s] {
+			continue
+		}
+		if err := c.compileRelation(s); err != nil {
+			return nil, err
+		}
+		if c.takesDepth(s) {
+			g.takeDepth[s] = true
+		}
+	}
+	g.clauses = c.clauses
+	g.trueSlots, g.trueNames = slotsOf(c.trueKeys)
+	g.doesSlots, g.doesNames = slotsOf(c.doesKeys)
+	return g, nil
+}
+
+func slotsOf(keys map[functorKey]engine.Atom) (map[functorKey]int, map[functorKey]engine.Atom) {
+	slots := map[functorKey]int{}
+	for i, k := range sortedKeys(keys) {
+		slots[k] = i
+	}
+	return slots, keys
+}
+
+// evaluateStatic computes every relation that does not depend on true or
+// does, dependencies first, in a scratch interpreter holding only those
+// relations. Each becomes a table when all its answers are ground and few
+// enough; otherwise it stays as rules. It also reads the roles and the
+// initial state.
+func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
+	c := newCompiler(prog, map[signature]bool{})
+	for _, s := range prog.order {
+		if !prog.dynamic[s] {
+			if err := c.compileRelation(s); err != nil {
+				return err
+			}
+		}
+	}
+	scratch := &Reasoner{game: g, terms: map[string]engine.Term{}}
+	if err := setUnknownFail(&scratch.vm); err != nil {
+		return err
+	}
+	scratch.registerNatives()
+	for _, cl := range c.clauses {
+		if _, err := engine.Assertz(&scratch.vm, cl, engine.Success, nil).Force(ctx); err != nil {
+			return fmt.Errorf("compiling clause: %w", err)
+		}
+	}
+	for _, comp := range prog.sccs {
+		for _, s := range comp {
+			if prog.dynamic[s] {
+				continue
+			}
+			rows, ok, err := scratch.extension(ctx, s, c.takesDepth(s))
+			if err != nil {
+				return fmt.Errorf("evaluating %s: %w", s, err)
+			}
+			if !ok || len(rows) > g.opts.MaxTableRows || s.arity > maxNativeArity {
+				continue
+			}
+			t := newTable(s.arity, rows)
+			g.tables[s] = t
+			name := engine.NewAtom(relationAtom(s.name))
+			if c.takesDepth(s) {
+				// Callers in the scratch interpreter pass a depth; ignore it.
+				n := s.arity
+				register(&scratch.vm, name, n+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+					return t.call(args[:n], k, env)
+				})
+			} else {
+				register(&scratch.vm, name, s.arity, t.call)
+			}
+		}
+	}
+
+	roleSig := signature{gdl.KeyRole, 1}
+	roles, _, err := scratch.extension(ctx, roleSig, c.takesDepth(roleSig))
+	if err != nil {
+		return fmt.Errorf("reading roles: %w", err)
+	}
+	if len(roles) == 0 {
+		return errors.New("the game defines no role")
+	}
+	for _, r := range roles {
+		a, ok := r[0].(engine.Atom)
+		if !ok {
+			return fmt.Errorf("role %s is not a constant", scratch.format(r[0], nil))
+		}
+		g.roles = append(g.roles, g.atomName(a))
+		g.roleAtoms = append(g.roleAtoms, a)
+	}
+	initSig := signature{gdl.KeyInit, 1}
+	inits, _, err := scratch.extension(ctx, initSig, c.takesDepth(initSig))
+	if err != nil {
+		return fmt.Errorf("reading the initial state: %w", err)
+	}
+	facts := make([]reasoner.Fact, len(inits))
+	for i, r := range inits {
+		facts[i] = reasoner.Fact(scratch.format(r[0], nil))
+	}
+	g.initial = reasoner.NewState(facts)
+	return nil
+}
+
+// extension returns every answer of relation s, in the order found, without
+// duplicates. ok is false when some answer is not ground.
+func (r *Reasoner) extension(ctx context.Context, s signature, depth bool) (rows []row, ok bool, err error) {
+	args := make([]engine.Term, s.arity)
+	for i := range args {
+		args[i] = engine.NewVariable()
+	}
+	goalArgs := args
+	if depth {
+		goalArgs = append(slices.Clip(args), engine.Integer(0))
+	}
+	seen := map[string]bool{}
+	ok = true
+	err = r.solve(ctx, engine.NewAtom(relationAtom(s.name)), goalArgs, func(env *engine.Env) bool {
+		rw := make(row, len(args))
+		for i, a := range args {
+			t, ground := resolveGround(a, env)
+			if !ground {
+				ok = false
+				return true
+			}
+			rw[i] = t
+		}
+		key := r.format(atomAnd.Apply(append([]engine.Term{atomAnd}, rw...)...), nil)
+		if !seen[key] {
+			seen[key] = true
+			rows = append(rows, rw)
+		}
+		return len(rows) > r.game.opts.MaxTableRows
+	})
+	return rows, ok, err
+}
+
+// resolveGround returns t with every bound variable replaced by its value;
+// ground is false if a variable is left.
+func resolveGround(t engine.Term, env *engine.Env) (engine.Term, bool) {
+	switch t := env.Resolve(t).(type) {
+	case engine.Variable:
+		return t, false
+	case engine.Compound:
+		args := make([]engine.Term, t.Arity())
+		for i := range args {
+			a, ok := resolveGround(t.Arg(i), env)
+			if !ok {
+				return nil, false
+			}
+			args[i] = a
+		}
+		return t.Functor().Apply(args...), true
+	default:
+		return t, true
+	}
+}
+
+// solve runs the goal name(args...) and calls each for every answer until it
+// returns true.
+func (r *Reasoner) solve(ctx context.Context, name engine.Atom, args []engine.Term, each func(*engine.Env) bool) error {
+	if ctx.Done() == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.game.opts.QueryTimeout)
+		defer cancel()
+	}
+	_, err := r.vm.Arrive(name, args, func(env *engine.Env) *engine.Promise {
+		return engine.Bool(each(env))
+	}, nil).Force(ctx)
+	if err != nil {
+		var ex engine.Exception
+		if errors.As(err, &ex) {
+			return fmt.Errorf("prolog: %s", ex.Term())
+		}
+		return err
+	}
+	return nil
+}
+
+// call runs the game relation name with args, adding the depth argument
+// when the relation takes one.
+func (r *Reasoner) call(ctx context.Context, name string, args []engine.Term, each func(*engine.Env) bool) error {
+	if r.game.takeDepth[signature{name, len(args)}] {
+		args = append(args, engine.Integer(0))
+	}
+	return r.solve(ctx, engine.NewAtom(relationAtom(name)), args, each)
+}
+
+// Roles returns the roles in the order the description lists them.
+func (r *Reasoner) Roles() []string { return slices.Clone(r.game.roles) }
+
+// Initial returns the initial state.
+func (r *Reasoner) Initial(ctx context.Context) (*reasoner.State, error) {
+	return r.game.initial, nil
+}
+
+// Legal returns the sorted legal moves of role in s.
+func (r *Reasoner) Legal(ctx context.Context, s *reasoner.State, role int) ([]reasoner.Move, error) {
+	if role < 0 || role >= len(r.game.roles) {
+		return nil, fmt.Errorf("legal: no role %d", role)
+	}
+	if err := r.setState(s); err != nil {
+		return nil, err
+	}
+	r.setMoves(nil)
+	m := engine.NewVariable()
+	var moves []reasoner.Move
+	err := r.call(ctx, gdl.KeyLegal, []engine.Term{r.game.roleAtoms[role], m}, func(env *engine.Env) bool {
+		moves = append(moves, reasoner.Move(r.format(m, env)))
+		return false
+	})
+	if err != nil {
+		return nil, fmt.Errorf("legal moves of %s: %w", r.game.roles[role], err)
+	}
+	slices.Sort(moves)
+	return slices.Compact(moves), nil
+}
+
+// Next returns the state after joint is played in s.
+func (r *Reasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
+	if len(joint) != len(r.game.roles) {
+		return nil, fmt.Errorf("next: %d moves for %d roles", len(joint), len(r.game.roles))
+	}
+	if err := r.setState(s); err != nil {
+		return nil, err
+	}
+	if err := r.setMoves(joint); err != nil {
+		return nil, err
+	}
+	x := engine.NewVariable()
+	var facts []reasoner.Fact
+	err := r.call(ctx, gdl.KeyNext, []engine.Term{x}, func(env *engine.Env) bool {
+		facts = append(facts, reasoner.Fact(r.format(x, env)))
+		return false
+	})
+	r.setMoves(nil)
+	if err != nil {
+		return nil, fmt.Errorf("next state: %w", err)
+	}
+	return reasoner.NewState(facts), nil
+}
+
+// Terminal reports whether s is terminal.
+func (r *Reasoner) Terminal(ctx context.Context, s *reasoner.State) (bool, error) {
+	if err := r.setState(s); err != nil {
+		return false, err
+	}
+	r.setMoves(nil)
+	terminal := false
+	err := r.call(ctx, gdl.KeyTerminal, nil, func(*engine.Env) bool {
+		terminal = true
+		return true
+	})
+	if err != nil {
+		return false, fmt.Errorf("terminal: %w", err)
+	}
+	return terminal, nil
+}
+
+// Goals returns the goal value of every role in s.
+func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) {
+	if err := r.setState(s); err != nil {
+		return nil, err
+	}
+	r.setMoves(nil)
+	values := make([][]int, len(r.game.roles))
+	role, value := engine.NewVariable(), engine.NewVariable()
+	var bad error
+	err := r.call(ctx, gdl.KeyGoal, []engine.Term{role, value}, func(env *engine.Env) bool {
+		ra, _ := env.Resolve(role).(engine.Atom)
+		i := slices.Index(r.game.roleAtoms, ra)
+		if i < 0 {
+			return false // a goal for something that is not a role
+		}
+		text := r.format(value, env)
+		v, err := strconv.Atoi(text)
+		if err != nil {
+			bad = fmt.Errorf("goal of %s is %s, not a number", r.game.roles[i], text)
+			return true
+		}
+		if !slices.Contains(values[i], v) {
+			values[i] = append(values[i], v)
+		}
+		return false
+	})
+	if err == nil {
+		err = bad
+	}
+	if err != nil {
+		return nil, fmt.Errorf("goals: %w", err)
+	}
+	goals := make([]int, len(values))
+	var ge *reasoner.GoalError
+	for i, vs := range values {
+		if len(vs) == 1 {
+			goals[i] = vs[0]
+			continue
+		}
+		goals[i] = -1
+		if ge == nil {
+			ge = &reasoner.GoalError{}
+		}
+		slices.Sort(vs)
+		ge.Roles = append(ge.Roles, r.game.roles[i])
+		ge.Values = append(ge.Values, vs)
+	}
+	if ge != nil {
+		return goals, ge
+	}
+	return goals, nil
+}
+
+// Ask answers a query against the rules in state s: every instance of q
+// that holds, in compact KIF, sorted. Variables of q may be bound by the
+// answers; q may also be a true or does sentence.
+func (r *Reasoner) Ask(ctx context.Context, s *reasoner.State, q *gdl.Sentence) ([]string, error) {
+	if err := r.setState(s); err != nil {
+		return nil, err
+	}
+	r.setMoves(nil)
+	c := newCompiler(&program{recursive: map[signature]bool{}}, map[signature]bool{})
+	sc := &ruleScope{vars: map[string]engine.Variable{}, depth: engine.Integer(0)}
+	var goal engine.Term
+	var err error
+	switch q.Name.Name {
+	case gdl.KeyTrue, gdl.KeyDoes:
+		// The natives for the specialised forms exist only when the rules
+		// use them; the generic natives always do.
+		args := c.terms(q.Args, sc)
+		if q.Name.Name == gdl.KeyTrue && len(args) == 1 {
+			goal = atomTrue.Apply(args...)
+		} else if len(args) == 2 {
+			goal = atomDoes.Apply(args...)
+		} else {
+			return nil, fmt.Errorf("%s: wrong number of arguments", q.Name.Name)
+		}
+	default:
+		goal, err = c.sentence(q, sc)
+		if err != nil {
+			return nil, err
+		}
+	}
+	name, args := engine.Atom(0), []engine.Term(nil)
+	switch gt := goal.(type) {
+	case engine.Atom:
+		name = gt
+	case engine.Compound:
+		name = gt.Functor()
+		for i := 0; i < gt.Arity(); i++ {
+			args = append(args, gt.Arg(i))
+		}
+	}
+	if r.game.takeDepth[signature{q.Name.Name, len(q.Args)}] {
+		args = append(args, engine.Integer(0))
+	}
+	qt := c.term(&gdl.Func{Name: q.Name, Args: q.Args}, sc)
+	if len(q.Args) == 0 {
+		qt = engine.NewAtom(q.Name.Name)
+	}
+	var answers []string
+	err = r.solve(ctx, name, args, func(env *engine.Env) bool {
+		answers = append(answers, r.format(qt, env))
+		return len(answers) > 100000
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(answers)
+	return slices.Compact(answers), nil
+}
+
+// maxTermCache bounds the cache of parsed facts and moves; it is cleared
+// when full, which only costs re-parsing.
+const maxTermCache = 1 << 18
+
+// term returns the engine form of a fact or move in compact KIF.
+func (r *Reasoner) term(text string) (engine.Term, error) {
+	if t, ok := r.terms[text]; ok {
+		return t, nil
+	}
+	parsed, err := gdl.ParseTerm(text)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := groundTerm(parsed)
+	if !ok {
+		return nil, fmt.Errorf("%q is not ground", text)
+	}
+	if len(r.terms) >= maxTermCache {
+		clear(r.terms)
+	}
+	r.terms[text] = t
+	return t, nil
+}
+
+// setState loads the facts of s into the true natives' index.
+func (r *Reasoner) setState(s *reasoner.State) error {
+	if s == nil {
+		return errors.New("nil state")
+	}
+	if r.stateOf == s {
+		return nil
+	}
+	r.stateOf = nil
+	r.state.reset()
+	for _, f := range s.Facts() {
+		t, err := r.term(string(f))
+		if err != nil {
+			return fmt.Errorf("state fact %s: %w", f, err)
+		}
+		r.state.all = append(r.state.all, t)
+		if slot, ok := r.game.trueSlots[keyOf(t)]; ok {
+			r.state.slots[slot] = append(r.state.slots[slot], splitArgs(t))
+		}
+	}
+	r.stateOf = s
+	return nil
+}
+
+// setMoves loads a joint move into the does natives' index; nil clears it.
+func (r *Reasoner) setMoves(joint []reasoner.Move) error {
+	r.moves.reset()
+	r.moveTerms = r.moveTerms[:0]
+	for i, m := range joint {
+		t, err := r.term(string(m))
+		if err != nil {
+			return fmt.Errorf("move %q of %s: %w", m, r.game.roles[i], err)
+		}
+		role := r.game.roleAtoms[i]
+		r.moveTerms = append(r.moveTerms, atomDoes.Apply(role, t))
+		if slot, ok := r.game.doesSlots[keyOf(t)]; ok {
+			r.moves.slots[slot] = append(r.moves.slots[slot], append(row{role}, splitArgs(t)...))
+		}
+	}
+	return nil
+}
+
+func keyOf(t engine.Term) functorKey {
+	switch t := t.(type) {
+	case engine.Atom:
+		return functorKey{t, 0}
+	case engine.Compound:
+		return functorKey{t.Functor(), t.Arity()}
+	}
+	return functorKey{}
+}
+
+// format writes t, resolved under env, as compact KIF.
+func (r *Reasoner) format(t engine.Term, env *engine.Env) string {
+	r.buf = r.appendTerm(r.buf[:0], t, env)
+	return string(r.buf)
+}
+
+func (r *Reasoner) appendTerm(b []byte, t engine.Term, env *engine.Env) []byte {
+	switch t := env.Resolve(t).(type) {
+	case engine.Atom:
+		return append(b, r.game.atomName(t)...)
+	case engine.Compound:
+		b = append(b, '(')
+		b = append(b, r.game.atomName(t.Functor())...)
+		for i := 0; i < t.Arity(); i++ {
+			b = append(b, ' ')
+			b = r.appendTerm(b, t.Arg(i), env)
+		}
+		return append(b, ')')
+	case engine.Variable:
+		return append(b, "?_"+strconv.FormatInt(int64(t), 10)...)
+	case engine.Integer:
+		return strconv.AppendInt(b, int64(t), 10)
+	default:
+		var sb strings.Builder
+		_ = t.WriteTerm(&sb, &engine.WriteOptions{}, env)
+		return append(b, sb.String()...)
+	}
+}
+
+// atomName returns the GDL name of an atom. Constants of the description
+// are looked up without the engine's global lock.
+func (g *game) atomName(a engine.Atom) string {
+	if n, ok := g.names[a]; ok {
+		return n
+	}
+	return a.String()
+}
