@@ -233,7 +233,18 @@ func TestMisbehavingRemotePlayers(t *testing.T) {
 			if stop := "( STOP pick.1 (" + last[0] + " " + last[1] + ") )"; msgs[len(msgs)-1] != stop {
 				t.Errorf("last message to black = %q, want %q", msgs[len(msgs)-1], stop)
 			}
-			_ = white
+			// White is asked at every step and told the end, however it
+			// behaves.
+			wm := white.log()
+			plays := 0
+			for _, msg := range wm {
+				if strings.HasPrefix(msg, "( PLAY pick.1 ") {
+					plays++
+				}
+			}
+			if plays != pickSteps || !strings.HasPrefix(wm[0], "( START pick.1 white (") || !strings.HasPrefix(wm[len(wm)-1], "( STOP pick.1 (") {
+				t.Errorf("white was sent %d PLAY messages, first %.30q, last %q; want %d, START and STOP", plays, wm[0], wm[len(wm)-1], pickSteps)
+			}
 		})
 	}
 }
