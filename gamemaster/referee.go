@@ -138,7 +138,8 @@ type Referee struct {
 	OnStep func(r *record.Record)
 
 	// Logf, if not nil, is told the details of the errors of players,
-	// which the record only codes.
+	// which the record only codes. It is called from the goroutine of Run,
+	// so concurrently when several matches run at once.
 	Logf func(format string, args ...any)
 }
 
