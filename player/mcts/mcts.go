@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -66,6 +67,10 @@ type Config struct {
 	// explore. Default DefaultPuzzleShare; a negative value disables the
 	// breadth-first search.
 	PuzzleShare float64
+	// Rules, when set, are read for the state that scores the most in a
+	// single-player game, which the puzzle search then also searches back
+	// from. Optional.
+	Rules *gdl.Description
 	// Seed seeds the random choices; 0 picks a random seed.
 	Seed uint64
 	// Log receives a line for each unexpected failure, such as a panic in
@@ -156,6 +161,7 @@ type Search struct {
 	panics     atomic.Int64
 	errs       atomic.Int64
 	closed     atomic.Bool
+	focus      atomic.Bool // the puzzle search has a goal state: give it all the time
 }
 
 // ErrTerminal is returned by Best and Advance when the current state ends
@@ -193,7 +199,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	s.root = root
 	s.insert(root)
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
-		s.puz = newPuzzle()
+		s.puz = newPuzzle(goalFacts(cfg.Rules))
 	}
 	return s, nil
 }
@@ -380,6 +386,11 @@ func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
 		if did {
 			return s.isFinished()
 		}
+		if s.focus.Load() {
+			// Other workers are finishing a level of the puzzle search.
+			time.Sleep(time.Millisecond)
+			return false
+		}
 	}
 	start := time.Now()
 	w.iterate(ctx, r)
@@ -394,10 +405,11 @@ func (s *Search) isFinished() bool {
 }
 
 // puzzleTurn reports whether the worker should give its next step to the
-// breadth-first search, keeping the configured share of time.
+// puzzle search, keeping the configured share of time, or all of it while
+// that search runs toward a known goal state.
 func (w *worker) puzzleTurn() bool {
 	share := w.s.cfg.PuzzleShare
-	if share >= 1 {
+	if share >= 1 || w.s.focus.Load() {
 		return true
 	}
 	return float64(w.puzzleTime)*(1-share) <= float64(w.treeTime)*share
@@ -465,7 +477,7 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	s.mu.Unlock()
 	// Lines that the breadth-first graph already knows from the new root.
 	for _, c := range cands {
-		s.tryLine(ctx, s.main, gen, child.state, c.line)
+		s.tryLine(ctx, s.main, gen, child.state, c)
 	}
 	return nil
 }
@@ -602,6 +614,7 @@ func (s *Search) Stats() Stats {
 // reasoner call drop theirs when they return.
 func (s *Search) Close() {
 	s.closed.Store(true)
+	s.focus.Store(false)
 	s.mu.Lock()
 	s.gen++
 	s.table = map[uint64]*node{}
@@ -610,7 +623,7 @@ func (s *Search) Close() {
 		value: s.root.value, mover: s.root.mover, moves: s.root.moves, off: s.root.off,
 		n: make([]float64, len(s.root.n)), w: make([]float64, len(s.root.w))}
 	if s.puz != nil {
-		s.puz.phase, s.puz.table, s.puz.nodes, s.puz.level, s.puz.next = puzzleDone, nil, nil, nil, nil
+		s.puz.phase, s.puz.table, s.puz.nodes, s.puz.level, s.puz.next = puzzleDone, nil, nil, nil, [2][]*pnode{}
 	}
 	s.best = nil
 	s.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -292,5 +293,72 @@ func TestRunStopsMidCall(t *testing.T) {
 	}
 	if m, err := s.Best(0); err != nil || !slices.Contains(s.Legal(0), m) {
 		t.Errorf("Best = %q, %v; want a legal move", m, err)
+	}
+}
+
+// walkRules are rules that say, as goalFacts reads them, which state of
+// walk(24) scores the most. The rules are only read for that.
+const walkRules = `
+(role walker)
+(<= (goal walker 100) there (true (step 24)))
+(<= there (true (at 24)))
+(<= (goal walker 50) (true (at 24)))
+`
+
+// TestPuzzleBidirectional checks the search from both ends: the goal state
+// read from the rules is searched back from, and the line where the two
+// searches meet is completed move by move and scores 100.
+func TestPuzzleBidirectional(t *testing.T) {
+	const steps = 24
+	d, err := gdl.ParseFile("walk.kif", []byte(walkRules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(t, walk(steps), Config{Workers: 2, Rules: d})
+	run(t, s, time.Minute) // returns once the line is known
+	st := s.Stats()
+	if st.BestScore != 1 || st.BestLine != steps {
+		t.Fatalf("best line of %d moves scoring %v, want %d moves scoring 1", st.BestLine, st.BestScore, steps)
+	}
+	s.mu.Lock()
+	goal := s.puz.goal
+	s.mu.Unlock()
+	if goal == nil || goal.state.String() != "(at 24) (step 0)" {
+		t.Errorf("goal state %v, want (at 24) (step 0)", goal)
+	}
+}
+
+func TestGoalFacts(t *testing.T) {
+	tests := []struct {
+		name, rules string
+		want        []reasoner.Fact
+	}{
+		{"inlined", walkRules, []reasoner.Fact{"(at 24)", "(step 24)"}},
+		{"highest goal only", `
+			(<= (goal p 10) (true (a 1)))
+			(<= (goal p 90) (true (b 2)) (true c))`, []reasoner.Fact{"(b 2)", "c"}},
+		{"variables", `(<= (goal p 100) (true (at ?x)))`, nil},
+		{"negation", `(<= (goal p 100) (true (at 1)) (not (true (at 2))))`, nil},
+		{"two definitions", `
+			(<= (goal p 100) done)
+			(<= done (true (at 1)))
+			(<= done (true (at 2)))`, nil},
+		{"recursion", `
+			(<= (goal p 100) (tower s2))
+			(<= (tower s2) (tower s1) (true (on s2)))
+			(<= (tower s1) (tower s2))`, nil},
+		{"no goal", `(role p)`, nil},
+	}
+	for _, tt := range tests {
+		d, err := gdl.ParseFile(tt.name, []byte(tt.rules))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := goalFacts(d); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: goalFacts = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	if goalFacts(nil) != nil {
+		t.Error("goalFacts(nil) is not nil")
 	}
 }
