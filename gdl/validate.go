@@ -356,29 +356,6 @@ func isGround(t Term) bool {
 	return true
 }
 
-func equalTerms(a, b Term) bool {
-	switch a := a.(type) {
-	case *Const:
-		b, ok := b.(*Const)
-		return ok && a.Name == b.Name
-	case *Var:
-		b, ok := b.(*Var)
-		return ok && a.Name == b.Name
-	case *Func:
-		b, ok := b.(*Func)
-		if !ok || a.Name.Name != b.Name.Name || len(a.Args) != len(b.Args) {
-			return false
-		}
-		for i := range a.Args {
-			if !equalTerms(a.Args[i], b.Args[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
 // checkSymbols checks the arity of every relation and function symbol and
 // records where each relation is defined and used.
 func (v *validator) checkSymbols() {
@@ -527,22 +504,19 @@ var missingWhy = map[string]string{
 
 // boundVars returns the variables that the body binds: those of the
 // positive sentences, and, for each disjunction, those found in a positive
-// sentence in every one of its disjuncts. recursive, when not nil, excludes
-// the sentences it reports true for, and skip excludes one literal.
-func boundVars(body []Literal, recursive func(*Sentence) bool, skip Literal) map[string]bool {
+// sentence in every one of its disjuncts.
+func boundVars(body []Literal) map[string]bool {
 	bound := make(map[string]bool)
 	for _, l := range body {
-		if l == skip {
-			continue
-		}
-		for name := range literalBinds(l, recursive) {
+		for name := range literalBinds(l, nil) {
 			bound[name] = true
 		}
 	}
 	return bound
 }
 
-// literalBinds returns the variables that literal l binds.
+// literalBinds returns the variables that literal l binds, leaving out the
+// sentences for which recursive, when not nil, reports true.
 func literalBinds(l Literal, recursive func(*Sentence) bool) map[string]bool {
 	switch l := l.(type) {
 	case *Sentence:
@@ -575,7 +549,7 @@ func literalBinds(l Literal, recursive func(*Sentence) bool) map[string]bool {
 
 // checkSafety reports the variables of r that no positive literal binds.
 func (v *validator) checkSafety(r *Rule) {
-	bound := boundVars(r.Body, nil, nil)
+	bound := boundVars(r.Body)
 	head := r.Head.Name.Name
 	reported := make(map[string]bool)
 	report := func(x *Var, where string) {
@@ -630,9 +604,8 @@ func (v *validator) checkStratified() {
 					v.g.names[p], shortForm(s), v.g.names[p])
 				return
 			}
-			path := v.g.pathTo(q, p)
-			v.errorf(s.Pos(), CodeNegation, "negation cycle: this rule for %s uses (not %s), and %s depends on %s (%s); the rules are not stratified",
-				v.g.names[p], shortForm(s), v.g.names[q], v.g.names[p], v.g.pathString(path))
+			v.errorf(s.Pos(), CodeNegation, "negation cycle: this rule for %s uses (not %s), and %s depends on %s%s; the rules are not stratified",
+				v.g.names[p], shortForm(s), v.g.names[q], v.g.names[p], v.g.showPath(q, p))
 		})
 	}
 }
@@ -676,8 +649,8 @@ func (v *validator) checkDependencies() {
 					continue
 				}
 				reported[name] = true
-				v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s, which depends on %s (%s)",
-					head, f, head, name, f, v.g.pathString(v.g.pathTo(q, fid)))
+				v.errorf(s.Pos(), CodeDependency, "%s must not depend on %s, but this rule for %s uses %s, which depends on %s%s",
+					head, f, head, name, f, v.g.showPath(q, fid))
 				return
 			}
 		})
@@ -694,24 +667,34 @@ func (v *validator) checkRecursion(r *Rule) {
 	recursive := func(s *Sentence) bool {
 		return v.g.comp[v.g.id[s.Name.Name]] == v.g.comp[p]
 	}
-	check := func(s *Sentence, allowed map[string]bool) {
+	// binds[i] holds the variables that the non-recursive positive
+	// sentences of literal i bind, and count how many literals bind each,
+	// so that the variables bound outside literal i are found in constant
+	// time.
+	binds := make([]map[string]bool, len(r.Body))
+	count := make(map[string]int)
+	for i, l := range r.Body {
+		binds[i] = literalBinds(l, recursive)
+		for x := range binds[i] {
+			count[x]++
+		}
+	}
+	heads := make(map[string]bool, len(r.Head.Args))
+	for _, h := range r.Head.Args {
+		heads[termKey(h)] = true
+	}
+	check := func(s *Sentence, i int) {
 		for _, a := range s.Args {
-			if isGround(a) {
-				continue
-			}
-			headArg := false
-			for _, h := range r.Head.Args {
-				if equalTerms(a, h) {
-					headArg = true
-					break
-				}
-			}
-			if headArg {
+			if isGround(a) || heads[termKey(a)] {
 				continue
 			}
 			var bad *Var
 			eachVar(a, func(x *Var) {
-				if bad == nil && !allowed[x.Name] {
+				n := count[x.Name]
+				if binds[i][x.Name] {
+					n--
+				}
+				if bad == nil && n == 0 {
 					bad = x
 				}
 			})
@@ -722,30 +705,42 @@ func (v *validator) checkRecursion(r *Rule) {
 				r.Head.Name.Name, shortForm(a), s.Name.Name, r.Head.Name.Name, bad.Name)
 		}
 	}
-	var all map[string]bool
-	for _, l := range r.Body {
+	for i, l := range r.Body {
 		switch l := l.(type) {
 		case *Sentence:
 			if recursive(l) {
-				if all == nil {
-					all = boundVars(r.Body, recursive, nil)
-				}
-				check(l, all)
+				check(l, i)
 			}
 		case *Or:
-			var inOr []*Sentence
 			for _, d := range flattenOr(l, nil) {
 				if s, ok := d.(*Sentence); ok && recursive(s) {
-					inOr = append(inOr, s)
-				}
-			}
-			if len(inOr) > 0 {
-				allowed := boundVars(r.Body, recursive, l)
-				for _, s := range inOr {
-					check(s, allowed)
+					check(s, i)
 				}
 			}
 		}
+	}
+}
+
+// termKey returns the full KIF text of t, which identifies it.
+func termKey(t Term) string {
+	var b strings.Builder
+	writeTerm(&b, t)
+	return b.String()
+}
+
+func writeTerm(b *strings.Builder, t Term) {
+	switch t := t.(type) {
+	case *Const:
+		b.WriteString(t.Name)
+	case *Var:
+		b.WriteString("?" + t.Name)
+	case *Func:
+		b.WriteString("(" + t.Name.Name)
+		for _, a := range t.Args {
+			b.WriteByte(' ')
+			writeTerm(b, a)
+		}
+		b.WriteByte(')')
 	}
 }
 

@@ -1,6 +1,9 @@
 package gdl
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // depGraph is the dependency graph of a description: one node per relation
 // name, and an edge from p to q when q occurs in the body of a rule for p.
@@ -112,31 +115,34 @@ func (g *depGraph) components() {
 	g.cyclic = make([]bool, ncomp)
 }
 
-// path returns a shortest path of nodes from `from` to a node satisfying
-// target, both included, or nil if there is none. If comp is not negative
-// the path stays inside that component.
-func (g *depGraph) path(from int, target func(int) bool, comp int) []int {
-	if target(from) {
+// path returns a shortest path of nodes from `from` to `to`, both included,
+// or nil if there is none. If comp is not negative the path stays inside
+// that component.
+func (g *depGraph) path(from, to, comp int) []int {
+	if from == to {
 		return []int{from}
 	}
-	prev := map[int]int{from: -1}
+	const unseen = -2
+	prev := make([]int, len(g.names))
+	for i := range prev {
+		prev[i] = unseen
+	}
+	prev[from] = -1
 	queue := []int{from}
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
 		for _, w := range g.succ[u] {
-			if _, ok := prev[w]; ok || (comp >= 0 && g.comp[w] != comp) {
+			if prev[w] != unseen || (comp >= 0 && g.comp[w] != comp) {
 				continue
 			}
 			prev[w] = u
-			if target(w) {
+			if w == to {
 				var p []int
 				for n := w; n >= 0; n = prev[n] {
 					p = append(p, n)
 				}
-				for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
-					p[i], p[j] = p[j], p[i]
-				}
+				slices.Reverse(p)
 				return p
 			}
 			queue = append(queue, w)
@@ -177,30 +183,45 @@ func (g *depGraph) reaches(t int) []bool {
 	return r
 }
 
-// pathTo returns a shortest path from node from to node to, remembering it:
-// inside their component when they share a cyclic one, else anywhere.
-func (g *depGraph) pathTo(from, to int) []int {
-	key := [2]int{from, to}
-	if p, ok := g.paths[key]; ok {
-		return p
-	}
-	if g.paths == nil {
-		g.paths = make(map[[2]int][]int)
-	}
-	comp := -1
-	if g.comp[from] == g.comp[to] {
-		comp = g.comp[from]
-	}
-	p := g.path(from, func(n int) bool { return n == to }, comp)
-	g.paths[key] = p
-	return p
-}
+// maxPaths bounds how many paths showPath searches for, each a search of
+// the whole graph, so that a huge description with many problems is still
+// validated quickly. Later messages leave the path out.
+const maxPaths = 200
 
-// pathString names the nodes of a path: "a -> b -> c".
-func (g *depGraph) pathString(p []int) string {
-	names := make([]string, len(p))
-	for i, n := range p {
-		names[i] = g.names[n]
+// maxPathNames bounds how many relation names a path shows.
+const maxPathNames = 12
+
+// showPath returns " (from -> ... -> to)", a shortest path from node from to
+// node to: inside their component when they share one. It returns "" once
+// maxPaths searches have been made.
+func (g *depGraph) showPath(from, to int) string {
+	key := [2]int{from, to}
+	p, ok := g.paths[key]
+	if !ok {
+		if len(g.paths) >= maxPaths {
+			return ""
+		}
+		if g.paths == nil {
+			g.paths = make(map[[2]int][]int)
+		}
+		comp := -1
+		if g.comp[from] == g.comp[to] {
+			comp = g.comp[from]
+		}
+		p = g.path(from, to, comp)
+		g.paths[key] = p
 	}
-	return strings.Join(names, " -> ")
+	if len(p) == 0 {
+		return ""
+	}
+	names := make([]string, 0, min(len(p), maxPathNames)+1)
+	for i, n := range p {
+		if len(p) > maxPathNames && i == maxPathNames/2 {
+			names = append(names, "...")
+		}
+		if len(p) <= maxPathNames || i < maxPathNames/2 || i >= len(p)-maxPathNames/2 {
+			names = append(names, g.names[n])
+		}
+	}
+	return " (" + strings.Join(names, " -> ") + ")"
 }
