@@ -77,7 +77,7 @@ const maxNesting = 4000
 //   - every relation and every function symbol has one arity; the
 //     keywords have theirs: role/1, init/1, true/1, does/2, next/1,
 //     legal/2, goal/2, terminal/0, input/2, base/1, sees/2, and are not
-//     used as function symbols;
+//     used as function symbols (random, a role name in GDL-II, may be);
 //   - role is defined by facts only; true and does never appear in a rule
 //     head; init, next, base, input and sees never appear in a rule body;
 //     not, or, distinct and <= are never relation names;
@@ -89,10 +89,12 @@ const maxNesting = 4000
 //     and of a distinct occurs in a positive literal of the body. A
 //     disjunction (or A B ...) is read as if the rule were split into one
 //     rule per disjunct, as ggp-base reads it: it binds a variable only
-//     when every disjunct is a positive sentence containing it, and the
-//     variables of a positive disjunct need no other binding;
+//     when every disjunct binds it, and the variables of a positive
+//     disjunct need no other binding;
 //   - the rules are stratified: no cycle of the dependency graph goes
-//     through a negative literal;
+//     through a negative literal. As in the specification the graph links
+//     relation names, whatever the arguments, so even
+//     (<= (goal r 100) (not (goal r 0))) is an error;
 //   - the recursion restriction (Definition 15 of the specification): in a
 //     rule with head p, every argument of a body literal q that is in a
 //     cycle with p is ground, or equal to an argument of the head, or made
@@ -105,12 +107,15 @@ const maxNesting = 4000
 //
 // The warnings report what certainly has no effect: a relation used in a
 // body but never defined, a (true f) or (does r m) that no init, next or
-// legal rule can produce, a relation defined but never used, a duplicate
+// legal rule can produce, a relation defined but never used by the rules
+// of another relation, a duplicate
 // role, and a player argument of legal, does, goal, input or sees that is
 // not a role. Validate never reports what only play could reveal, such as a
 // role without legal moves in some state.
 //
-// Validate does not modify d. Nil rules and nodes are skipped.
+// Validate does not modify d. It skips nil rules and rules without a head,
+// and reports (with CodeNesting) rules with other missing nodes or nested
+// deeper than any parser allows, without examining them further.
 func Validate(d *Description) []Problem {
 	if d == nil {
 		return nil
@@ -388,7 +393,7 @@ func (v *validator) checkSymbols() {
 		for _, a := range s.Args {
 			eachFunc(a, func(f *Func) {
 				fname := f.Name.Name
-				if IsKeyword(fname) {
+				if IsKeyword(fname) && fname != KeyRandom {
 					v.errorf(f.Pos(), CodeKeyword, "keyword %s is used as a function symbol inside %s", fname, name)
 				}
 				fs := v.funcs[fname]

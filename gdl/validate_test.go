@@ -81,6 +81,8 @@ var validateCases = []struct {
 	{"keyword as a function", []string{gdl.CodeKeyword}, false,
 		"(init (true on))",
 		[]want{{"1:7", E, gdl.CodeKeyword, []string{"keyword true", "function symbol", "inside init"}}}},
+	{"random as a function", []string{gdl.CodeKeyword}, false,
+		"(init (random on))", nil},
 
 	// Keywords: place.
 	{"true as a fact", []string{gdl.CodeKeyword}, false,
