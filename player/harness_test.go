@@ -1,0 +1,166 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// This file holds a minimal referee for the tests: it plays one match by
+// calling the players directly, as the game master does, and checks that
+// every answer is legal and in time.
+
+// sharedGames is the public game corpus; tests that read it skip when it
+// is absent.
+const sharedGames = "/work/shared/games"
+
+// loadGame returns the rules of a bundled game, or of a game of the shared
+// corpus when key is "shared/NAME"; it skips the test when the corpus is
+// absent.
+func loadGame(t testing.TB, key string) *gdl.Description {
+	t.Helper()
+	var g *games.Game
+	var err error
+	if name, ok := strings.CutPrefix(key, "shared/"); ok {
+		dir := filepath.Join(sharedGames, name)
+		if _, err := os.Stat(dir); err != nil {
+			t.Skipf("shared game %s: %v", name, err)
+		}
+		g, err = games.LoadFolder(dir)
+	} else {
+		g, err = games.Open(key)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// A result is the outcome of one match.
+type result struct {
+	goals []int
+	moves [][]reasoner.Move
+}
+
+var matchCount atomic.Int64
+
+// playMatch plays one match between players, one per role in role order,
+// and returns the goals. Every call is bounded by its clock; an error, a
+// late answer or an illegal move fails the test.
+func playMatch(t testing.TB, d *gdl.Description, players []Player, startClock, playClock time.Duration) result {
+	t.Helper()
+	ctx := context.Background()
+	ref, err := NewPrologReasoner(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := ref.Roles()
+	if len(players) != len(roles) {
+		t.Fatalf("%d players for %d roles", len(players), len(roles))
+	}
+	id := fmt.Sprintf("test.%d", matchCount.Add(1))
+
+	// each calls f for every player at once, as the game master does, and
+	// fails the test for an answer later than clock.
+	each := func(what string, clock time.Duration, f func(ctx context.Context, i int, p Player) error) {
+		var wg sync.WaitGroup
+		for i, p := range players {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cctx, cancel := context.WithTimeout(ctx, clock)
+				defer cancel()
+				start := time.Now()
+				err := f(cctx, i, p)
+				if d := time.Since(start); d > clock {
+					t.Errorf("%s: %s of %s answered after %v, clock %v", id, what, roles[i], d, clock)
+				}
+				if err != nil {
+					t.Errorf("%s: %s of %s: %v", id, what, roles[i], err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+
+	each("start", startClock, func(ctx context.Context, i int, p Player) error {
+		return p.Start(ctx, &Match{ID: id, Role: roles[i], Rules: d, StartClock: startClock, PlayClock: playClock})
+	})
+	st, err := ref.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res result
+	var last []reasoner.Move
+	for step := 0; ; step++ {
+		term, err := ref.Terminal(ctx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if term {
+			break
+		}
+		if step > 1000 {
+			t.Fatalf("%s: no end after %d steps", id, step)
+		}
+		joint := make([]reasoner.Move, len(roles))
+		legal := make([][]reasoner.Move, len(roles))
+		for i := range roles {
+			if legal[i], err = ref.Legal(ctx, st, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		each("play", playClock, func(ctx context.Context, i int, p Player) error {
+			m, err := p.Play(ctx, id, slices.Clone(last))
+			if err != nil {
+				return err
+			}
+			if legal := legal[i]; !slices.Contains(legal, m) {
+				return fmt.Errorf("step %d: illegal move %q, legal: %v", step, m, legal)
+			}
+			joint[i] = m
+			return nil
+		})
+		if t.Failed() {
+			t.FailNow()
+		}
+		res.moves = append(res.moves, joint)
+		if st, err = ref.Next(ctx, st, joint); err != nil {
+			t.Fatal(err)
+		}
+		last = joint
+	}
+	each("stop", time.Second, func(ctx context.Context, i int, p Player) error {
+		return p.Stop(ctx, id, last)
+	})
+	res.goals, err = ref.Goals(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// newPlayer returns a player of the given kind or fails the test.
+func newPlayer(t testing.TB, kind string, opts Options) Player {
+	t.Helper()
+	p, err := New(kind, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

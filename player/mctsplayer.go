@@ -1,0 +1,236 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// mctsPlayer plays with a Monte Carlo tree search. It searches during
+// Start, to prepare its first move, and during each Play until shortly
+// before the deadline, keeping its tree from one turn to the next.
+//
+// The search is only an adviser: the player follows the game with its own
+// reasoner instance, and when the search fails, panics, stalls or proposes
+// a move that is not legal, it plays a random legal move instead.
+type mctsPlayer struct {
+	opts Options
+
+	mu      sync.Mutex
+	matches map[string]*mctsMatch
+}
+
+type mctsMatch struct {
+	mu     sync.Mutex // held by Start and Play
+	ctx    context.Context
+	cancel context.CancelFunc // ends the match's searches, on Stop or Abort
+	clock  time.Duration      // play clock, used when a call has no deadline
+	g      *game
+	search *mcts.Search // nil when the search failed
+	rng    *rand.Rand
+}
+
+func (p *mctsPlayer) Name() string { return p.opts.Name }
+
+// deadline returns when a call must return: the deadline of ctx, or clock
+// from now when ctx has none, less the margin.
+func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Time {
+	d, ok := ctx.Deadline()
+	if !ok {
+		if clock <= 0 {
+			clock = time.Second
+		}
+		d = time.Now().Add(clock)
+	}
+	return d.Add(-p.opts.Margin)
+}
+
+func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
+	deadline := p.deadline(ctx, m.StartClock)
+	mctx, cancel := context.WithCancel(context.Background())
+	mm := &mctsMatch{
+		ctx:    mctx,
+		cancel: cancel,
+		clock:  m.PlayClock,
+		rng:    rand.New(rand.NewPCG(p.opts.Seed, uint64(time.Now().UnixNano()))),
+	}
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	p.mu.Lock()
+	if _, ok := p.matches[m.ID]; ok {
+		p.mu.Unlock()
+		cancel()
+		return fmt.Errorf("match %s: already started", m.ID)
+	}
+	p.matches[m.ID] = mm
+	p.mu.Unlock()
+
+	sctx, scancel := searchContext(ctx, mctx, deadline)
+	defer scancel()
+	g, err := newGame(sctx, m, p.opts.NewReasoner)
+	if err != nil {
+		p.end(m.ID)
+		return err
+	}
+	mm.g = g
+	done := make(chan *mcts.Search, 1)
+	go func() {
+		var s *mcts.Search
+		defer func() {
+			if v := recover(); v != nil {
+				p.logf("match %s: search panicked: %v", m.ID, v)
+				s = nil
+			}
+			done <- s
+		}()
+		fork, err := g.r.Fork()
+		if err != nil {
+			p.logf("match %s: forking the reasoner: %v", m.ID, err)
+			return
+		}
+		if s, err = mcts.New(sctx, fork, p.opts.Search); err != nil {
+			p.logf("match %s: %v", m.ID, err)
+			return
+		}
+		s.Run(sctx)
+	}()
+	select {
+	case mm.search = <-done:
+	case <-time.After(time.Until(deadline) + p.opts.Margin/2):
+		p.logf("match %s: the search did not start in time", m.ID)
+		go func() {
+			if s := <-done; s != nil {
+				s.Close()
+			}
+		}()
+	}
+	return nil
+}
+
+// searchContext returns a context done at deadline or when ctx or the
+// match's context mctx is done.
+func searchContext(ctx, mctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
+	sctx, cancel := context.WithDeadline(ctx, deadline)
+	stop := context.AfterFunc(mctx, cancel)
+	return sctx, func() { stop(); cancel() }
+}
+
+func (p *mctsPlayer) logf(format string, args ...any) {
+	if p.opts.Log != nil {
+		p.opts.Log.Printf(format, args...)
+	}
+}
+
+func (p *mctsPlayer) match(id string) (*mctsMatch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m, ok := p.matches[id]
+	if !ok {
+		return nil, fmt.Errorf("match %s: %w", id, errUnknownMatch)
+	}
+	return m, nil
+}
+
+func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	mm, err := p.match(id)
+	if err != nil {
+		return "", err
+	}
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	if mm.g == nil {
+		return "", fmt.Errorf("match %s: not started", id)
+	}
+	deadline := p.deadline(ctx, mm.clock)
+	sctx, cancel := searchContext(ctx, mm.ctx, deadline)
+	defer cancel()
+	if err := mm.g.advance(sctx, last); err != nil {
+		return "", fmt.Errorf("match %s: %w", id, err)
+	}
+	legal, err := mm.g.legal(sctx)
+	if err != nil {
+		return "", fmt.Errorf("match %s: %w", id, err)
+	}
+	if mm.search == nil {
+		return legal[mm.rng.IntN(len(legal))], nil
+	}
+	type answer struct {
+		move reasoner.Move
+		err  error
+	}
+	done := make(chan answer, 1)
+	s := mm.search
+	go func() {
+		var a answer
+		defer func() {
+			if v := recover(); v != nil {
+				a.err = fmt.Errorf("search panicked: %v", v)
+			}
+			done <- a
+		}()
+		if last != nil {
+			if a.err = s.Advance(sctx, last); a.err != nil {
+				return
+			}
+		}
+		s.Run(sctx)
+		a.move, a.err = s.Best(mm.g.role)
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-time.After(time.Until(deadline) + p.opts.Margin/2):
+		a.err = fmt.Errorf("the search did not answer in time")
+		go func() { <-done; s.Close() }()
+	}
+	if a.err == nil && !slices.Contains(legal, a.move) {
+		a.err = fmt.Errorf("the search proposed %q, which is not legal", a.move)
+	}
+	if a.err != nil {
+		// Without the search's view of the game, later turns fall back to
+		// random moves too.
+		p.logf("match %s: %v; playing a random legal move", id, a.err)
+		mm.search = nil
+		return legal[mm.rng.IntN(len(legal))], nil
+	}
+	return a.move, nil
+}
+
+func (p *mctsPlayer) Stop(ctx context.Context, id string, last []reasoner.Move) error {
+	return p.end(id)
+}
+
+func (p *mctsPlayer) Abort(ctx context.Context, id string) error {
+	return p.end(id)
+}
+
+// end forgets a match, stops its searches at once and frees the search
+// once no call uses it.
+func (p *mctsPlayer) end(id string) error {
+	p.mu.Lock()
+	mm, ok := p.matches[id]
+	delete(p.matches, id)
+	p.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("match %s: %w", id, errUnknownMatch)
+	}
+	mm.cancel()
+	go p.closeSearch(mm)
+	return nil
+}
+
+func (p *mctsPlayer) closeSearch(mm *mctsMatch) {
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	if mm.search != nil {
+		mm.search.Close()
+		mm.search = nil
+	}
+	mm.g = nil
+}

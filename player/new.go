@@ -1,0 +1,268 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+)
+
+// DefaultMargin is the time an in-process player keeps, by default, between
+// returning its answer and the deadline of the call.
+const DefaultMargin = 50 * time.Millisecond
+
+// Options configures the players that New returns. The zero value selects
+// the defaults.
+type Options struct {
+	// Name is what the player's Name method returns, in match records and
+	// in answers to INFO. Default: the kind of player, such as "mcts".
+	Name string
+
+	// NewReasoner builds the reasoner for the rules of a match. Default:
+	// the Prolog reasoner.
+	NewReasoner func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error)
+
+	// Search configures the search of the mcts player.
+	Search mcts.Config
+
+	// Margin is the time kept free before the deadline of each call to
+	// Start and Play, for the answer to get back. The HTTP server adds its
+	// own margin for the network. Default DefaultMargin.
+	Margin time.Duration
+
+	// Seed seeds the random choices of the random player and of the
+	// fallback moves; 0 picks a random seed.
+	Seed uint64
+
+	// Log receives a line for each failure a player recovers from, such as
+	// a search that panicked. Nil discards them.
+	Log *log.Logger
+}
+
+func (o Options) withDefaults(kind string) Options {
+	if o.Name == "" {
+		o.Name = kind
+	}
+	if o.NewReasoner == nil {
+		o.NewReasoner = NewPrologReasoner
+	}
+	if o.Margin <= 0 {
+		o.Margin = DefaultMargin
+	}
+	if o.Seed == 0 {
+		o.Seed = rand.Uint64()
+	}
+	if o.Search.Log == nil {
+		o.Search.Log = o.Log
+	}
+	return o
+}
+
+// NewPrologReasoner is the default Options.NewReasoner: the Prolog reasoner
+// with its default options.
+func NewPrologReasoner(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Kinds returns the kinds of player that New makes.
+func Kinds() []string { return []string{"mcts", "random", "legal"} }
+
+// New returns a new in-process player of the given kind:
+//
+//	mcts    Monte Carlo tree search (package mcts)
+//	random  a uniformly random legal move
+//	legal   the first legal move in sorted order
+//
+// Each player can play several matches at once, one role in each.
+func New(kind string, opts Options) (Player, error) {
+	opts = opts.withDefaults(kind)
+	switch kind {
+	case "mcts":
+		return &mctsPlayer{opts: opts, matches: map[string]*mctsMatch{}}, nil
+	case "random":
+		rng := rand.New(rand.NewPCG(opts.Seed, 0x72616e646f6d))
+		var mu sync.Mutex
+		return newSimple(opts, func(moves []reasoner.Move) reasoner.Move {
+			mu.Lock()
+			defer mu.Unlock()
+			return moves[rng.IntN(len(moves))]
+		}), nil
+	case "legal":
+		return newSimple(opts, func(moves []reasoner.Move) reasoner.Move {
+			return slices.Min(moves)
+		}), nil
+	}
+	return nil, fmt.Errorf("unknown player %q: want one of %s", kind, strings.Join(Kinds(), ", "))
+}
+
+// errUnknownMatch is returned for a match ID a player does not know.
+var errUnknownMatch = errors.New("unknown match")
+
+// A game is a player's own view of a match: the reasoner, its role and the
+// current state.
+type game struct {
+	r     reasoner.Reasoner
+	roles []string
+	role  int
+	state *reasoner.State
+}
+
+// newGame builds the reasoner for m's rules and finds m's role in them.
+func newGame(ctx context.Context, m *Match, newReasoner func(context.Context, *gdl.Description) (reasoner.Reasoner, error)) (_ *game, err error) {
+	if m.Rules == nil {
+		return nil, fmt.Errorf("match %s: no rules", m.ID)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("match %s: loading the rules: panic: %v", m.ID, p)
+		}
+	}()
+	r, err := newReasoner(ctx, m.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("match %s: loading the rules: %w", m.ID, err)
+	}
+	roles := r.Roles()
+	role := slices.Index(roles, m.Role)
+	if role < 0 {
+		role = slices.IndexFunc(roles, func(r string) bool { return strings.EqualFold(r, m.Role) })
+	}
+	if role < 0 {
+		return nil, fmt.Errorf("match %s: role %q is not one of the game's roles %v", m.ID, m.Role, roles)
+	}
+	st, err := r.Initial(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("match %s: initial state: %w", m.ID, err)
+	}
+	return &game{r: r, roles: roles, role: role, state: st}, nil
+}
+
+// advance plays the joint move last, if any.
+func (g *game) advance(ctx context.Context, last []reasoner.Move) (err error) {
+	if last == nil {
+		return nil
+	}
+	if len(last) != len(g.roles) {
+		return fmt.Errorf("joint move of %d moves for %d roles", len(last), len(g.roles))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("next state: panic: %v", p)
+		}
+	}()
+	st, err := g.r.Next(ctx, g.state, last)
+	if err != nil {
+		return fmt.Errorf("next state: %w", err)
+	}
+	g.state = st
+	return nil
+}
+
+// legal returns the legal moves of the player's role.
+func (g *game) legal(ctx context.Context) (moves []reasoner.Move, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("legal moves: panic: %v", p)
+		}
+	}()
+	moves, err = g.r.Legal(ctx, g.state, g.role)
+	if err != nil {
+		return nil, fmt.Errorf("legal moves: %w", err)
+	}
+	if len(moves) == 0 {
+		return nil, errors.New("no legal move")
+	}
+	return moves, nil
+}
+
+// simple is a player that chooses among the legal moves without search.
+type simple struct {
+	opts   Options
+	choose func([]reasoner.Move) reasoner.Move
+
+	mu      sync.Mutex
+	matches map[string]*simpleMatch
+}
+
+type simpleMatch struct {
+	mu sync.Mutex
+	g  *game
+}
+
+func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
+	return &simple{opts: opts, choose: choose, matches: map[string]*simpleMatch{}}
+}
+
+func (p *simple) Name() string { return p.opts.Name }
+
+func (p *simple) Start(ctx context.Context, m *Match) error {
+	g, err := newGame(ctx, m, p.opts.NewReasoner)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.matches[m.ID]; ok {
+		return fmt.Errorf("match %s: already started", m.ID)
+	}
+	p.matches[m.ID] = &simpleMatch{g: g}
+	return nil
+}
+
+func (p *simple) match(id string) (*simpleMatch, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m, ok := p.matches[id]
+	if !ok {
+		return nil, fmt.Errorf("match %s: %w", id, errUnknownMatch)
+	}
+	return m, nil
+}
+
+func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	m, err := p.match(id)
+	if err != nil {
+		return "", err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.g.advance(ctx, last); err != nil {
+		return "", fmt.Errorf("match %s: %w", id, err)
+	}
+	moves, err := m.g.legal(ctx)
+	if err != nil {
+		return "", fmt.Errorf("match %s: %w", id, err)
+	}
+	return p.choose(moves), nil
+}
+
+func (p *simple) Stop(ctx context.Context, id string, last []reasoner.Move) error {
+	return p.end(id)
+}
+
+func (p *simple) Abort(ctx context.Context, id string) error {
+	return p.end(id)
+}
+
+func (p *simple) end(id string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.matches[id]; !ok {
+		return fmt.Errorf("match %s: %w", id, errUnknownMatch)
+	}
+	delete(p.matches, id)
+	return nil
+}

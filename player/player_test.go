@@ -1,0 +1,206 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+func TestNew(t *testing.T) {
+	for _, kind := range Kinds() {
+		p, err := New(kind, Options{})
+		if err != nil {
+			t.Fatalf("New(%q): %v", kind, err)
+		}
+		if p.Name() != kind {
+			t.Errorf("New(%q).Name() = %q", kind, p.Name())
+		}
+	}
+	if p := newPlayer(t, "mcts", Options{Name: "deep"}); p.Name() != "deep" {
+		t.Errorf("Name() = %q with Options.Name deep", p.Name())
+	}
+	if _, err := New("alphazero", Options{}); err == nil {
+		t.Error("New of an unknown kind succeeded")
+	}
+}
+
+// TestSimplePlayers plays whole matches between the simple players and
+// checks the legal player's choice.
+func TestSimplePlayers(t *testing.T) {
+	d := loadGame(t, "ticTacToe")
+	for _, kinds := range [][]string{{"random", "random"}, {"legal", "legal"}, {"legal", "random"}} {
+		res := playMatch(t, d, []Player{newPlayer(t, kinds[0], Options{}), newPlayer(t, kinds[1], Options{})}, time.Second, time.Second)
+		if len(res.goals) != 2 {
+			t.Fatalf("goals %v", res.goals)
+		}
+		// Replay and check that the legal player played its first move.
+		ctx := context.Background()
+		r, err := NewPrologReasoner(ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := r.Initial(ctx)
+		for _, joint := range res.moves {
+			for role, kind := range kinds {
+				if kind != "legal" {
+					continue
+				}
+				legal, _ := r.Legal(ctx, st, role)
+				if joint[role] != legal[0] {
+					t.Fatalf("legal player played %s, first legal move %s", joint[role], legal[0])
+				}
+			}
+			st, _ = r.Next(ctx, st, joint)
+		}
+	}
+}
+
+// TestUnknownMatch checks that calls for a match a player does not know
+// fail, without a panic, and that a match id cannot be started twice.
+func TestUnknownMatch(t *testing.T) {
+	d := loadGame(t, "ticTacToe")
+	ctx := context.Background()
+	for _, kind := range Kinds() {
+		p := newPlayer(t, kind, Options{})
+		if _, err := p.Play(ctx, "nope", nil); err == nil {
+			t.Errorf("%s: Play of an unknown match succeeded", kind)
+		}
+		if err := p.Stop(ctx, "nope", nil); err == nil {
+			t.Errorf("%s: Stop of an unknown match succeeded", kind)
+		}
+		if err := p.Abort(ctx, "nope"); err == nil {
+			t.Errorf("%s: Abort of an unknown match succeeded", kind)
+		}
+		m := &Match{ID: "twice", Role: "xplayer", Rules: d, StartClock: time.Second, PlayClock: time.Second}
+		sctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		if err := p.Start(sctx, m); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if err := p.Start(sctx, m); err == nil {
+			t.Errorf("%s: a second Start of the same match succeeded", kind)
+		}
+		cancel()
+		bad := &Match{ID: "badrole", Role: "nobody", Rules: d}
+		if err := p.Start(ctx, bad); err == nil {
+			t.Errorf("%s: Start with an unknown role succeeded", kind)
+		}
+		if err := p.Abort(ctx, "twice"); err != nil {
+			t.Errorf("%s: Abort: %v", kind, err)
+		}
+	}
+}
+
+// TestMCTSMatches plays short matches of the mcts player, quick enough
+// for every test run: it must not lose tic-tac-toe to a random player,
+// and must solve the bundled puzzles.
+func TestMCTSMatches(t *testing.T) {
+	tests := []struct {
+		game  string
+		kinds []string
+		role  int // the mcts player's role
+		min   int // its lowest acceptable goal
+		start time.Duration
+		play  time.Duration
+	}{
+		{"ticTacToe", []string{"mcts", "random"}, 0, 50, time.Second, 300 * time.Millisecond},
+		{"ticTacToe", []string{"random", "mcts"}, 1, 50, time.Second, 300 * time.Millisecond},
+		{"maze", []string{"mcts"}, 0, 100, 2 * time.Second, 300 * time.Millisecond},
+		{"hanoi", []string{"mcts"}, 0, 100, 5 * time.Second, 300 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.game, func(t *testing.T) {
+			d := loadGame(t, tt.game)
+			var ps []Player
+			for _, k := range tt.kinds {
+				ps = append(ps, newPlayer(t, k, Options{Search: mcts.Config{Seed: 1}}))
+			}
+			res := playMatch(t, d, ps, tt.start, tt.play)
+			if g := res.goals[tt.role]; g < tt.min {
+				t.Errorf("mcts scored %d, want at least %d (goals %v, moves %v)", g, tt.min, res.goals, res.moves)
+			}
+		})
+	}
+}
+
+// faulty wraps a reasoner; its forks, which the search uses, misbehave.
+type faulty struct {
+	reasoner.Reasoner
+	forked bool
+	panics bool          // Next panics
+	delay  time.Duration // Next sleeps, ignoring its context
+}
+
+func (f *faulty) Fork() (reasoner.Reasoner, error) {
+	r, err := f.Reasoner.Fork()
+	if err != nil {
+		return nil, err
+	}
+	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay}, nil
+}
+
+func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
+	if f.forked {
+		if f.panics {
+			panic("faulty reasoner")
+		}
+		time.Sleep(f.delay)
+	}
+	return f.Reasoner.Next(ctx, s, joint)
+}
+
+func faultyReasoner(panics bool, delay time.Duration) func(context.Context, *gdl.Description) (reasoner.Reasoner, error) {
+	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := NewPrologReasoner(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		return &faulty{Reasoner: r, panics: panics, delay: delay}, nil
+	}
+}
+
+// TestMCTSFallback checks that a search that panics or is stuck in slow
+// reasoner calls still yields a legal move in time, every turn.
+func TestMCTSFallback(t *testing.T) {
+	d := loadGame(t, "ticTacToe")
+	tests := []struct {
+		name   string
+		panics bool
+		delay  time.Duration
+	}{
+		{"panics", true, 0},
+		{"slow playouts", false, 400 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPlayer(t, "mcts", Options{NewReasoner: faultyReasoner(tt.panics, tt.delay)})
+			// playMatch fails the test for a late or illegal move.
+			playMatch(t, d, []Player{p, newPlayer(t, "random", Options{})}, time.Second, 500*time.Millisecond)
+		})
+	}
+}
+
+// TestBadRules checks that rules that fail to load are an error.
+func TestBadRules(t *testing.T) {
+	d, err := gdl.ParseFile("bad.kif", []byte("(init (p 1)) (<= (legal a x) (true (p 1)))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range Kinds() {
+		p := newPlayer(t, kind, Options{})
+		err := p.Start(context.Background(), &Match{ID: "m", Role: "a", Rules: d, StartClock: time.Second})
+		if err == nil {
+			t.Errorf("%s: Start with rules without roles succeeded", kind)
+		}
+		if err := p.Start(context.Background(), &Match{ID: "m", Role: "a"}); err == nil {
+			t.Errorf("%s: Start without rules succeeded", kind)
+		}
+		if _, err := p.Play(context.Background(), "m", nil); !errors.Is(err, errUnknownMatch) {
+			t.Errorf("%s: Play after a failed Start: %v, want an unknown match", kind, err)
+		}
+	}
+}

@@ -1,0 +1,548 @@
+package player
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Defaults of Server.
+const (
+	// DefaultServerMargin is the time kept, by default, between the answer
+	// to START or PLAY and the end of the clock: enough for a game master
+	// on the same machine or network.
+	DefaultServerMargin = 500 * time.Millisecond
+
+	// DefaultMaxBodySize bounds, by default, the size of a message: the
+	// rules of the largest public games are a few hundred kilobytes.
+	DefaultMaxBodySize = gdl.MaxSize
+)
+
+// unframedTimeout bounds the reading of a POST body sent without
+// Content-Length.
+const unframedTimeout = 10 * time.Second
+
+// Server serves one Player over the GGP HTTP protocol, behaving toward a
+// game master as ggp-base's player does:
+//
+//   - A message arrives as the body of a POST (Content-Type text/acl; a
+//     missing Content-Length is accepted) or URL-encoded as the path of a
+//     GET. An OPTIONS request gets the CORS headers and an empty body.
+//   - Every reply has status 200, Content-Type text/acl and the CORS
+//     headers of ggp-base.
+//   - (INFO) gets ((name NAME) (status available|busy) (species SPECIES)),
+//     (PREVIEW RULES CLOCK) gets ready, (START ID ROLE (RULES...) START PLAY)
+//     gets ready once the player is, or busy during another match,
+//     (PLAY ID NIL|(MOVES...)) gets the move, (STOP ID MOVES) gets done and
+//     (ABORT ID) gets aborted. PLAY, STOP and ABORT for a match other than
+//     the current one get busy. A PLAY whose move could not be chosen gets
+//     nil.
+//   - A message that cannot be understood, or rules that cannot be
+//     loaded, get (error "REASON") and the reason is logged.
+//
+// Messages are handled concurrently: INFO, STOP and ABORT are answered at
+// once while the player thinks. Like ggp-base's player, a Server plays one
+// match at a time.
+//
+// Set the exported fields before serving.
+type Server struct {
+	// Species is reported by INFO. Default "bot".
+	Species string
+
+	// Margin is subtracted from the start and play clocks, so that the
+	// answer arrives in time. It is capped at a quarter of the clock.
+	// Default DefaultServerMargin.
+	Margin time.Duration
+
+	// MaxBodySize bounds the size of a message. Default
+	// DefaultMaxBodySize.
+	MaxBodySize int64
+
+	// ErrorLog receives a line for each request that cannot be served.
+	// Nil means log.Default().
+	ErrorLog *log.Logger
+
+	player Player
+	once   sync.Once
+	router *mux.Router
+
+	mu    sync.Mutex
+	match *serverMatch // the current match, or nil
+}
+
+type serverMatch struct {
+	id         string
+	startClock time.Duration
+	playClock  time.Duration
+}
+
+// NewServer returns a server for p.
+func NewServer(p Player) *Server {
+	return &Server{player: p}
+}
+
+// ServeHTTP answers one protocol request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.once.Do(func() {
+		rt := mux.NewRouter()
+		rt.SkipClean(true)
+		rt.Methods(http.MethodOptions).HandlerFunc(s.serveOptions)
+		rt.Methods(http.MethodPost).HandlerFunc(s.servePost)
+		rt.Methods(http.MethodGet).HandlerFunc(s.serveGet)
+		rt.MethodNotAllowedHandler = http.HandlerFunc(s.serveOptions)
+		rt.NotFoundHandler = http.HandlerFunc(s.serveOptions)
+		s.router = rt
+	})
+	s.router.ServeHTTP(w, r)
+}
+
+// setHeaders sets the headers of every reply.
+func setHeaders(h http.Header) {
+	h.Set("Content-Type", "text/acl")
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Content-Type")
+	h.Set("Access-Control-Allow-Age", "86400")
+}
+
+func reply(w http.ResponseWriter, body string) {
+	setHeaders(w.Header())
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	io.WriteString(w, body)
+}
+
+// serveOptions answers OPTIONS, and requests of any other method, with an
+// empty body, as ggp-base does.
+func (s *Server) serveOptions(w http.ResponseWriter, r *http.Request) {
+	reply(w, "")
+}
+
+func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
+	raw := r.RequestURI
+	if !strings.HasPrefix(raw, "/") {
+		raw = r.URL.RequestURI()
+	}
+	msg, err := url.QueryUnescape(strings.TrimPrefix(raw, "/"))
+	if err != nil {
+		reply(w, s.fail("GET %s: %v", raw, err))
+		return
+	}
+	msg = strings.ReplaceAll(msg, "\r", " ")
+	reply(w, s.handle(r.Context(), msg, received))
+}
+
+func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
+	if r.ContentLength == 0 && r.Header.Get("Content-Length") == "" && len(r.TransferEncoding) == 0 {
+		if hj, ok := w.(http.Hijacker); ok {
+			s.serveUnframed(hj, received)
+			return
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBodySize()))
+	if err != nil {
+		reply(w, s.fail("reading the message: %v", err))
+		return
+	}
+	reply(w, s.handle(r.Context(), string(body), received))
+}
+
+// serveUnframed serves a POST without Content-Length: like ggp-base, it
+// reads the body until the connection is closed, stopping early when a
+// whole S-expression has arrived. net/http would read such a body as
+// empty, so the connection is taken over and the reply written by hand.
+func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		s.logf("POST without Content-Length: %v", err)
+		return
+	}
+	defer conn.Close()
+	conn.SetReadDeadline(received.Add(unframedTimeout))
+	body, err := readUnframed(rw.Reader, s.maxBodySize())
+	conn.SetReadDeadline(time.Time{})
+	var out string
+	if err != nil {
+		out = s.fail("reading the message: %v", err)
+	} else {
+		out = s.handle(context.Background(), string(body), received)
+	}
+	var b bytes.Buffer
+	b.WriteString("HTTP/1.0 200 OK\r\n")
+	h := http.Header{}
+	setHeaders(h)
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	h.Write(&b)
+	b.WriteString("\r\n")
+	b.WriteString(out)
+	conn.SetWriteDeadline(time.Now().Add(unframedTimeout))
+	conn.Write(b.Bytes())
+}
+
+// readUnframed reads a message from r up to the end of the stream or to
+// the end of the first complete S-expression, whichever comes first.
+func readUnframed(r *bufio.Reader, limit int64) ([]byte, error) {
+	var buf []byte
+	depth, started, comment := 0, false, false
+	for {
+		c, err := r.ReadByte()
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() && started && depth == 0 {
+				return buf, nil
+			}
+			return nil, err
+		}
+		if int64(len(buf)) >= limit {
+			return nil, fmt.Errorf("message larger than %d bytes", limit)
+		}
+		buf = append(buf, c)
+		switch {
+		case comment:
+			comment = c != '\n'
+		case c == ';':
+			comment = true
+		case c == '(':
+			depth++
+			started = true
+		case c == ')':
+			depth--
+			if depth <= 0 && started {
+				return buf, nil
+			}
+		}
+	}
+}
+
+func (s *Server) maxBodySize() int64 {
+	if s.MaxBodySize > 0 {
+		return s.MaxBodySize
+	}
+	return DefaultMaxBodySize
+}
+
+func (s *Server) logf(format string, args ...any) {
+	l := s.ErrorLog
+	if l == nil {
+		l = log.Default()
+	}
+	l.Printf(format, args...)
+}
+
+// fail logs the reason a request cannot be served and returns the reply
+// that tells the game master: (error "REASON"), with the reason made safe
+// to read as one S-expression.
+func (s *Server) fail(format string, args ...any) string {
+	reason := fmt.Sprintf(format, args...)
+	s.logf("player: %s", reason)
+	if len(reason) > 400 {
+		reason = reason[:400] + "..."
+	}
+	safe := strings.Map(func(r rune) rune {
+		switch {
+		case r == '(':
+			return '['
+		case r == ')':
+			return ']'
+		case r == '"':
+			return '\''
+		case r < ' ' || r == 0x7f:
+			return ' '
+		}
+		return r
+	}, reason)
+	return `(error "` + safe + `")`
+}
+
+// clockDeadline returns the deadline of an answer due clock after received.
+func (s *Server) clockDeadline(received time.Time, clock time.Duration) time.Time {
+	margin := s.Margin
+	if margin <= 0 {
+		margin = DefaultServerMargin
+	}
+	margin = min(margin, clock/4)
+	return received.Add(clock - margin)
+}
+
+// handle answers one message.
+func (s *Server) handle(ctx context.Context, msg string, received time.Time) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return s.fail("empty message")
+	}
+	e, err := gdl.ReadExpr([]byte(msg))
+	if err != nil {
+		return s.fail("unreadable message %s: %v", quote(msg), err)
+	}
+	if !e.IsList || len(e.List) == 0 || e.List[0].IsList {
+		return s.fail("message %s is not a list headed by its type", quote(msg))
+	}
+	args := e.List[1:]
+	head := strings.ToLower(e.List[0].Atom)
+	arity := map[string]int{"info": 0, "preview": 2, "start": 5, "play": 2, "stop": 2, "abort": 1}
+	want, ok := arity[head]
+	switch {
+	case !ok:
+		return s.fail("unknown message type %q", e.List[0].Atom)
+	case head == "start" && len(args) < want:
+		return s.fail("%s takes at least %d arguments, not %d", e.List[0].Atom, want, len(args))
+	case head != "start" && len(args) != want:
+		return s.fail("%s takes %d arguments, not %d", e.List[0].Atom, want, len(args))
+	}
+	switch head {
+	case "info":
+		return s.info()
+	case "preview":
+		return "ready"
+	case "start":
+		return s.start(ctx, args, received)
+	case "play":
+		return s.play(ctx, args, received)
+	case "stop":
+		return s.stop(ctx, args)
+	default:
+		return s.abort(ctx, args)
+	}
+}
+
+// quote returns msg quoted and cut for a log line.
+func quote(msg string) string {
+	if len(msg) > 80 {
+		return strconv.Quote(msg[:80]) + "..."
+	}
+	return strconv.Quote(msg)
+}
+
+func (s *Server) info() string {
+	s.mu.Lock()
+	status := "available"
+	if s.match != nil {
+		status = "busy"
+	}
+	s.mu.Unlock()
+	species := s.Species
+	if species == "" {
+		species = "bot"
+	}
+	return fmt.Sprintf("((name %s) (status %s) (species %s))", atom(s.player.Name()), status, atom(species))
+}
+
+// atom makes name a single KIF atom.
+func atom(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r <= ' ' || r == '(' || r == ')' || r == ';' || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, name)
+	if name == "" {
+		return "_"
+	}
+	return name
+}
+
+// atomArg returns the text of an argument that must be an atom.
+func atomArg(e *gdl.Expr, what string) (string, error) {
+	if e.IsList {
+		return "", fmt.Errorf("%s is a list, not an atom", what)
+	}
+	return e.Atom, nil
+}
+
+// clockArg reads a clock in seconds.
+func clockArg(e *gdl.Expr, what string) (time.Duration, error) {
+	a, err := atomArg(e, what)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.Atoi(a)
+	if err != nil || n <= 0 || n > 1<<20 {
+		return 0, fmt.Errorf("%s %q is not a positive number of seconds", what, a)
+	}
+	return time.Duration(n) * time.Second, nil
+}
+
+func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time) string {
+	id, err := atomArg(args[0], "match id")
+	if err != nil {
+		return s.fail("START: %v", err)
+	}
+	role, err := atomArg(args[1], "role")
+	if err != nil {
+		return s.fail("START %s: %v", id, err)
+	}
+	if !args[2].IsList {
+		return s.fail("START %s: the rules are not a list", id)
+	}
+	startClock, err := clockArg(args[3], "start clock")
+	if err != nil {
+		return s.fail("START %s: %v", id, err)
+	}
+	playClock, err := clockArg(args[4], "play clock")
+	if err != nil {
+		return s.fail("START %s: %v", id, err)
+	}
+	s.mu.Lock()
+	if s.match != nil {
+		cur := s.match.id
+		s.mu.Unlock()
+		s.logf("player: START %s while playing %s: busy", id, cur)
+		return "busy"
+	}
+	m := &serverMatch{id: id, startClock: startClock, playClock: playClock}
+	s.match = m
+	s.mu.Unlock()
+
+	rules, err := gdl.ExprDescription("", args[2].List)
+	if err == nil && len(rules.Rules) == 0 {
+		err = errors.New("no rules")
+	}
+	if err != nil {
+		s.endMatch(m)
+		return s.fail("START %s: rules: %v", id, err)
+	}
+	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, startClock))
+	defer cancel()
+	err = s.safely(func() error {
+		return s.player.Start(ctx, &Match{ID: id, Role: role, Rules: rules, StartClock: startClock, PlayClock: playClock})
+	})
+	if err != nil {
+		s.endMatch(m)
+		return s.fail("START %s: %v", id, err)
+	}
+	return "ready"
+}
+
+// safely calls f, turning a panic into an error.
+func (s *Server) safely(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f()
+}
+
+// endMatch forgets m if it is still the current match.
+func (s *Server) endMatch(m *serverMatch) {
+	s.mu.Lock()
+	if s.match == m {
+		s.match = nil
+	}
+	s.mu.Unlock()
+}
+
+// current returns the current match if its id is id.
+func (s *Server) current(id string) *serverMatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.match == nil || s.match.id != id {
+		return nil
+	}
+	return s.match
+}
+
+// jointArg reads the joint move of PLAY or STOP: an atom such as NIL for
+// none, or a list of moves, each a ground term.
+func jointArg(e *gdl.Expr) ([]reasoner.Move, error) {
+	if !e.IsList {
+		return nil, nil
+	}
+	moves := make([]reasoner.Move, len(e.List))
+	for i, x := range e.List {
+		t, err := gdl.ExprTerm(x)
+		if err != nil {
+			return nil, fmt.Errorf("move %d: %v", i+1, err)
+		}
+		moves[i] = reasoner.Move(gdl.Format(t))
+	}
+	return moves, nil
+}
+
+func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time) string {
+	id, err := atomArg(args[0], "match id")
+	if err != nil {
+		return s.fail("PLAY: %v", err)
+	}
+	m := s.current(id)
+	if m == nil {
+		s.logf("player: PLAY for %s, which is not the current match: busy", id)
+		return "busy"
+	}
+	last, err := jointArg(args[1])
+	if err != nil {
+		return s.fail("PLAY %s: %v", id, err)
+	}
+	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, m.playClock))
+	defer cancel()
+	var move reasoner.Move
+	err = s.safely(func() (err error) {
+		move, err = s.player.Play(ctx, id, last)
+		return err
+	})
+	if err != nil || move == "" {
+		s.logf("player: PLAY %s: no move: %v", id, err)
+		return "nil"
+	}
+	return string(move)
+}
+
+func (s *Server) stop(ctx context.Context, args []*gdl.Expr) string {
+	id, err := atomArg(args[0], "match id")
+	if err != nil {
+		return s.fail("STOP: %v", err)
+	}
+	m := s.current(id)
+	if m == nil {
+		s.logf("player: STOP for %s, which is not the current match: busy", id)
+		return "busy"
+	}
+	last, err := jointArg(args[1])
+	if err != nil {
+		s.logf("player: STOP %s: %v", id, err)
+		last = nil
+	}
+	s.endMatch(m)
+	if err := s.safely(func() error { return s.player.Stop(ctx, id, last) }); err != nil {
+		s.logf("player: STOP %s: %v", id, err)
+	}
+	return "done"
+}
+
+func (s *Server) abort(ctx context.Context, args []*gdl.Expr) string {
+	id, err := atomArg(args[0], "match id")
+	if err != nil {
+		return s.fail("ABORT: %v", err)
+	}
+	m := s.current(id)
+	if m == nil {
+		s.logf("player: ABORT for %s, which is not the current match: busy", id)
+		return "busy"
+	}
+	s.endMatch(m)
+	if err := s.safely(func() error { return s.player.Abort(ctx, id) }); err != nil {
+		s.logf("player: ABORT %s: %v", id, err)
+	}
+	return "aborted"
+}
