@@ -109,11 +109,11 @@ func (c *converter) error(pos Pos, format string, args ...any) {
 
 func (c *converter) full() bool { return len(c.errs) >= MaxErrors }
 
-// checkDepth reports nesting beyond MaxDepth. Expressions read from text
-// never nest that deep, but expressions built by a program might, even in a
-// cycle.
+// checkDepth reports a list e inside depth lists that nests deeper than
+// MaxDepth. Expressions read from text never nest that deep, but expressions
+// built by a program might, even in a cycle.
 func (c *converter) checkDepth(e *Expr, depth int) bool {
-	if depth > MaxDepth {
+	if e.IsList && depth >= MaxDepth {
 		c.error(e.Pos, "lists nested more than %d deep", MaxDepth)
 		return false
 	}

@@ -55,9 +55,9 @@ var tokenSymbols = map[string]lexer.TokenType{
 	"Punct": tokPunct,
 }
 
-// kifLexer is the participle lexer definition for KIF. ReadExprs does not
-// use Lex: it checks the whole text with a scanner first, then feeds the
-// tokens of the same scanner to the parser.
+// kifLexer is the participle lexer definition for KIF. ReadExprs calls the
+// scanner itself, to check the whole text before it feeds the tokens to the
+// parser; Lex and LexBytes do the same for other users of the grammar.
 type kifLexer struct{}
 
 func (kifLexer) Symbols() map[string]lexer.TokenType { return tokenSymbols }
@@ -71,6 +71,19 @@ func (kifLexer) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 }
 
 func (kifLexer) LexBytes(filename string, src []byte) (lexer.Lexer, error) {
+	s, err := checkedScanner(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkedScanner returns a scanner at the start of src, once it has checked
+// the size of src and everything scanner.check checks.
+func checkedScanner(filename string, src []byte) (*scanner, error) {
+	if len(src) > MaxSize {
+		return nil, ErrorList{{Pos: Pos{Filename: filename}, Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(src), MaxSize)}}
+	}
 	s := newScanner(filename, src)
 	if s.check(); len(s.errs) > 0 {
 		return nil, s.errs

@@ -73,14 +73,10 @@ var sexprParser = participle.MustBuild[sexprFile](
 // ReadExprs reads all the S-expressions of src. Positions name filename. The
 // error, if any, is an ErrorList.
 func ReadExprs(filename string, src []byte) ([]*Expr, error) {
-	if len(src) > MaxSize {
-		return nil, ErrorList{{Pos: Pos{Filename: filename}, Msg: fmt.Sprintf("input of %d bytes exceeds the limit of %d", len(src), MaxSize)}}
+	s, err := checkedScanner(filename, src)
+	if err != nil {
+		return nil, err
 	}
-	s := newScanner(filename, src)
-	if s.check(); len(s.errs) > 0 {
-		return nil, s.errs
-	}
-	s.reset()
 	peek, err := lexer.Upgrade(s)
 	if err != nil {
 		return nil, parserError(filename, err)

@@ -2,6 +2,7 @@ package gdl
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -218,9 +219,13 @@ func TestExprTerm(t *testing.T) {
 	}
 
 	deep := atom("x")
-	for range MaxDepth + 1 {
+	for range MaxDepth {
 		deep = list("f", deep)
 	}
+	if _, err := ExprTerm(deep); err != nil {
+		t.Errorf("ExprTerm of %d nested lists: %v", MaxDepth, err)
+	}
+	deep = list("f", deep)
 	cycle := list("f")
 	cycle.List = append(cycle.List, cycle)
 	bad := []struct {
@@ -289,5 +294,24 @@ func TestExprDescription(t *testing.T) {
 			t.Errorf("ExprDescription(%v) = %v, want nil", tt.es, d)
 		}
 		checkErrors(t, err, "", tt.want)
+	}
+}
+
+// TestGrammar runs the participle grammar through the lexer definition, as
+// a user of the grammar other than ReadExprs would.
+func TestGrammar(t *testing.T) {
+	file, err := sexprParser.ParseString("g", "a (b (c) d) ; e\n()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sexprs(file.Tokens, file.Lists)
+	stripPositions(&got)
+	if want := []*Expr{atom("a"), list("b", list("c"), "d"), list()}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	for _, src := range []string{"(a", "a)", "\x00", strings.Repeat(" ", MaxSize+1)} {
+		if _, err := sexprParser.ParseString("g", src); err == nil {
+			t.Errorf("ParseString(%.10q): no error", src)
+		}
 	}
 }
