@@ -9,5 +9,4 @@ import (
 
 var errNotYet = errors.New("not implemented yet")
 
-func runPlay(ctx context.Context, env *environment, args []string) error  { return errNotYet }
 func runQuery(ctx context.Context, env *environment, args []string) error { return errNotYet }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/mcts"
+)
+
+// runPlay serves a player over the GGP HTTP protocol until ctx is done.
+func runPlay(ctx context.Context, env *environment, args []string) error {
+	flags := newFlagSet(env, "play", "--port P [--player mcts|random|legal] [--name N] [flags]",
+		"ggp play --port 9147 --player mcts --name gopher")
+	port := flags.Int("port", 9147, "TCP port to listen on (0 picks a free one)")
+	host := flags.String("host", "", "address to listen on (default: all interfaces)")
+	kind := flags.String("player", "mcts", "player: "+strings.Join(player.Kinds(), ", "))
+	name := flags.String("name", "", "name given to INFO requests (default: the player kind)")
+	margin := flags.Duration("margin", player.DefaultServerMargin, "time kept free before each clock runs out, for the network")
+	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")
+	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
+	if err := parseFlags(flags, args); err != nil {
+		return err
+	}
+	if flags.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, flags.Arg(0))
+	}
+	if *port < 0 || *port > 65535 {
+		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)
+	}
+	if *margin < 0 || *workers < 0 || *maxNodes < 0 {
+		return fmt.Errorf("%w: --margin, --workers and --max-nodes cannot be negative", errUsage)
+	}
+	logger := log.New(env.stderr, "ggp play: ", log.LstdFlags)
+	p, err := player.New(*kind, player.Options{
+		Name:   *name,
+		Search: mcts.Config{Workers: *workers, MaxNodes: *maxNodes},
+		Log:    logger,
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	srv := player.NewServer(p)
+	srv.Margin = *margin
+	srv.ErrorLog = logger
+
+	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          logger,
+	}
+	fmt.Fprintf(env.stdout, "ggp play: %s player %s listening on %s\n", *kind, p.Name(), ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	fmt.Fprintln(env.stdout, "ggp play: stopped")
+	return nil
+}
