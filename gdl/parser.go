@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// ParseFile parses the game description src. Positions name filename.
+// ParseFile parses the game description src. Positions name filename. The
+// lexical syntax and the limits on src are those of ReadExprs.
 //
 // A description is a sequence of rules (<= head body...) and facts: a
 // sentence (name arg...) or a bare proposition such as terminal. Keywords

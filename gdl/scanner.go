@@ -11,7 +11,7 @@ import (
 
 // Limits on what the readers of this package accept. They keep hostile or
 // broken input from using unbounded memory, stack or time. The largest public
-// games are under 100 KiB, nest less than 20 deep and hold under 30 000
+// games are under 100 KiB, nest less than 30 deep and hold under 20 000
 // tokens.
 const (
 	// MaxSize is the largest source text, in bytes, that ParseFile and
@@ -29,19 +29,6 @@ const (
 	// stops at the first MaxErrors errors.
 	MaxErrors = 10
 )
-
-// The lexical syntax of KIF as GDL uses it:
-//
-//   - Whitespace is space, tab, carriage return, form feed and newline.
-//   - A comment runs from ';' to the end of the line. Comments may hold any
-//     byte but NUL, so that text in a legacy encoding does no harm there.
-//   - '(' and ')' delimit lists.
-//   - An atom is a run of any other printable Unicode characters.
-//     Variables are atoms that start with '?'.
-//   - A byte order mark at the start of the text is skipped.
-//
-// Control characters, NUL, invalid UTF-8 and other non-printable characters
-// are errors outside comments.
 
 // Token types, as the participle grammar names them.
 const (

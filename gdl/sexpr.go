@@ -72,6 +72,22 @@ var sexprParser = participle.MustBuild[sexprFile](
 
 // ReadExprs reads all the S-expressions of src. Positions name filename. The
 // error, if any, is an ErrorList.
+//
+// The text is KIF as GDL uses it:
+//
+//   - Whitespace is space, tab, carriage return, form feed and newline.
+//   - A comment runs from ';' to the end of the line. Comments may hold any
+//     byte but NUL, so that text in a legacy encoding does no harm there.
+//   - '(' and ')' delimit lists.
+//   - An atom is a run of any other printable Unicode characters, such as
+//     cell, 100, -1, map+, <, "x" or café. Variables are atoms that start
+//     with '?'.
+//   - A byte order mark at the start of the text is skipped.
+//
+// Control characters, NUL, invalid UTF-8, and non-printable or space
+// characters beyond ASCII are errors outside comments. Lists must balance
+// and nest at most MaxDepth deep; src may hold at most MaxSize bytes and
+// MaxTokens atoms and parentheses.
 func ReadExprs(filename string, src []byte) ([]*Expr, error) {
 	s, err := checkedScanner(filename, src)
 	if err != nil {
