@@ -1,7 +1,9 @@
 package gdl
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 )
 
@@ -96,4 +98,17 @@ func (l ErrorList) Unwrap() []error {
 		errs[i] = e
 	}
 	return errs
+}
+
+// PrintError writes err to w, one line for each error of an ErrorList, or
+// err on one line for any other error.
+func PrintError(w io.Writer, err error) {
+	var list ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			fmt.Fprintln(w, e)
+		}
+	} else if err != nil {
+		fmt.Fprintln(w, err)
+	}
 }

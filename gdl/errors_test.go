@@ -2,7 +2,9 @@ package gdl
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +78,25 @@ func TestErrorList(t *testing.T) {
 	l.Reset()
 	if l.Len() != 0 || l.Err() != nil {
 		t.Errorf("after Reset: %v", l)
+	}
+}
+
+func TestPrintError(t *testing.T) {
+	list := ErrorList{{Pos{"a.kif", 0, 1, 2}, "first"}, {Pos{"a.kif", 9, 3, 4}, "second"}}
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{list, "a.kif:1:2: first\na.kif:3:4: second\n"},
+		{fmt.Errorf("loading: %w", list), "a.kif:1:2: first\na.kif:3:4: second\n"},
+		{errors.New("no such file"), "no such file\n"},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		var b strings.Builder
+		PrintError(&b, tt.err)
+		if b.String() != tt.want {
+			t.Errorf("PrintError(%v) wrote %q, want %q", tt.err, b.String(), tt.want)
+		}
 	}
 }

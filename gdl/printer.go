@@ -13,6 +13,9 @@ import (
 //
 // Every move and fact exchanged in the system is the Format of a ground
 // term: (mark 1 1), noop.
+//
+// Names are written as they are. What ParseFile returns prints back to the
+// same tree; a name that no text can hold, such as "" or "a b", does not.
 func Fprint(w io.Writer, node Node) error {
 	var p printer
 	p.node(node)

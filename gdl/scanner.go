@@ -20,7 +20,7 @@ const (
 
 	// MaxTokens is the largest number of atoms and parentheses in one
 	// source text.
-	MaxTokens = 1 << 19
+	MaxTokens = 1 << 18
 
 	// MaxDepth is the deepest nesting of parentheses accepted.
 	MaxDepth = 1000
