@@ -536,3 +536,14 @@ func TestIsNumber(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParseTerm parses a move, as a player does for each move of a
+// PLAY message.
+func BenchmarkParseTerm(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseTerm("(move wp e 2 e 4)"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -26,6 +26,7 @@ func Fprint(w io.Writer, node Node) error {
 // Format returns node as Fprint writes it.
 func Format(node Node) string {
 	var p printer
+	p.Grow(64) // enough for most terms in one allocation
 	p.node(node)
 	return p.String()
 }

@@ -113,3 +113,13 @@ func TestFprintError(t *testing.T) {
 		t.Errorf("Fprint to a failing writer: %v, want %v", err, errWrite)
 	}
 }
+
+// BenchmarkFormat prints a fact, as the reasoner does for each fact of each
+// state.
+func BenchmarkFormat(b *testing.B) {
+	x := mkFunc("cell", "e", "2", mkFunc("piece", "white", "pawn"))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Format(x)
+	}
+}
