@@ -2,7 +2,8 @@ package prolog
 
 import (
 	"fmt"
-	"slices"
+	"math"
+	"strings"
 
 	"github.com/ichiban/prolog/engine"
 
@@ -40,20 +41,29 @@ type compiler struct {
 	// tabled relations are answered by native tables; they take no depth
 	// argument and have no clauses.
 	tabled map[signature]bool
-	// trueKeys and doesKeys collect the functors for which the compiled
-	// program calls a specialised true:f/n or does:f/n native.
-	trueKeys map[functorKey]engine.Atom
-	doesKeys map[functorKey]engine.Atom
+	// trueKeys and doesKeys number the functors of facts and moves the
+	// program looks up, each with its specialised true:f/n or does:f/n
+	// native.
+	trueKeys *functorSlots
+	doesKeys *functorSlots
 	clauses  []engine.Term
+	fused    []fusedTests
 	nextAux  int
+	versions map[version]engine.Atom // compiled or queued, with names
+	queue    []version               // versions still to compile
+	// tables, when set, are the precomputed static relations; their sizes
+	// drive the choice of literal order. Without them rule bodies keep
+	// their written order.
+	tables map[signature]*table
 }
 
 func newCompiler(p *program, tabled map[signature]bool) *compiler {
 	return &compiler{
 		prog:     p,
 		tabled:   tabled,
-		trueKeys: map[functorKey]engine.Atom{},
-		doesKeys: map[functorKey]engine.Atom{},
+		versions: map[version]engine.Atom{},
+		trueKeys: &functorSlots{kind: "true", slots: map[functorKey]int{}},
+		doesKeys: &functorSlots{kind: "does", slots: map[functorKey]int{}},
 	}
 }
 
@@ -63,14 +73,81 @@ func (c *compiler) takesDepth(s signature) bool {
 	return c.prog.recursive[s] && !c.tabled[s]
 }
 
-// compileRelation adds the clauses of relation s.
+// A version of a relation is its clauses compiled for one binding pattern:
+// bit i of mode is set when callers always pass a ground argument i. Bodies
+// are planned knowing those head variables are bound, which can change the
+// best order completely (a line check for a given player starts from that
+// player's pieces, not from every row). Mode 0, all arguments free, is the
+// version Go's queries and unspecialised calls use.
+type version struct {
+	s    signature
+	mode uint64
+}
+
+// maxModeArity bounds the arity of relations that get versions.
+const maxModeArity = 64
+
+// compileRelation adds the clauses of relation s, in its all-free version,
+// and of every version the compiled bodies call.
 func (c *compiler) compileRelation(s signature) error {
-	for _, r := range c.prog.rules[s] {
-		if err := c.compileRule(r); err != nil {
-			return err
+	c.request(s, 0)
+	for len(c.queue) > 0 {
+		v := c.queue[0]
+		c.queue = c.queue[1:]
+		for _, r := range c.prog.rules[v.s] {
+			if err := c.compileRule(r, v.mode); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// request returns the name of version (s, mode), queueing its compilation
+// the first time it is asked for.
+func (c *compiler) request(s signature, mode uint64) engine.Atom {
+	v := version{s, mode}
+	if name, ok := c.versions[v]; ok {
+		return name
+	}
+	name := relationAtom(s.name)
+	if mode != 0 {
+		var b strings.Builder
+		b.WriteString(name)
+		b.WriteByte('@')
+		for i := 0; i < s.arity; i++ {
+			if mode&(1<<i) != 0 {
+				b.WriteByte('b')
+			} else {
+				b.WriteByte('f')
+			}
+		}
+		name = b.String()
+	}
+	atom := engine.NewAtom(name)
+	c.versions[v] = atom
+	c.queue = append(c.queue, v)
+	return atom
+}
+
+// callMode returns the binding pattern of a call to s with args, given the
+// bound variables, or 0 when s gets no versions: tables and natives need
+// none, and recursive relations keep one version so that the depth limit
+// and the planner's pinning stay simple.
+func (c *compiler) callMode(s signature, args []gdl.Term, bound map[string]bool) uint64 {
+	if c.tables == nil || bound == nil || c.tabled[s] || c.prog.recursive[s] || s.arity > maxModeArity {
+		return 0
+	}
+	if _, defined := c.prog.rules[s]; !defined {
+		return 0
+	}
+	var mode uint64
+	for i, a := range args {
+		if allBound(termVars([]gdl.Term{a}, nil), bound) {
+			mode |= 1 << i
+		}
+	}
+	return mode
 }
 
 // ruleScope holds the variables of one clause.
@@ -88,8 +165,17 @@ func (sc *ruleScope) variable(name string) engine.Variable {
 	return v
 }
 
-func (c *compiler) compileRule(r *gdl.Rule) error {
+func (c *compiler) compileRule(r *gdl.Rule, mode uint64) error {
 	s := signature{r.Head.Name.Name, len(r.Head.Args)}
+	// Variables of arguments the callers of this version bind.
+	bound := map[string]bool{}
+	for i, a := range r.Head.Args {
+		if mode&(1<<i) != 0 {
+			for _, v := range termVars([]gdl.Term{a}, nil) {
+				bound[v] = true
+			}
+		}
+	}
 	sc := &ruleScope{vars: map[string]engine.Variable{}, depth: engine.Integer(0)}
 	args := c.terms(r.Head.Args, sc)
 	var goals []engine.Term
@@ -99,15 +185,162 @@ func (c *compiler) compileRule(r *gdl.Rule) error {
 		sc.depth = d1
 		goals = append(goals, atomDeeper.Apply(d, d1))
 	}
-	for _, l := range c.prog.literals[r] {
-		g, err := c.literal(l, sc)
+	// Runs of ground tests become one fused native; see tests.go.
+	tc := c.newTestCompiler(s)
+	var pending []test
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		name := engine.NewAtom(fmt.Sprintf("test:%d", len(c.fused)))
+		c.fused = append(c.fused, fusedTests{name: name, arity: len(tc.vars), tests: pending})
+		vars := make([]engine.Term, len(tc.vars))
+		for i, v := range tc.vars {
+			vars[i] = sc.variable(v)
+		}
+		goals = append(goals, name.Apply(vars...))
+		pending = nil
+		tc = c.newTestCompiler(s)
+	}
+	for _, l := range c.plan(r, s, bound) {
+		vs := literalVars(l, nil)
+		if c.tables != nil && allBound(vs, bound) {
+			if tc.newVars(vs) > maxNativeArity {
+				flush()
+			}
+			if t, ok := tc.compile(l); ok {
+				pending = append(pending, t)
+				continue
+			}
+		}
+		flush()
+		var g engine.Term
+		var err error
+		if sent, ok := l.(*gdl.Sentence); ok {
+			g, err = c.sentence(sent, sc, bound)
+		} else {
+			g, err = c.literal(l, sc)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.Pos(), err)
 		}
 		goals = append(goals, g)
+		switch l.(type) {
+		case *gdl.Sentence, *gdl.Or:
+			for _, v := range vs {
+				bound[v] = true
+			}
+		}
 	}
-	c.addClause(engine.NewAtom(relationAtom(s.name)).Apply(args...), goals)
+	flush()
+	c.addClause(c.request(s, mode).Apply(args...), goals)
 	return nil
+}
+
+// fusedTests is one native predicate checking a run of ground tests.
+type fusedTests struct {
+	name  engine.Atom
+	arity int
+	tests []test
+}
+
+func (c *compiler) newTestCompiler(head signature) *testCompiler {
+	return &testCompiler{c: c, slots: map[string]int{}, scc: c.prog.scc[head]}
+}
+
+// newVars returns how many argument slots the fused test would have after
+// adding the variables vs.
+func (tc *testCompiler) newVars(vs []string) int {
+	n := len(tc.vars)
+	for _, v := range vs {
+		if _, ok := tc.slots[v]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+func allBound(vs []string, bound map[string]bool) bool {
+	for _, v := range vs {
+		if !bound[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// plan returns the body of r, whose head is s, in evaluation order, given
+// the variables bound by the caller.
+func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.Literal {
+	if c.tables == nil {
+		return c.prog.literals[r]
+	}
+	scc, recursive := c.prog.scc[s], c.prog.recursive[s]
+	pinned := func(l *gdl.Sentence) bool {
+		if !recursive {
+			return false
+		}
+		d, ok := c.prog.scc[signature{l.Name.Name, len(l.Args)}]
+		return ok && d == scc
+	}
+	return planBody(r.Body, bound, c.cost, pinned)
+}
+
+// cost estimates how many answers the positive literal l has when the
+// variables in bound are bound: the fan-out the planner minimises. Tests
+// (every argument bound) cost below 1 and so run as early as possible.
+func (c *compiler) cost(l *gdl.Sentence, bound map[string]bool) float64 {
+	isBound := func(t gdl.Term) bool {
+		for _, v := range termVars([]gdl.Term{t}, nil) {
+			if !bound[v] {
+				return false
+			}
+		}
+		return true
+	}
+	countBound := func(ts []gdl.Term) int {
+		n := 0
+		for _, t := range ts {
+			if isBound(t) {
+				n++
+			}
+		}
+		return n
+	}
+	switch l.Name.Name {
+	case gdl.KeyTrue:
+		if len(l.Args) != 1 {
+			return 0 // never true
+		}
+		switch t := l.Args[0].(type) {
+		case *gdl.Func:
+			b := countBound(t.Args)
+			if b == len(t.Args) {
+				return 0.5
+			}
+			return 10 / math.Pow(3, float64(b))
+		case *gdl.Var:
+			if bound[t.Name] {
+				return 0.5
+			}
+			return 30
+		}
+		return 0.5
+	case gdl.KeyDoes:
+		return 1
+	}
+	s := signature{l.Name.Name, len(l.Args)}
+	if t, ok := c.tables[s]; ok {
+		return t.estimate(l.Args, isBound)
+	}
+	if _, defined := c.prog.rules[s]; !defined {
+		return 0 // always false: fail at once
+	}
+	b := countBound(l.Args)
+	if b == len(l.Args) {
+		return 2
+	}
+	return 20 / math.Pow(2, float64(b))
 }
 
 func (c *compiler) addClause(head engine.Term, goals []engine.Term) {
@@ -126,7 +359,7 @@ func (c *compiler) addClause(head engine.Term, goals []engine.Term) {
 func (c *compiler) literal(l gdl.Literal, sc *ruleScope) (engine.Term, error) {
 	switch l := l.(type) {
 	case *gdl.Sentence:
-		return c.sentence(l, sc)
+		return c.sentence(l, sc, nil)
 	case *gdl.Distinct:
 		return atomDistinct.Apply(c.term(l.X, sc), c.term(l.Y, sc)), nil
 	case *gdl.Not:
@@ -187,14 +420,15 @@ func auxCall(head engine.Term, names []string, sc *ruleScope) engine.Term {
 
 // sentence compiles a positive literal: a call to a game relation, or a
 // true/does test answered natively from the current state or joint move.
-func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope) (engine.Term, error) {
+// bound holds the variables bound before the call, or is nil when unknown.
+func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope, bound map[string]bool) (engine.Term, error) {
 	switch l.Name.Name {
 	case gdl.KeyTrue:
 		if len(l.Args) != 1 {
 			return nil, fmt.Errorf("true takes 1 argument, not %d", len(l.Args))
 		}
 		if name, args, ok := c.flatten(l.Args[0], sc, 0); ok {
-			atom := c.nativeName(c.trueKeys, "true", name, len(args))
+			_, atom := c.trueKeys.key(name, len(args))
 			return atom.Apply(args...), nil
 		}
 		return atomTrue.Apply(c.term(l.Args[0], sc)), nil
@@ -204,7 +438,7 @@ func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope) (engine.Term, error)
 		}
 		role := c.term(l.Args[0], sc)
 		if name, args, ok := c.flatten(l.Args[1], sc, 1); ok {
-			atom := c.nativeName(c.doesKeys, "does", name, len(args))
+			_, atom := c.doesKeys.key(name, len(args))
 			return atom.Apply(append([]engine.Term{role}, args...)...), nil
 		}
 		return atomDoes.Apply(role, c.term(l.Args[1], sc)), nil
@@ -213,6 +447,9 @@ func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope) (engine.Term, error)
 	args := c.terms(l.Args, sc)
 	if c.takesDepth(s) {
 		args = append(args, sc.depth)
+	}
+	if mode := c.callMode(s, l.Args, bound); mode != 0 {
+		return c.request(s, mode).Apply(args...), nil
 	}
 	return engine.NewAtom(relationAtom(s.name)).Apply(args...), nil
 }
@@ -234,14 +471,26 @@ func (c *compiler) flatten(t gdl.Term, sc *ruleScope, extra int) (string, []engi
 	return "", nil, false
 }
 
-func (c *compiler) nativeName(keys map[functorKey]engine.Atom, kind, name string, arity int) engine.Atom {
+// functorSlots numbers the functors of facts (or moves) in the order first
+// used, and names the native predicate that looks each up.
+type functorSlots struct {
+	kind  string // "true" or "does"
+	slots map[functorKey]int
+	keys  []functorKey
+	names []engine.Atom
+}
+
+// key returns the slot and native name for facts name/arity.
+func (fs *functorSlots) key(name string, arity int) (int, engine.Atom) {
 	k := functorKey{engine.NewAtom(name), arity}
-	a, ok := keys[k]
+	slot, ok := fs.slots[k]
 	if !ok {
-		a = engine.NewAtom(fmt.Sprintf("%s:%s/%d", kind, name, arity))
-		keys[k] = a
+		slot = len(fs.keys)
+		fs.slots[k] = slot
+		fs.keys = append(fs.keys, k)
+		fs.names = append(fs.names, engine.NewAtom(fmt.Sprintf("%s:%s/%d", fs.kind, name, arity)))
 	}
-	return a
+	return slot, fs.names[slot]
 }
 
 func (c *compiler) terms(ts []gdl.Term, sc *ruleScope) []engine.Term {
@@ -281,23 +530,4 @@ func groundTerm(t gdl.Term) (engine.Term, bool) {
 		return engine.NewAtom(t.Name.Name).Apply(args...), true
 	}
 	return nil, false
-}
-
-// sortedKeys returns the keys of m in a fixed order, so that compilation is
-// deterministic.
-func sortedKeys(m map[functorKey]engine.Atom) []functorKey {
-	keys := make([]functorKey, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b functorKey) int {
-		if a.name != b.name {
-			if a.name < b.name {
-				return -1
-			}
-			return 1
-		}
-		return a.arity - b.arity
-	})
-	return keys
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ichiban/prolog/engine"
 
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -163,6 +164,30 @@ func newTable(arity int, rows []row) *table {
 	return t
 }
 
+// estimate returns the expected number of rows matching a call whose
+// arguments for which isBound reports true are known: the smallest average
+// fan-out of a bound, indexed position.
+func (t *table) estimate(args []gdl.Term, isBound func(gdl.Term) bool) float64 {
+	if len(t.rows) == 0 {
+		return 0
+	}
+	best := float64(len(t.rows))
+	all := true
+	for i, a := range args {
+		if !isBound(a) {
+			all = false
+			continue
+		}
+		if len(t.open[i]) == 0 && len(t.index[i]) > 0 {
+			best = min(best, float64(len(t.rows))/float64(len(t.index[i])))
+		}
+	}
+	if all {
+		return 0.5
+	}
+	return best
+}
+
 // call answers a query on the table, using the most selective bound
 // constant argument.
 func (t *table) call(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
@@ -222,15 +247,27 @@ func (r *Reasoner) registerNatives() {
 		e, _ := env.Unify(args[1], d+1)
 		return k(e)
 	})
-	for key, slot := range g.trueSlots {
-		register(vm, g.trueNames[key], key.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+	for slot, key := range g.trueSlots.keys {
+		register(vm, g.trueSlots.names[slot], key.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 			return matchRows(args, r.state.slots[slot], k, env)
 		})
 	}
-	for key, slot := range g.doesSlots {
+	for slot, key := range g.doesSlots.keys {
 		// does:f/n takes the role first, then the move's arguments.
-		register(vm, g.doesNames[key], key.arity+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+		register(vm, g.doesSlots.names[slot], key.arity+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 			return matchRows(args, r.moves.slots[slot], k, env)
+		})
+	}
+	for _, f := range g.fused {
+		register(vm, f.name, f.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			ok, err := r.evalTests(f.tests, args, env)
+			if err != nil {
+				return engine.Error(err)
+			}
+			if !ok {
+				return engine.Bool(false)
+			}
+			return k(env)
 		})
 	}
 	register(vm, atomTrue, 1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {

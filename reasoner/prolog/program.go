@@ -2,6 +2,7 @@ package prolog
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -204,24 +205,43 @@ func (p *program) components() {
 // positive literals keep their written order, and each negation, distinct
 // and disjunction is placed as early as possible after the positive
 // literals that bind all its variables. Prolog's negation as failure is only
-// sound on ground goals, so this order is what makes the translation correct;
-// placing tests early prunes the search.
+// sound on ground goals, so this placement is what makes the translation
+// correct; placing tests early also prunes the search.
 func orderBody(body []gdl.Literal) []gdl.Literal {
-	var positives, tests []gdl.Literal
+	return planBody(body, nil, nil, nil)
+}
+
+// planBody orders a rule body like orderBody, but chooses among the
+// positive literals greedily: next comes the one with the lowest estimated
+// number of answers given the variables bound so far, ties going to the
+// earlier written. A nil cost keeps the written order. A literal for which
+// pinned reports true (a call back into the head's own recursive component)
+// never moves ahead of a literal written before it, so that reordering
+// cannot turn a terminating recursion into a left recursion. bound0 holds
+// the variables bound on entry.
+func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentence, map[string]bool) float64, pinned func(*gdl.Sentence) bool) []gdl.Literal {
+	var positives []*gdl.Sentence
+	var tests []gdl.Literal
 	for _, l := range body {
-		switch l.(type) {
-		case *gdl.Sentence:
-			positives = append(positives, l)
-		default:
+		if s, ok := l.(*gdl.Sentence); ok {
+			positives = append(positives, s)
+		} else {
 			tests = append(tests, l)
 		}
 	}
-	if len(tests) == 0 {
+	if len(tests) == 0 && cost == nil {
 		return body
 	}
-	bound := map[string]bool{}
+	bound := maps.Clone(bound0)
+	if bound == nil {
+		bound = map[string]bool{}
+	}
 	placed := make([]bool, len(tests))
 	out := make([]gdl.Literal, 0, len(body))
+	var allPositives []gdl.Literal
+	for _, p := range positives {
+		allPositives = append(allPositives, p)
+	}
 	place := func() {
 		for i, t := range tests {
 			if placed[i] {
@@ -239,7 +259,7 @@ func orderBody(body []gdl.Literal) []gdl.Literal {
 			if o, ok := t.(*gdl.Or); ok && !ready {
 				ready = true
 				for _, v := range literalVars(o, nil) {
-					if !bound[v] && usedElsewhere(v, positives) {
+					if !bound[v] && usedElsewhere(v, allPositives) {
 						ready = false
 						break
 					}
@@ -257,9 +277,31 @@ func orderBody(body []gdl.Literal) []gdl.Literal {
 		}
 	}
 	place()
-	for _, l := range positives {
-		out = append(out, l)
-		for _, v := range literalVars(l, nil) {
+	done := make([]bool, len(positives))
+	for range positives {
+		best := -1
+		bestCost := 0.0
+		for i, p := range positives {
+			if done[i] {
+				continue
+			}
+			if cost == nil {
+				best = i
+				break
+			}
+			if pinned != nil && pinned(p) && slices.Contains(done[:i], false) {
+				continue
+			}
+			if c := cost(p, bound); best < 0 || c < bestCost {
+				best, bestCost = i, c
+			}
+		}
+		if best < 0 { // only pinned literals remain: take the first
+			best = slices.Index(done, false)
+		}
+		done[best] = true
+		out = append(out, positives[best])
+		for _, v := range literalVars(positives[best], nil) {
 			bound[v] = true
 		}
 		place()

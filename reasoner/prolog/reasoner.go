@@ -67,10 +67,9 @@ type game struct {
 	clauses   []engine.Term
 	tables    map[signature]*table
 	takeDepth map[signature]bool // relations called with a depth argument
-	trueSlots map[functorKey]int
-	trueNames map[functorKey]engine.Atom
-	doesSlots map[functorKey]int
-	doesNames map[functorKey]engine.Atom
+	trueSlots *functorSlots
+	doesSlots *functorSlots
+	fused     []fusedTests
 	names     map[engine.Atom]string // constants of the description
 }
 
@@ -85,9 +84,24 @@ type Reasoner struct {
 	moves     factIndex
 	moveTerms []engine.Term // $does/2 facts of the current joint move
 
-	terms    map[string]engine.Term // parsed facts and moves
-	solution []engine.Term          // scratch for collecting answers
-	buf      []byte                 // scratch for writing terms
+	ctx   context.Context       // the query under way, for nested queries
+	terms map[string]parsedTerm // facts and moves already parsed
+	buf   []byte                // scratch for writing terms
+
+	// legal caches the legal moves of every role in legalOf: a playout
+	// asks each role in turn about the same state, and one query answers
+	// them all.
+	legal   [][]reasoner.Move
+	legalOf *reasoner.State
+}
+
+// parsedTerm is a fact or move in the engine's form, split into its
+// arguments for the indexed natives, with its functor's slot.
+type parsedTerm struct {
+	term     engine.Term
+	args     row
+	trueSlot int // -1 when no true native looks such facts up
+	doesSlot int // -1 when no does native looks such moves up
 }
 
 var _ reasoner.Reasoner = (*Reasoner)(nil)
@@ -117,9 +131,9 @@ func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (*Rea
 func (r *Reasoner) Fork() (reasoner.Reasoner, error) { return r.game.instance() }
 
 func (g *game) instance() (*Reasoner, error) {
-	r := &Reasoner{game: g, terms: map[string]engine.Term{}}
-	r.state.slots = make([][]row, len(g.trueSlots))
-	r.moves.slots = make([][]row, len(g.doesSlots))
+	r := &Reasoner{game: g, terms: map[string]parsedTerm{}}
+	r.state.slots = make([][]row, len(g.trueSlots.keys))
+	r.moves.slots = make([][]row, len(g.doesSlots.keys))
 	if err := setUnknownFail(&r.vm); err != nil {
 		return nil, err
 	}
@@ -164,6 +178,7 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		tabled[s] = true
 	}
 	c := newCompiler(prog, tabled)
+	c.tables = g.tables
 	for _, s := range prog.order {
 		if tabled[s] {
 			continue
@@ -176,17 +191,9 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		}
 	}
 	g.clauses = c.clauses
-	g.trueSlots, g.trueNames = slotsOf(c.trueKeys)
-	g.doesSlots, g.doesNames = slotsOf(c.doesKeys)
+	g.trueSlots, g.doesSlots = c.trueKeys, c.doesKeys
+	g.fused = c.fused
 	return g, nil
-}
-
-func slotsOf(keys map[functorKey]engine.Atom) (map[functorKey]int, map[functorKey]engine.Atom) {
-	slots := map[functorKey]int{}
-	for i, k := range sortedKeys(keys) {
-		slots[k] = i
-	}
-	return slots, keys
 }
 
 // evaluateStatic computes every relation that does not depend on true or
@@ -203,7 +210,10 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 			}
 		}
 	}
-	scratch := &Reasoner{game: g, terms: map[string]engine.Term{}}
+	// The scratch interpreter answers no true or does: static relations
+	// never ask.
+	g.trueSlots, g.doesSlots = c.trueKeys, c.doesKeys
+	scratch := &Reasoner{game: g, terms: map[string]parsedTerm{}}
 	if err := setUnknownFail(&scratch.vm); err != nil {
 		return err
 	}
@@ -331,6 +341,8 @@ func (r *Reasoner) solve(ctx context.Context, name engine.Atom, args []engine.Te
 		ctx, cancel = context.WithTimeout(ctx, r.game.opts.QueryTimeout)
 		defer cancel()
 	}
+	r.ctx = ctx
+	defer func() { r.ctx = nil }()
 	_, err := r.vm.Arrive(name, args, func(env *engine.Env) *engine.Promise {
 		return engine.Bool(each(env))
 	}, nil).Force(ctx)
@@ -366,21 +378,44 @@ func (r *Reasoner) Legal(ctx context.Context, s *reasoner.State, role int) ([]re
 	if role < 0 || role >= len(r.game.roles) {
 		return nil, fmt.Errorf("legal: no role %d", role)
 	}
+	if r.legalOf != s || s == nil {
+		if err := r.allLegal(ctx, s); err != nil {
+			return nil, err
+		}
+	}
+	return slices.Clone(r.legal[role]), nil
+}
+
+// allLegal computes the legal moves of every role in s into r.legal.
+func (r *Reasoner) allLegal(ctx context.Context, s *reasoner.State) error {
+	r.legalOf = nil
 	if err := r.setState(s); err != nil {
-		return nil, err
+		return err
 	}
 	r.setMoves(nil)
-	m := engine.NewVariable()
-	var moves []reasoner.Move
-	err := r.call(ctx, gdl.KeyLegal, []engine.Term{r.game.roleAtoms[role], m}, func(env *engine.Env) bool {
-		moves = append(moves, reasoner.Move(r.format(m, env)))
+	if r.legal == nil {
+		r.legal = make([][]reasoner.Move, len(r.game.roles))
+	}
+	for i := range r.legal {
+		r.legal[i] = r.legal[i][:0]
+	}
+	role, m := engine.NewVariable(), engine.NewVariable()
+	err := r.call(ctx, gdl.KeyLegal, []engine.Term{role, m}, func(env *engine.Env) bool {
+		ra, _ := env.Resolve(role).(engine.Atom)
+		if i := slices.Index(r.game.roleAtoms, ra); i >= 0 {
+			r.legal[i] = append(r.legal[i], reasoner.Move(r.format(m, env)))
+		}
 		return false
 	})
 	if err != nil {
-		return nil, fmt.Errorf("legal moves of %s: %w", r.game.roles[role], err)
+		return fmt.Errorf("legal moves: %w", err)
 	}
-	slices.Sort(moves)
-	return slices.Compact(moves), nil
+	for i, ms := range r.legal {
+		slices.Sort(ms)
+		r.legal[i] = slices.Compact(ms)
+	}
+	r.legalOf = s
+	return nil
 }
 
 // Next returns the state after joint is played in s.
@@ -502,7 +537,7 @@ func (r *Reasoner) Ask(ctx context.Context, s *reasoner.State, q *gdl.Sentence) 
 			return nil, fmt.Errorf("%s: wrong number of arguments", q.Name.Name)
 		}
 	default:
-		goal, err = c.sentence(q, sc)
+		goal, err = c.sentence(q, sc, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -541,23 +576,30 @@ func (r *Reasoner) Ask(ctx context.Context, s *reasoner.State, q *gdl.Sentence) 
 const maxTermCache = 1 << 18
 
 // term returns the engine form of a fact or move in compact KIF.
-func (r *Reasoner) term(text string) (engine.Term, error) {
+func (r *Reasoner) term(text string) (parsedTerm, error) {
 	if t, ok := r.terms[text]; ok {
 		return t, nil
 	}
 	parsed, err := gdl.ParseTerm(text)
 	if err != nil {
-		return nil, err
+		return parsedTerm{}, err
 	}
 	t, ok := groundTerm(parsed)
 	if !ok {
-		return nil, fmt.Errorf("%q is not ground", text)
+		return parsedTerm{}, fmt.Errorf("%q is not ground", text)
+	}
+	p := parsedTerm{term: t, args: splitArgs(t), trueSlot: -1, doesSlot: -1}
+	if slot, ok := r.game.trueSlots.slots[keyOf(t)]; ok {
+		p.trueSlot = slot
+	}
+	if slot, ok := r.game.doesSlots.slots[keyOf(t)]; ok {
+		p.doesSlot = slot
 	}
 	if len(r.terms) >= maxTermCache {
 		clear(r.terms)
 	}
-	r.terms[text] = t
-	return t, nil
+	r.terms[text] = p
+	return p, nil
 }
 
 // setState loads the facts of s into the true natives' index.
@@ -575,9 +617,9 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 		if err != nil {
 			return fmt.Errorf("state fact %s: %w", f, err)
 		}
-		r.state.all = append(r.state.all, t)
-		if slot, ok := r.game.trueSlots[keyOf(t)]; ok {
-			r.state.slots[slot] = append(r.state.slots[slot], splitArgs(t))
+		r.state.all = append(r.state.all, t.term)
+		if t.trueSlot >= 0 {
+			r.state.slots[t.trueSlot] = append(r.state.slots[t.trueSlot], t.args)
 		}
 	}
 	r.stateOf = s
@@ -594,9 +636,9 @@ func (r *Reasoner) setMoves(joint []reasoner.Move) error {
 			return fmt.Errorf("move %q of %s: %w", m, r.game.roles[i], err)
 		}
 		role := r.game.roleAtoms[i]
-		r.moveTerms = append(r.moveTerms, atomDoes.Apply(role, t))
-		if slot, ok := r.game.doesSlots[keyOf(t)]; ok {
-			r.moves.slots[slot] = append(r.moves.slots[slot], append(row{role}, splitArgs(t)...))
+		r.moveTerms = append(r.moveTerms, atomDoes.Apply(role, t.term))
+		if t.doesSlot >= 0 {
+			r.moves.slots[t.doesSlot] = append(r.moves.slots[t.doesSlot], append(row{role}, t.args...))
 		}
 	}
 	return nil

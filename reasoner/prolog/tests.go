@@ -1,0 +1,365 @@
+package prolog
+
+import (
+	"fmt"
+
+	"github.com/ichiban/prolog/engine"
+
+	"github.com/ggp-go/ggp/gdl"
+)
+
+// Ground tests.
+//
+// Once the planner has ordered a rule body, many literals are tests: every
+// variable they mention is already bound. The engine charges each call for
+// a procedure lookup, a context binding and a continuation, which for a test
+// is most of the work. So each run of consecutive tests is compiled into one
+// native predicate, test:N(V1, ..., Vk), that checks them all in Go against
+// the state, the joint move and the static tables, binding nothing.
+
+// template is a GDL term with its variables numbered: the arguments of a
+// test, instantiated by the values of the fused predicate's arguments.
+type template struct {
+	atom engine.Atom // the constant, or the functor of a compound
+	slot int         // >= 0: the value of argument slot; -1 otherwise
+	args []template  // arguments of a compound
+}
+
+// testKind says what a test checks.
+type testKind int
+
+const (
+	testTrue     testKind = iota // a fact of the state, by true slot
+	testTrueAny                  // a fact of the state, any functor
+	testDoes                     // a move of the joint move, by does slot
+	testDoesAny                  // a move of the joint move, any functor
+	testTable                    // a row of a static table
+	testDistinct                 // two terms differ
+	testCall                     // a relation of a lower stratum has an answer
+	testOr                       // one of several tests holds
+)
+
+// test is one compiled ground test.
+type test struct {
+	kind   testKind
+	negate bool
+	slot   int         // testTrue, testDoes
+	table  *table      // testTable
+	name   engine.Atom // testCall
+	depth  bool        // testCall: the relation takes a depth argument
+	args   []template  // the arguments (testDoes: role first)
+	or     []test      // testOr
+}
+
+// testCompiler builds ground tests for one rule.
+type testCompiler struct {
+	c     *compiler
+	slots map[string]int // variable name -> argument slot of the fused test
+	vars  []string       // variables in slot order
+	scc   int            // component of the rule's head
+}
+
+func (tc *testCompiler) template(t gdl.Term) template {
+	switch t := t.(type) {
+	case *gdl.Const:
+		return template{atom: engine.NewAtom(t.Name), slot: -1}
+	case *gdl.Var:
+		s, ok := tc.slots[t.Name]
+		if !ok {
+			s = len(tc.vars)
+			tc.slots[t.Name] = s
+			tc.vars = append(tc.vars, t.Name)
+		}
+		return template{slot: s}
+	case *gdl.Func:
+		args := make([]template, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = tc.template(a)
+		}
+		return template{atom: engine.NewAtom(t.Name.Name), slot: -1, args: args}
+	}
+	panic(fmt.Sprintf("unknown term %T", t))
+}
+
+func (tc *testCompiler) templates(ts []gdl.Term) []template {
+	out := make([]template, len(ts))
+	for i, t := range ts {
+		out[i] = tc.template(t)
+	}
+	return out
+}
+
+// compile returns the test for l, which must have all its variables bound,
+// or false when l cannot be checked in Go. It must not record variables for
+// a literal it rejects, so it checks before building templates.
+func (tc *testCompiler) compile(l gdl.Literal) (test, bool) {
+	if !tc.supported(l) {
+		return test{}, false
+	}
+	return tc.build(l), true
+}
+
+// supported reports whether l can be compiled as a ground test.
+func (tc *testCompiler) supported(l gdl.Literal) bool {
+	switch l := l.(type) {
+	case *gdl.Distinct:
+		return true
+	case *gdl.Not:
+		return tc.supported(l.Arg)
+	case *gdl.Or:
+		for _, d := range l.Disjuncts {
+			if !tc.supported(d) {
+				return false
+			}
+		}
+		return true
+	case *gdl.Sentence:
+		switch l.Name.Name {
+		case gdl.KeyTrue:
+			return len(l.Args) == 1
+		case gdl.KeyDoes:
+			return len(l.Args) == 2
+		}
+		s := signature{l.Name.Name, len(l.Args)}
+		if _, ok := tc.c.tables[s]; ok {
+			return true
+		}
+		if _, defined := tc.c.prog.rules[s]; !defined {
+			return true // always false; checked as an empty table
+		}
+		// A call back into the head's own component must stay in the
+		// engine, where the depth limit applies; a lower stratum is a
+		// bounded nested query.
+		return tc.c.prog.scc[s] != tc.scc
+	}
+	return false
+}
+
+func (tc *testCompiler) build(l gdl.Literal) test {
+	switch l := l.(type) {
+	case *gdl.Distinct:
+		return test{kind: testDistinct, args: tc.templates([]gdl.Term{l.X, l.Y})}
+	case *gdl.Not:
+		t := tc.build(l.Arg)
+		t.negate = !t.negate
+		return t
+	case *gdl.Or:
+		t := test{kind: testOr}
+		for _, d := range l.Disjuncts {
+			t.or = append(t.or, tc.build(d))
+		}
+		return t
+	}
+	s := l.(*gdl.Sentence)
+	switch s.Name.Name {
+	case gdl.KeyTrue:
+		if f, args, ok := splitTerm(s.Args[0]); ok {
+			if slot, ok := tc.c.trueSlot(f, len(args)); ok {
+				return test{kind: testTrue, slot: slot, args: tc.templates(args)}
+			}
+		}
+		return test{kind: testTrueAny, args: tc.templates(s.Args)}
+	case gdl.KeyDoes:
+		if f, args, ok := splitTerm(s.Args[1]); ok {
+			if slot, ok := tc.c.doesSlot(f, len(args)); ok {
+				all := append([]gdl.Term{s.Args[0]}, args...)
+				return test{kind: testDoes, slot: slot, args: tc.templates(all)}
+			}
+		}
+		return test{kind: testDoesAny, args: tc.templates(s.Args)}
+	}
+	sig := signature{s.Name.Name, len(s.Args)}
+	if t, ok := tc.c.tables[sig]; ok {
+		return test{kind: testTable, table: t, args: tc.templates(s.Args)}
+	}
+	if _, defined := tc.c.prog.rules[sig]; !defined {
+		return test{kind: testTable, table: newTable(len(s.Args), nil), args: tc.templates(s.Args)}
+	}
+	// Every argument is bound: call the version planned for that.
+	name := engine.NewAtom(relationAtom(sig.name))
+	all := map[string]bool{}
+	for _, v := range termVars(s.Args, nil) {
+		all[v] = true
+	}
+	if mode := tc.c.callMode(sig, s.Args, all); mode != 0 {
+		name = tc.c.request(sig, mode)
+	}
+	return test{
+		kind:  testCall,
+		name:  name,
+		depth: tc.c.takesDepth(sig),
+		args:  tc.templates(s.Args),
+	}
+}
+
+// splitTerm returns the functor name and arguments of a constant or
+// compound term.
+func splitTerm(t gdl.Term) (string, []gdl.Term, bool) {
+	switch t := t.(type) {
+	case *gdl.Const:
+		return t.Name, nil, true
+	case *gdl.Func:
+		return t.Name.Name, t.Args, true
+	}
+	return "", nil, false
+}
+
+// trueSlot returns the index slot of true facts with this functor: facts
+// are indexed by functor for tests as for the true natives.
+func (c *compiler) trueSlot(name string, arity int) (int, bool) {
+	if arity > maxNativeArity {
+		return 0, false
+	}
+	slot, _ := c.trueKeys.key(name, arity)
+	return slot, true
+}
+
+func (c *compiler) doesSlot(name string, arity int) (int, bool) {
+	if arity+1 > maxNativeArity {
+		return 0, false
+	}
+	slot, _ := c.doesKeys.key(name, arity)
+	return slot, true
+}
+
+// eval runs the tests of one fused predicate on the values of its
+// arguments.
+func (r *Reasoner) evalTests(tests []test, vals []engine.Term, env *engine.Env) (bool, error) {
+	for i := range tests {
+		ok, err := r.evalTest(&tests[i], vals, env)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool, error) {
+	var found bool
+	switch t.kind {
+	case testTrue:
+		found = anyRow(r.state.slots[t.slot], t.args, vals, env)
+	case testDoes:
+		found = anyRow(r.moves.slots[t.slot], t.args, vals, env)
+	case testTable:
+		found = t.table.contains(t.args, vals, env)
+	case testTrueAny:
+		for _, f := range r.state.all {
+			if matchTemplate(t.args[0], f, vals, env) {
+				found = true
+				break
+			}
+		}
+	case testDoesAny:
+		for _, m := range r.moveTerms {
+			c := m.(engine.Compound) // $does(Role, Move)
+			if matchTemplate(t.args[0], c.Arg(0), vals, env) && matchTemplate(t.args[1], c.Arg(1), vals, env) {
+				found = true
+				break
+			}
+		}
+	case testDistinct:
+		found = !identical(instantiate(t.args[0], vals), instantiate(t.args[1], vals), env)
+	case testOr:
+		for i := range t.or {
+			ok, err := r.evalTest(&t.or[i], vals, env)
+			if err != nil {
+				return false, err
+			}
+			if ok {
+				found = true
+				break
+			}
+		}
+	case testCall:
+		args := make([]engine.Term, len(t.args), len(t.args)+1)
+		for i, a := range t.args {
+			args[i] = instantiate(a, vals)
+		}
+		if t.depth {
+			args = append(args, engine.Integer(0))
+		}
+		ok, err := r.vm.Arrive(t.name, args, engine.Success, env).Force(r.ctx)
+		if err != nil {
+			return false, err
+		}
+		found = ok
+	}
+	return found != t.negate, nil
+}
+
+// anyRow reports whether some row equals the instantiated templates.
+func anyRow(rows []row, args []template, vals []engine.Term, env *engine.Env) bool {
+next:
+	for _, rw := range rows {
+		for i := range args {
+			if !matchTemplate(args[i], rw[i], vals, env) {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// contains reports whether the table has the row given by the templates.
+func (t *table) contains(args []template, vals []engine.Term, env *engine.Env) bool {
+	candidates := t.rows
+	for i, a := range args {
+		if len(t.open[i]) > 0 {
+			continue
+		}
+		var atom engine.Atom
+		switch {
+		case a.slot >= 0:
+			v, ok := env.Resolve(vals[a.slot]).(engine.Atom)
+			if !ok {
+				continue
+			}
+			atom = v
+		case a.args == nil:
+			atom = a.atom
+		default:
+			continue
+		}
+		candidates = t.index[i][atom]
+		break
+	}
+	return anyRow(candidates, args, vals, env)
+}
+
+// matchTemplate reports whether the ground term g equals the template
+// instantiated by vals.
+func matchTemplate(a template, g engine.Term, vals []engine.Term, env *engine.Env) bool {
+	if a.slot >= 0 {
+		return identical(vals[a.slot], g, env)
+	}
+	if a.args == nil {
+		return g == engine.Term(a.atom)
+	}
+	c, ok := env.Resolve(g).(engine.Compound)
+	if !ok || c.Functor() != a.atom || c.Arity() != len(a.args) {
+		return false
+	}
+	for i := range a.args {
+		if !matchTemplate(a.args[i], c.Arg(i), vals, env) {
+			return false
+		}
+	}
+	return true
+}
+
+// instantiate builds the term of a template.
+func instantiate(a template, vals []engine.Term) engine.Term {
+	if a.slot >= 0 {
+		return vals[a.slot]
+	}
+	if a.args == nil {
+		return a.atom
+	}
+	args := make([]engine.Term, len(a.args))
+	for i := range a.args {
+		args[i] = instantiate(a.args[i], vals)
+	}
+	return a.atom.Apply(args...)
+}
