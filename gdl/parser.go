@@ -23,9 +23,7 @@ func ParseFile(filename string, src []byte) (*Description, error) {
 		return nil, err
 	}
 	if len(es) == 0 {
-		p := endPos(src)
-		p.Filename = filename
-		return nil, ErrorList{{Pos: p, Msg: "no rules"}}
+		return nil, ErrorList{{Pos: endPos(filename, src), Msg: "no rules"}}
 	}
 	return ExprDescription(filename, es)
 }

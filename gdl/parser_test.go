@@ -151,6 +151,7 @@ func TestParseFile(t *testing.T) {
 		{"anything but NUL in comments", "; \f\x01\xff\xfe é \r\n(role a)", mkDesc(fact("role", "a"))},
 		{"whitespace", "\t(role\ta)\r\n\f(role\r\nb)\n", mkDesc(fact("role", "a"), fact("role", "b"))},
 		{"byte order mark", "\uFEFF(role a)", mkDesc(fact("role", "a"))},
+		{"carriage returns end comments", "; one\r(role a) ; two\r\n(role b) ; three\r;(role c)\r(role d)", mkDesc(fact("role", "a"), fact("role", "b"), fact("role", "d"))},
 		{"no space around parentheses", "(p(f a)b)(q)", mkDesc(fact("p", mkFunc("f", "a"), "b"), fact("q"))},
 	}
 	for _, tt := range tests {
@@ -283,6 +284,10 @@ func TestParseFileErrors(t *testing.T) {
 		{"empty file", "", []string{"1:1: no rules"}},
 		{"only comments", "; nothing\n  ; here\n", []string{"3:1: no rules"}},
 		{"only whitespace", " \n\t", []string{"2:2: no rules"}},
+		{"lines ending in \\r\\n", "(a)\r\n\r\n  (?x)", []string{"3:4: variable ?x cannot be a relation name"}},
+		{"lines ending in \\r", "(a)\r; (b)\r  (?x)", []string{"3:4: variable ?x cannot be a relation name"}},
+		{"mixed line ends", "\r\n\n\r\r\n?x", []string{"5:1: variable ?x cannot be a fact"}},
+		{"no rules after \\r", "; (a)\r", []string{"2:1: no rules"}},
 		{"rule without head", "(<=)", []string{"1:1: rule has no head: (<= head body...)"}},
 		{"variable as head", "(<= ?x (p))", []string{"1:5: variable ?x cannot be a rule head"}},
 		{"number as head", "(<= 5 (p))", []string{"1:5: number 5 cannot be a rule head"}},

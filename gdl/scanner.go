@@ -152,22 +152,29 @@ func atomLen(src []byte, off int) int {
 	return i - off
 }
 
-// Next returns the next token, or an EOF token at the end of the text. It
-// reports illegal characters in s.errs and skips them.
-func (s *scanner) Next() (lexer.Token, error) {
+// scan skips whitespace and comments and returns the kind, offset and
+// length of the next token: tokAtom, tokPunct, or lexer.EOF at the end of
+// the text. It reports illegal characters in s.errs and skips them.
+func (s *scanner) scan() (kind lexer.TokenType, off, n int) {
 	for s.off < len(s.src) {
 		c := s.src[s.off]
 		switch c {
+		case '\r':
+			if s.off+1 < len(s.src) && s.src[s.off+1] == '\n' {
+				s.off++ // \r\n ends one line
+				continue
+			}
+			fallthrough // a lone \r ends a line, as in old Mac files
 		case '\n':
 			s.off++
 			s.line++
 			s.lineStart = s.off
 			continue
-		case ' ', '\t', '\r', '\f':
+		case ' ', '\t', '\f':
 			s.off++
 			continue
 		case ';':
-			for s.off < len(s.src) && s.src[s.off] != '\n' {
+			for s.off < len(s.src) && s.src[s.off] != '\n' && s.src[s.off] != '\r' {
 				if s.src[s.off] == 0 {
 					s.error(s.off, "illegal character NUL")
 				}
@@ -175,9 +182,8 @@ func (s *scanner) Next() (lexer.Token, error) {
 			}
 			continue
 		case '(', ')':
-			tok := lexer.Token{Type: tokPunct, Value: punct[c], Pos: s.pos(s.off)}
 			s.off++
-			return tok, nil
+			return tokPunct, s.off - 1, 1
 		}
 		n := atomLen(s.src, s.off)
 		if n == 0 {
@@ -187,11 +193,24 @@ func (s *scanner) Next() (lexer.Token, error) {
 			}
 			continue
 		}
-		tok := lexer.Token{Type: tokAtom, Value: string(s.src[s.off : s.off+n]), Pos: s.pos(s.off)}
 		s.off += n
-		return tok, nil
+		return tokAtom, s.off - n, n
 	}
-	return lexer.EOFToken(s.pos(s.off)), nil
+	return lexer.EOF, s.off, 0
+}
+
+// Next returns the next token, or an EOF token at the end of the text. It
+// makes scanner a participle lexer.
+func (s *scanner) Next() (lexer.Token, error) {
+	kind, off, n := s.scan()
+	tok := lexer.Token{Type: kind, Pos: s.pos(off)}
+	switch kind {
+	case tokAtom:
+		tok.Value = string(s.src[off : off+n])
+	case tokPunct:
+		tok.Value = punct[s.src[off]]
+	}
+	return tok, nil
 }
 
 var punct = [256]string{'(': "(", ')': ")"}
@@ -207,26 +226,28 @@ func (s *scanner) check() {
 		ntokens int
 	)
 	for !s.full() {
-		tok, _ := s.Next()
-		if tok.EOF() {
+		kind, off, _ := s.scan()
+		if kind == lexer.EOF {
 			break
 		}
 		if ntokens++; ntokens > MaxTokens {
-			s.error(tok.Pos.Offset, fmt.Sprintf("more than %d tokens", MaxTokens))
+			s.error(off, fmt.Sprintf("more than %d tokens", MaxTokens))
 			return
 		}
-		switch tok.Value {
-		case "(":
+		if kind != tokPunct {
+			continue
+		}
+		if s.src[off] == '(' {
 			if depth == 0 {
-				outer = tok.Pos
+				outer = s.pos(off)
 			}
 			if depth++; depth > MaxDepth {
-				s.error(tok.Pos.Offset, fmt.Sprintf("lists nested more than %d deep", MaxDepth))
+				s.error(off, fmt.Sprintf("lists nested more than %d deep", MaxDepth))
 				return
 			}
-		case ")":
+		} else {
 			if depth == 0 {
-				s.error(tok.Pos.Offset, "unmatched ')'")
+				s.error(off, "unmatched ')'")
 				continue
 			}
 			depth--
@@ -243,4 +264,14 @@ func (s *scanner) check() {
 
 func toPos(p lexer.Position) Pos {
 	return Pos{Filename: p.Filename, Offset: p.Offset, Line: p.Line, Column: p.Column}
+}
+
+// endPos returns the position just past the end of src.
+func endPos(filename string, src []byte) Pos {
+	s := newScanner(filename, src)
+	for {
+		if kind, off, _ := s.scan(); kind == lexer.EOF {
+			return toPos(s.pos(off))
+		}
+	}
 }

@@ -75,7 +75,8 @@ var sexprParser = participle.MustBuild[sexprFile](
 //
 // The text is KIF as GDL uses it:
 //
-//   - Whitespace is space, tab, carriage return, form feed and newline.
+//   - Whitespace is space, tab, form feed and line ends: newline, carriage
+//     return, or both.
 //   - A comment runs from ';' to the end of the line. Comments may hold any
 //     byte but NUL, so that text in a legacy encoding does no harm there.
 //   - '(' and ')' delimit lists.
@@ -162,29 +163,14 @@ func ReadExpr(src []byte) (*Expr, error) {
 func oneExpr(es []*Expr, src []byte, what string) (*Expr, error) {
 	switch len(es) {
 	case 0:
-		return nil, ErrorList{{Pos: endPos(src), Msg: "expected " + what + ", found end of input"}}
+		return nil, ErrorList{{Pos: endPos("", src), Msg: "expected " + what + ", found end of input"}}
 	case 1:
 		return es[0], nil
 	}
 	return nil, ErrorList{{Pos: es[1].Pos, Msg: "unexpected " + describeExpr(es[1]) + " after " + what}}
 }
 
-// endPos returns the position just past the end of src.
-func endPos(src []byte) Pos {
-	p := Pos{Offset: len(src), Line: 1, Column: 1}
-	for i, c := range src {
-		if c == '\n' {
-			p.Line++
-			p.Column = len(src) - i
-		}
-	}
-	if p.Line == 1 {
-		p.Column = len(src) + 1
-	}
-	return p
-}
-
-// describe names e for an error message: the atom in quotes, or "list".
+// describeExpr names e for an error message: the atom in quotes, or "list".
 func describeExpr(e *Expr) string {
 	if e.IsList {
 		return "list"
