@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 // A command is one subcommand of ggp.
@@ -57,7 +58,16 @@ func commands() []command {
 	}
 }
 
+// defaultGCPercent is the garbage collector's target when GOGC is not set.
+// The reasoner allocates heavily but keeps little alive, so collecting four
+// times less often buys about a quarter more playouts for a few megabytes
+// of heap (measured with ggp bench on ticTacToe and connectFour).
+const defaultGCPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(defaultGCPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	env := &environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stdinIsTerminal: isTerminal(os.Stdin)}

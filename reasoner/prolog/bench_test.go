@@ -47,6 +47,13 @@ func benchmarkPlayouts(b *testing.B, g *games.Game) {
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "states/s")
 }
 
+// BenchmarkBundled measures every game bundled with ggp.
+func BenchmarkBundled(b *testing.B) {
+	for _, g := range games.Bundled() {
+		b.Run(g.Key, func(b *testing.B) { benchmarkPlayouts(b, g) })
+	}
+}
+
 // BenchmarkCorpus measures the games the speed targets are set on, from the
 // shared corpus.
 func BenchmarkCorpus(b *testing.B) {
