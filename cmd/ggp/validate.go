@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
+	"strings"
 
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
@@ -69,11 +69,14 @@ func validateCount(n int, what string) string {
 // printing its problems to w, and returns how many errors and warnings it
 // found.
 func validatePath(w io.Writer, path string, quiet bool) (errs, warns int) {
-	g, err := validateLoad(path)
+	g, err := games.Open(path)
 	if err != nil {
+		// The path starts the line already: keep only the cause.
 		var pe *fs.PathError
 		if errors.As(err, &pe) && pe.Path == path {
-			err = pe.Err // the path starts the line already
+			err = pe.Err
+		} else if prefix := "game " + path + ": "; strings.HasPrefix(err.Error(), prefix) {
+			err = errors.New(strings.TrimPrefix(err.Error(), prefix))
 		}
 		fmt.Fprintf(w, "%s: error: %v\n", path, err)
 		return 1, 0
@@ -102,17 +105,4 @@ func validatePath(w io.Writer, path string, quiet bool) (errs, warns int) {
 		fmt.Fprintln(w, p)
 	}
 	return errs, warns
-}
-
-// validateLoad reads a game folder in the repository layout or a rules
-// file.
-func validateLoad(path string) (*games.Game, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return games.LoadFolder(path)
-	}
-	return games.LoadFile(path)
 }
