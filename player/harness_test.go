@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
 

@@ -27,11 +27,14 @@ type mctsPlayer struct {
 }
 
 type mctsMatch struct {
-	mu     sync.Mutex // held by Start and Play
 	ctx    context.Context
 	cancel context.CancelFunc // ends the match's searches, on Stop or Abort
 	clock  time.Duration      // play clock, used when a call has no deadline
-	g      *game
+	ready  chan struct{}      // closed when the fields below are set by Start
+
+	mu     sync.Mutex   // held while a call uses the fields below
+	g      *game        // nil when the rules could not be loaded
+	err    error        // why the rules could not be loaded
 	search *mcts.Search // nil when the search failed
 	rng    *rand.Rand
 }
@@ -51,6 +54,9 @@ func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Tim
 	return d.Add(-p.opts.Margin)
 }
 
+// Start loads the rules and searches until shortly before the deadline.
+// Rules that load slowly go on loading after Start has returned, and the
+// first Play waits for them.
 func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
 	deadline := p.deadline(ctx, m.StartClock)
 	mctx, cancel := context.WithCancel(context.Background())
@@ -58,10 +64,9 @@ func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
 		ctx:    mctx,
 		cancel: cancel,
 		clock:  m.PlayClock,
+		ready:  make(chan struct{}),
 		rng:    rand.New(rand.NewPCG(p.opts.Seed, uint64(time.Now().UnixNano()))),
 	}
-	mm.mu.Lock()
-	defer mm.mu.Unlock()
 	p.mu.Lock()
 	if _, ok := p.matches[m.ID]; ok {
 		p.mu.Unlock()
@@ -71,46 +76,60 @@ func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
 	p.matches[m.ID] = mm
 	p.mu.Unlock()
 
+	// The rules load under the match's context alone, so that they may
+	// take longer than the start clock; the search stops at the deadline.
 	sctx, scancel := searchContext(ctx, mctx, deadline)
-	defer scancel()
-	g, err := newGame(sctx, m, p.opts.NewReasoner)
-	if err != nil {
-		p.end(m.ID)
-		return err
-	}
-	mm.g = g
-	done := make(chan *mcts.Search, 1)
 	go func() {
-		var s *mcts.Search
-		defer func() {
-			if v := recover(); v != nil {
-				p.logf("match %s: search panicked: %v", m.ID, v)
-				s = nil
-			}
-			done <- s
-		}()
-		fork, err := g.r.Fork()
-		if err != nil {
-			p.logf("match %s: forking the reasoner: %v", m.ID, err)
-			return
+		defer scancel()
+		g, s, err := p.setup(mctx, sctx, m)
+		mm.mu.Lock()
+		mm.g, mm.search, mm.err = g, s, err
+		if mctx.Err() != nil && s != nil {
+			s.Close() // the match ended while it started
+			mm.search = nil
 		}
-		if s, err = mcts.New(sctx, fork, p.opts.Search); err != nil {
-			p.logf("match %s: %v", m.ID, err)
-			return
-		}
-		s.Run(sctx)
+		mm.mu.Unlock()
+		close(mm.ready)
 	}()
 	select {
-	case mm.search = <-done:
+	case <-mm.ready:
+		if mm.err != nil {
+			p.end(m.ID)
+			return mm.err
+		}
 	case <-time.After(time.Until(deadline) + p.opts.Margin/2):
-		p.logf("match %s: the search did not start in time", m.ID)
-		go func() {
-			if s := <-done; s != nil {
-				s.Close()
-			}
-		}()
+		p.logf("match %s: still loading the rules at the end of the start clock", m.ID)
 	}
 	return nil
+}
+
+// setup loads the rules of m and searches until sctx is done. It returns
+// an error only when the rules cannot be played; a search that cannot
+// start is logged and left nil.
+func (p *mctsPlayer) setup(mctx, sctx context.Context, m *Match) (g *game, s *mcts.Search, err error) {
+	g, err = newGame(mctx, m, p.opts.NewReasoner)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			p.logf("match %s: search panicked: %v", m.ID, v)
+			s = nil
+		}
+	}()
+	fork, err := g.r.Fork()
+	if err != nil {
+		p.logf("match %s: forking the reasoner: %v", m.ID, err)
+		return g, nil, nil
+	}
+	cfg := p.opts.Search
+	cfg.Rules = m.Rules
+	if s, err = mcts.New(mctx, fork, cfg); err != nil {
+		p.logf("match %s: %v", m.ID, err)
+		return g, nil, nil
+	}
+	s.Run(sctx)
+	return g, s, nil
 }
 
 // searchContext returns a context done at deadline or when ctx or the
@@ -142,12 +161,17 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	if err != nil {
 		return "", err
 	}
+	deadline := p.deadline(ctx, mm.clock)
+	select {
+	case <-mm.ready:
+	case <-time.After(time.Until(deadline)):
+		return "", fmt.Errorf("match %s: the rules are still loading", id)
+	}
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	if mm.g == nil {
-		return "", fmt.Errorf("match %s: not started", id)
+		return "", fmt.Errorf("match %s: no rules: %v", id, mm.err)
 	}
-	deadline := p.deadline(ctx, mm.clock)
 	sctx, cancel := searchContext(ctx, mm.ctx, deadline)
 	defer cancel()
 	if err := mm.g.advance(sctx, last); err != nil {
@@ -226,6 +250,7 @@ func (p *mctsPlayer) end(id string) error {
 }
 
 func (p *mctsPlayer) closeSearch(mm *mctsMatch) {
+	<-mm.ready
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	if mm.search != nil {

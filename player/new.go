@@ -19,7 +19,7 @@ import (
 
 // DefaultMargin is the time an in-process player keeps, by default, between
 // returning its answer and the deadline of the call.
-const DefaultMargin = 50 * time.Millisecond
+const DefaultMargin = 100 * time.Millisecond
 
 // Options configures the players that New returns. The zero value selects
 // the defaults.

@@ -107,10 +107,10 @@ func TestMCTSMatches(t *testing.T) {
 		start time.Duration
 		play  time.Duration
 	}{
-		{"ticTacToe", []string{"mcts", "random"}, 0, 50, time.Second, 300 * time.Millisecond},
-		{"ticTacToe", []string{"random", "mcts"}, 1, 50, time.Second, 300 * time.Millisecond},
-		{"maze", []string{"mcts"}, 0, 100, 2 * time.Second, 300 * time.Millisecond},
-		{"hanoi", []string{"mcts"}, 0, 100, 5 * time.Second, 300 * time.Millisecond},
+		{"ticTacToe", []string{"mcts", "random"}, 0, 50, time.Second, 500 * time.Millisecond},
+		{"ticTacToe", []string{"random", "mcts"}, 1, 50, time.Second, 500 * time.Millisecond},
+		{"maze", []string{"mcts"}, 0, 100, 2 * time.Second, 500 * time.Millisecond},
+		{"hanoi", []string{"mcts"}, 0, 100, 10 * time.Second, 500 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.game, func(t *testing.T) {

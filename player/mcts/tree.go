@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
@@ -462,6 +463,9 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 	nr := len(w.s.roles)
 	w.line = w.line[:0]
 	for range w.s.cfg.MaxPlayoutDepth {
+		// Let waiting goroutines, such as a server answering INFO, run
+		// between the steps of long playouts.
+		runtime.Gosched()
 		term, err := r.Terminal(ctx, st)
 		if err != nil {
 			return false, err
