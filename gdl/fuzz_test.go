@@ -19,6 +19,7 @@ var fuzzSeeds = []string{
 	"(ROLE White) (<= (NEXT (cellOpen ?X)) (TRUE (cellopen ?X)) (NOT (DisTinct ?X 1)))",
 	"(succ -1 0) (map+ ++ --) (<= (< a b) (> 1 2) (index++ ?x++))",
 	"\uFEFF(p café \"q\")",
+	"; old Mac line ends\r(role a)\r;(role b)\r\n(role c)",
 	"(PLAY m1 ((mark 1 1) noop))",
 	"( START id role ((role a) (<= p q)) 30 10 )",
 	"(<=)", "(<= ?x p)", "(<= 5 p)", "(<= p (not))", "(<= p (distinct a))", "(<= p (or))",
