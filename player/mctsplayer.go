@@ -42,7 +42,8 @@ type mctsMatch struct {
 func (p *mctsPlayer) Name() string { return p.opts.Name }
 
 // deadline returns when a call must return: the deadline of ctx, or clock
-// from now when ctx has none, less the margin.
+// from now when ctx has none, less the margin and the margin share of the
+// time left.
 func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Time {
 	d, ok := ctx.Deadline()
 	if !ok {
@@ -51,7 +52,8 @@ func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Tim
 		}
 		d = time.Now().Add(clock)
 	}
-	return d.Add(-p.opts.Margin)
+	left := time.Until(d)
+	return d.Add(-p.opts.Margin - time.Duration(float64(left)*p.opts.MarginShare))
 }
 
 // Start loads the rules and searches until shortly before the deadline.

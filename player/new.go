@@ -17,9 +17,14 @@ import (
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
-// DefaultMargin is the time an in-process player keeps, by default, between
-// returning its answer and the deadline of the call.
+// DefaultMargin is the fixed part of the time an in-process player keeps,
+// by default, between returning its answer and the deadline of the call.
 const DefaultMargin = 100 * time.Millisecond
+
+// DefaultMarginShare is the share of the time left that an in-process
+// player keeps free, by default, on top of DefaultMargin: on a loaded
+// machine the answer to a long call can be held up longer.
+const DefaultMarginShare = 0.05
 
 // Options configures the players that New returns. The zero value selects
 // the defaults.
@@ -35,10 +40,16 @@ type Options struct {
 	// Search configures the search of the mcts player.
 	Search mcts.Config
 
-	// Margin is the time kept free before the deadline of each call to
-	// Start and Play, for the answer to get back. The HTTP server adds its
-	// own margin for the network. Default DefaultMargin.
+	// Margin is the time the mcts player keeps free before the deadline of
+	// each call to Start and Play, for the answer to get back on a busy
+	// machine; MarginShare of the time left is kept on top of it. The HTTP
+	// server adds its own margin for the network. Default DefaultMargin.
 	Margin time.Duration
+
+	// MarginShare is the share of the time left at each call that the mcts
+	// player keeps free in addition to Margin. Default DefaultMarginShare;
+	// a negative value keeps none.
+	MarginShare float64
 
 	// Seed seeds the random choices of the random player and of the
 	// fallback moves; 0 picks a random seed.
@@ -59,6 +70,10 @@ func (o Options) withDefaults(kind string) Options {
 	if o.Margin <= 0 {
 		o.Margin = DefaultMargin
 	}
+	if o.MarginShare == 0 {
+		o.MarginShare = DefaultMarginShare
+	}
+	o.MarginShare = max(o.MarginShare, 0)
 	if o.Seed == 0 {
 		o.Seed = rand.Uint64()
 	}

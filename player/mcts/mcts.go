@@ -531,39 +531,44 @@ func (s *Search) provenChoice(n *node, role int) int {
 }
 
 // robustChoice returns the most visited move of role, ties broken by mean
-// value, leaving out moves proven worse than another proven move; -1 when
-// no move has been visited.
+// value, leaving out moves proven worse than another proven move, and
+// preferring the best proven move to an unproven one of no higher mean;
+// -1 when no move has been visited.
 func (s *Search) robustChoice(n *node, role int) int {
 	off := int(n.off[role])
 	k := len(n.moves[role])
-	bestProven := -1.0
+	proven, bestProven := -1, -1.0
 	if n.mover == role {
 		for i := range k {
 			if c := n.child(int64(i)); c != nil && c.solved && c.value[role] > bestProven {
-				bestProven = c.value[role]
+				proven, bestProven = i, c.value[role]
 			}
 		}
 	}
-	best, bestN, bestV := -1, 0.0, -1.0
+	best, bestN, bestV, bestSolved := -1, 0.0, -1.0, false
 	for i := range k {
 		visits := n.n[off+i]
 		v := 0.0
 		if visits > 0 {
 			v = n.w[off+i] / visits
 		}
+		solved := false
 		if n.mover == role {
 			if c := n.child(int64(i)); c != nil && c.solved {
 				if c.value[role] < bestProven {
 					continue
 				}
-				v = c.value[role]
+				v, solved = c.value[role], true
 			}
 		}
 		if visits > bestN || (visits == bestN && v > bestV) {
-			best, bestN, bestV = i, visits, v
+			best, bestN, bestV, bestSolved = i, visits, v, solved
 		}
 	}
-	if bestN == 0 && bestProven < 0 {
+	if proven >= 0 && !bestSolved && bestProven >= bestV {
+		return proven
+	}
+	if bestN == 0 && proven < 0 {
 		return -1
 	}
 	return best
@@ -623,7 +628,7 @@ func (s *Search) Close() {
 		value: s.root.value, mover: s.root.mover, moves: s.root.moves, off: s.root.off,
 		n: make([]float64, len(s.root.n)), w: make([]float64, len(s.root.w))}
 	if s.puz != nil {
-		s.puz.phase, s.puz.table, s.puz.nodes, s.puz.level, s.puz.next = puzzleDone, nil, nil, nil, [2][]*pnode{}
+		s.puz.release(s)
 	}
 	s.best = nil
 	s.mu.Unlock()

@@ -362,3 +362,22 @@ func TestGoalFacts(t *testing.T) {
 		t.Error("goalFacts(nil) is not nil")
 	}
 }
+
+// TestPuzzleMemory checks that the puzzle search gives up and frees its
+// graph at half the node cap, leaving the tree search at work.
+func TestPuzzleMemory(t *testing.T) {
+	s := newSearch(t, walk(40), Config{Workers: 2, MaxNodes: 40})
+	run(t, s, 300*time.Millisecond)
+	st := s.Stats()
+	if st.PuzzleNodes != 0 || st.Expansions == 0 {
+		t.Errorf("%d puzzle nodes kept after %d expansions, want the graph freed", st.PuzzleNodes, st.Expansions)
+	}
+	it := st.Iterations
+	run(t, s, 100*time.Millisecond)
+	if st = s.Stats(); st.Iterations == it || st.Nodes > 40 {
+		t.Errorf("tree search after the puzzle search: %d iterations (%d before), %d nodes", st.Iterations, it, st.Nodes)
+	}
+	if m, err := s.Best(0); err != nil || !slices.Contains(s.Legal(0), m) {
+		t.Errorf("Best = %q, %v", m, err)
+	}
+}

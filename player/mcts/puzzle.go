@@ -575,7 +575,21 @@ func (s *Search) puzzleAttach(x *pnode, term bool, goal float64, moves []reasone
 			t.cands = append(t.cands, p.propagate(s, x, d)...)
 		}
 	}
+	if len(p.nodes) >= s.cfg.MaxNodes/2 || p.bytes >= s.cfg.MaxBytes/2 {
+		p.release(s)
+	}
 	return t
+}
+
+// release ends the puzzle search and frees its graph, when it has used its
+// half of the memory: the tree search keeps the other half. The best line
+// found stays. s.mu must be held.
+func (p *puzzle) release(s *Search) {
+	p.phase, p.table, p.nodes, p.bytes = puzzleDone, nil, nil, 0
+	p.root, p.goal, p.meet, p.level, p.next = nil, nil, nil, nil, [2][]*pnode{}
+	p.bidi = false
+	s.focus.Store(false)
+	s.checkFull()
 }
 
 // propagate gives the children of the expanded node x their distance in

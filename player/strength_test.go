@@ -1,0 +1,163 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/player/mcts"
+)
+
+// The strength tests play many matches at competition clocks and take
+// tens of minutes; they run only with GGP_STRENGTH=1:
+//
+//	GGP_STRENGTH=1 go test -run Strength -v -timeout 3h ./player/
+//
+// They use the games of the shared corpus and skip when it is absent.
+
+func strength(t *testing.T) {
+	t.Helper()
+	if os.Getenv("GGP_STRENGTH") == "" {
+		t.Skip("set GGP_STRENGTH=1 to run the strength tests")
+	}
+}
+
+// tally counts the outcomes of matches for one player.
+type tally struct {
+	wins, draws, losses int
+	goals               []int
+}
+
+func (c *tally) add(mine, other int) {
+	c.goals = append(c.goals, mine)
+	switch {
+	case mine > other:
+		c.wins++
+	case mine < other:
+		c.losses++
+	default:
+		c.draws++
+	}
+}
+
+func (c *tally) String() string {
+	sum := 0
+	for _, g := range c.goals {
+		sum += g
+	}
+	return fmt.Sprintf("%d matches: %d wins, %d draws, %d losses, mean goal %.1f",
+		len(c.goals), c.wins, c.draws, c.losses, float64(sum)/float64(max(len(c.goals), 1)))
+}
+
+// duel plays n matches of a two-player game between a new player of kind
+// a and one of kind b, a taking role aRole, and tallies a's results.
+func duel(t *testing.T, game string, a, b string, aRole, n int, start, play time.Duration) *tally {
+	d := loadGame(t, "shared/"+game)
+	var c tally
+	for i := range n {
+		ps := make([]Player, 2)
+		ps[aRole] = newPlayer(t, a, Options{})
+		ps[1-aRole] = newPlayer(t, b, Options{})
+		res := playMatch(t, d, ps, start, play)
+		c.add(res.goals[aRole], res.goals[1-aRole])
+		t.Logf("%s %d/%d: %s as role %d against %s: goals %v", game, i+1, n, a, aRole, b, res.goals)
+	}
+	return &c
+}
+
+func TestStrengthTicTacToe(t *testing.T) {
+	strength(t)
+	const start, play = 5 * time.Second, time.Second
+	for _, tt := range []struct {
+		name     string
+		opponent string
+		role     int
+		n        int
+	}{
+		{"first against random", "random", 0, 10},
+		{"second against random", "random", 1, 10},
+		{"second against itself", "mcts", 1, 20},
+	} {
+		c := duel(t, "ticTacToe", "mcts", tt.opponent, tt.role, tt.n, start, play)
+		t.Logf("ticTacToe, mcts %s: %v", tt.name, c)
+		if c.losses > 0 {
+			t.Errorf("ticTacToe, mcts %s: lost %d matches", tt.name, c.losses)
+		}
+	}
+}
+
+func TestStrengthConnectFour(t *testing.T) {
+	strength(t)
+	const start, play = 5 * time.Second, time.Second
+	var total tally
+	for role := range 2 {
+		c := duel(t, "connectFour", "mcts", "random", role, 20, start, play)
+		t.Logf("connectFour, mcts as role %d against random: %v", role, c)
+		total.wins += c.wins
+		total.draws += c.draws
+		total.losses += c.losses
+		total.goals = append(total.goals, c.goals...)
+	}
+	t.Logf("connectFour, mcts against random, both roles: %v", &total)
+	if total.wins*100 < 95*len(total.goals) {
+		t.Errorf("mcts won %d of %d connectFour matches against random, want at least 95%%", total.wins, len(total.goals))
+	}
+}
+
+func TestStrengthPuzzles(t *testing.T) {
+	strength(t)
+	const start, play = 30 * time.Second, 10 * time.Second
+	for _, tt := range []struct {
+		game string
+		min  int
+	}{
+		{"hanoi", 100},
+		{"eightPuzzle", 99},
+	} {
+		d := loadGame(t, "shared/"+tt.game)
+		t0 := time.Now()
+		res := playMatch(t, d, []Player{newPlayer(t, "mcts", Options{})}, start, play)
+		t.Logf("%s: goal %d in %d moves, %v", tt.game, res.goals[0], len(res.moves), time.Since(t0).Round(time.Second))
+		if res.goals[0] < tt.min {
+			t.Errorf("%s: mcts scored %d, want at least %d", tt.game, res.goals[0], tt.min)
+		}
+	}
+}
+
+// BenchmarkSearch measures the search's iterations per second from the
+// start of connect four with one and with two workers:
+//
+//	go test -run XXX -bench Search -benchtime 1x ./player/
+func BenchmarkSearch(b *testing.B) {
+	for _, game := range []string{"ticTacToe", "connectFour"} {
+		d := loadGame(b, "shared/"+game)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
+				ctx := context.Background()
+				var iters int64
+				var elapsed time.Duration
+				for range b.N {
+					r, err := NewPrologReasoner(ctx, d)
+					if err != nil {
+						b.Fatal(err)
+					}
+					// No node cap beyond the default; a seed for repeatability.
+					s, err := mcts.New(ctx, r, mcts.Config{Workers: workers, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+					t0 := time.Now()
+					s.Run(rctx)
+					elapsed += time.Since(t0)
+					cancel()
+					iters += s.Stats().Iterations
+					s.Close()
+				}
+				b.ReportMetric(float64(iters)/elapsed.Seconds(), "iter/s")
+			})
+		}
+	}
+}
