@@ -50,7 +50,8 @@ type compiler struct {
 	fused    []fusedTests
 	nextAux  int
 	versions map[version]engine.Atom // compiled or queued, with names
-	queue    []version               // versions still to compile
+	memos    map[version]*memoVersion
+	queue    []version // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
 	// their written order.
@@ -62,6 +63,7 @@ func newCompiler(p *program, tabled map[signature]bool) *compiler {
 		prog:     p,
 		tabled:   tabled,
 		versions: map[version]engine.Atom{},
+		memos:    map[version]*memoVersion{},
 		trueKeys: &functorSlots{kind: "true", slots: map[functorKey]int{}},
 		doesKeys: &functorSlots{kind: "does", slots: map[functorKey]int{}},
 	}
@@ -131,11 +133,13 @@ func (c *compiler) request(s signature, mode uint64) engine.Atom {
 }
 
 // callMode returns the binding pattern of a call to s with args, given the
-// bound variables, or 0 when s gets no versions: tables and natives need
-// none, and recursive relations keep one version so that the depth limit
-// and the planner's pinning stay simple.
+// bound variables, or 0 when s gets no versions (tables and natives need
+// none). Recursive relations get versions too: a recursive call with its
+// arguments bound walks one chain instead of enumerating the relation at
+// every level. There are finitely many patterns, so this terminates; every
+// version of a recursive relation carries the depth argument.
 func (c *compiler) callMode(s signature, args []gdl.Term, bound map[string]bool) uint64 {
-	if c.tables == nil || bound == nil || c.tabled[s] || c.prog.recursive[s] || s.arity > maxModeArity {
+	if c.tables == nil || bound == nil || c.tabled[s] || s.arity > maxModeArity {
 		return 0
 	}
 	if _, defined := c.prog.rules[s]; !defined {
@@ -214,13 +218,7 @@ func (c *compiler) compileRule(r *gdl.Rule, mode uint64) error {
 			}
 		}
 		flush()
-		var g engine.Term
-		var err error
-		if sent, ok := l.(*gdl.Sentence); ok {
-			g, err = c.sentence(sent, sc, bound)
-		} else {
-			g, err = c.literal(l, sc)
-		}
+		g, err := c.literal(l, sc, bound)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.Pos(), err)
 		}
@@ -272,9 +270,6 @@ func allBound(vs []string, bound map[string]bool) bool {
 // plan returns the body of r, whose head is s, in evaluation order, given
 // the variables bound by the caller.
 func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.Literal {
-	if c.tables == nil {
-		return c.prog.literals[r]
-	}
 	scc, recursive := c.prog.scc[s], c.prog.recursive[s]
 	pinned := func(l *gdl.Sentence) bool {
 		if !recursive {
@@ -282,6 +277,11 @@ func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.L
 		}
 		d, ok := c.prog.scc[signature{l.Name.Name, len(l.Args)}]
 		return ok && d == scc
+	}
+	if c.tables == nil {
+		// Without table statistics keep the written order, but for
+		// recursive calls.
+		return planBody(r.Body, bound, nil, pinned)
 	}
 	return planBody(r.Body, bound, c.cost, pinned)
 }
@@ -355,17 +355,20 @@ func (c *compiler) addClause(head engine.Term, goals []engine.Term) {
 	c.clauses = append(c.clauses, atomIf.Apply(head, body))
 }
 
-// literal compiles one body literal into a goal.
-func (c *compiler) literal(l gdl.Literal, sc *ruleScope) (engine.Term, error) {
+// literal compiles one body literal into a goal. bound holds the variables
+// bound when it runs, or is nil when unknown. An auxiliary predicate has a
+// single call site, so its clauses can be specialised for what that site
+// binds.
+func (c *compiler) literal(l gdl.Literal, sc *ruleScope, bound map[string]bool) (engine.Term, error) {
 	switch l := l.(type) {
 	case *gdl.Sentence:
-		return c.sentence(l, sc, nil)
+		return c.sentence(l, sc, bound)
 	case *gdl.Distinct:
 		return atomDistinct.Apply(c.term(l.X, sc), c.term(l.Y, sc)), nil
 	case *gdl.Not:
 		// (not L) becomes aux(Vs) :- L, !, fail.  aux(Vs).
 		head, inner, names := c.auxHead(l)
-		g, err := c.literal(l.Arg, inner)
+		g, err := c.literal(l.Arg, inner, innerBound(names, bound))
 		if err != nil {
 			return nil, err
 		}
@@ -376,19 +379,30 @@ func (c *compiler) literal(l gdl.Literal, sc *ruleScope) (engine.Term, error) {
 		// (or L1 L2 ...) becomes aux(Vs) :- L1.  aux(Vs) :- L2.  ...
 		head, inner, names := c.auxHead(l)
 		for _, d := range l.Disjuncts {
-			var goals []engine.Term
-			for _, dl := range orderBody([]gdl.Literal{d}) {
-				g, err := c.literal(dl, inner)
-				if err != nil {
-					return nil, err
-				}
-				goals = append(goals, g)
+			g, err := c.literal(d, inner, innerBound(names, bound))
+			if err != nil {
+				return nil, err
 			}
-			c.addClause(head, goals)
+			c.addClause(head, []engine.Term{g})
 		}
 		return auxCall(head, names, sc), nil
 	}
 	return nil, fmt.Errorf("unknown literal %T", l)
+}
+
+// innerBound returns which of an auxiliary predicate's variables its call
+// site binds, or nil when that is unknown.
+func innerBound(names []string, bound map[string]bool) map[string]bool {
+	if bound == nil {
+		return nil
+	}
+	in := map[string]bool{}
+	for _, v := range names {
+		if bound[v] {
+			in[v] = true
+		}
+	}
+	return in
 }
 
 // auxHead makes the head of an auxiliary predicate for a negation or
@@ -448,10 +462,53 @@ func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope, bound map[string]boo
 	if c.takesDepth(s) {
 		args = append(args, sc.depth)
 	}
-	if mode := c.callMode(s, l.Args, bound); mode != 0 {
-		return c.request(s, mode).Apply(args...), nil
+	return c.callee(s, c.callMode(s, l.Args, bound)).Apply(args...), nil
+}
+
+// callee names the predicate a call to version (s, mode) goes to: the
+// version itself, or its memo native when s is memoised.
+func (c *compiler) callee(s signature, mode uint64) engine.Atom {
+	name := engine.NewAtom(relationAtom(s.name))
+	if mode != 0 {
+		name = c.request(s, mode)
 	}
-	return engine.NewAtom(relationAtom(s.name)).Apply(args...), nil
+	if !c.memoised(s) {
+		return name
+	}
+	v := version{s, mode}
+	if m, ok := c.memos[v]; ok {
+		return m.name
+	}
+	if mode == 0 {
+		c.request(s, 0)
+	}
+	arity := s.arity
+	if c.takesDepth(s) {
+		arity++
+	}
+	m := &memoVersion{
+		id:     len(c.memos),
+		name:   engine.NewAtom("memo:" + name.String()),
+		target: name,
+		arity:  s.arity,
+		depth:  c.takesDepth(s),
+	}
+	if arity > maxNativeArity {
+		return name
+	}
+	c.memos[v] = m
+	return m.name
+}
+
+// memoised reports whether calls to s go through a per-state answer table:
+// relations that depend on the state but not on the joint move, once table
+// statistics are known (the final compilation).
+func (c *compiler) memoised(s signature) bool {
+	if c.tables == nil || c.tabled[s] || !c.prog.dynamic[s] || c.prog.usesDoes[s] {
+		return false
+	}
+	_, defined := c.prog.rules[s]
+	return defined
 }
 
 // flatten splits a term with a constant functor into its name and

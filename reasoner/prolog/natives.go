@@ -258,6 +258,15 @@ func (r *Reasoner) registerNatives() {
 			return matchRows(args, r.moves.slots[slot], k, env)
 		})
 	}
+	for _, m := range g.memos {
+		arity := m.arity
+		if m.depth {
+			arity++
+		}
+		register(vm, m.name, arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			return r.memoCall(m, args, k, env)
+		})
+	}
 	for _, f := range g.fused {
 		register(vm, f.name, f.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 			ok, err := r.evalTests(f.tests, args, env)

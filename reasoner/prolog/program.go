@@ -22,14 +22,14 @@ func (s signature) String() string { return fmt.Sprintf("%s/%d", s.name, s.arity
 // state. It is computed once per game and shared by every instance.
 type program struct {
 	rules     map[signature][]*gdl.Rule
-	order     []signature                 // relations in the order first defined
-	deps      map[signature][]signature   // head -> body relations
-	dynamic   map[signature]bool          // depends on true or does
-	recursive map[signature]bool          // on a cycle of the dependency graph
-	constants map[string]struct{}         // every constant and function name
-	scc       map[signature]int           // strongly connected component id
-	sccs      [][]signature               // components, dependencies first
-	literals  map[*gdl.Rule][]gdl.Literal // bodies reordered for evaluation
+	order     []signature               // relations in the order first defined
+	deps      map[signature][]signature // head -> body relations
+	dynamic   map[signature]bool        // depends on true or does
+	usesDoes  map[signature]bool        // depends on does
+	recursive map[signature]bool        // on a cycle of the dependency graph
+	constants map[string]struct{}       // every constant and function name
+	scc       map[signature]int         // strongly connected component id
+	sccs      [][]signature             // components, dependencies first
 }
 
 // analyse groups the rules of d by relation and computes the dependency
@@ -39,10 +39,10 @@ func analyse(d *gdl.Description) (*program, error) {
 		rules:     map[signature][]*gdl.Rule{},
 		deps:      map[signature][]signature{},
 		dynamic:   map[signature]bool{},
+		usesDoes:  map[signature]bool{},
 		recursive: map[signature]bool{},
 		constants: map[string]struct{}{},
 		scc:       map[signature]int{},
-		literals:  map[*gdl.Rule][]gdl.Literal{},
 	}
 	for _, r := range d.Rules {
 		head := signature{r.Head.Name.Name, len(r.Head.Args)}
@@ -65,6 +65,9 @@ func analyse(d *gdl.Description) (*program, error) {
 				switch s.name {
 				case gdl.KeyTrue, gdl.KeyDoes:
 					p.dynamic[head] = true
+					if s.name == gdl.KeyDoes {
+						p.usesDoes[head] = true
+					}
 					return
 				}
 				if !seen[s] {
@@ -84,29 +87,33 @@ func analyse(d *gdl.Description) (*program, error) {
 		for _, l := range r.Body {
 			walk(l)
 		}
-		p.literals[r] = orderBody(r.Body)
 	}
 	p.components()
-	// A relation is dynamic when anything it depends on is; components come
-	// dependencies first, so one pass in that order suffices, with each
-	// component settled as a whole.
+	p.propagate(p.dynamic)
+	p.propagate(p.usesDoes)
+	return p, nil
+}
+
+// propagate extends a property of relations to everything that depends on
+// them. Components come dependencies first, so one pass in that order
+// suffices, with each component settled as a whole.
+func (p *program) propagate(has map[signature]bool) {
 	for _, comp := range p.sccs {
-		dyn := false
+		any := false
 		for _, s := range comp {
-			if p.dynamic[s] {
-				dyn = true
+			if has[s] {
+				any = true
 			}
 			for _, d := range p.deps[s] {
-				if p.dynamic[d] {
-					dyn = true
+				if has[d] {
+					any = true
 				}
 			}
 		}
 		for _, s := range comp {
-			p.dynamic[s] = p.dynamic[s] || dyn
+			has[s] = has[s] || any
 		}
 	}
-	return p, nil
 }
 
 func (p *program) noteConstants(ts []gdl.Term) {
@@ -201,24 +208,24 @@ func (p *program) components() {
 	}
 }
 
-// orderBody returns the literals of a rule body in evaluation order:
-// positive literals keep their written order, and each negation, distinct
-// and disjunction is placed as early as possible after the positive
-// literals that bind all its variables. Prolog's negation as failure is only
-// sound on ground goals, so this placement is what makes the translation
-// correct; placing tests early also prunes the search.
-func orderBody(body []gdl.Literal) []gdl.Literal {
-	return planBody(body, nil, nil, nil)
-}
-
-// planBody orders a rule body like orderBody, but chooses among the
-// positive literals greedily: next comes the one with the lowest estimated
+// planBody returns the literals of a rule body in evaluation order. Each
+// negation, distinct and disjunction is placed as early as possible after
+// the positive literals that bind all its variables: Prolog's negation as
+// failure is only sound on ground goals, so this placement is what makes the
+// translation correct, and placing tests early prunes the search.
+//
+// Among the positive literals it chooses greedily: next comes the one with the lowest estimated
 // number of answers given the variables bound so far, ties going to the
-// earlier written. A nil cost keeps the written order. A literal for which
-// pinned reports true (a call back into the head's own recursive component)
-// never moves ahead of a literal written before it, so that reordering
-// cannot turn a terminating recursion into a left recursion. bound0 holds
-// the variables bound on entry.
+// earlier written. A nil cost keeps the written order. Literals for which
+// pinned reports true (calls back into the head's own recursive component)
+// come after every other positive literal, in written order: the recursive
+// call then has as many arguments bound as the rule allows, which is what
+// makes top-down evaluation of a rule like
+//
+//	(<= (reach ?x ?y) (reach ?x ?z) (step ?z ?y))
+//
+// walk one chain instead of regressing forever. bound0 holds the variables
+// bound on entry.
 func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentence, map[string]bool) float64, pinned func(*gdl.Sentence) bool) []gdl.Literal {
 	var positives []*gdl.Sentence
 	var tests []gdl.Literal
@@ -278,28 +285,33 @@ func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentenc
 	}
 	place()
 	done := make([]bool, len(positives))
+	isPinned := make([]bool, len(positives))
+	unpinned := 0
+	for i, p := range positives {
+		isPinned[i] = pinned != nil && pinned(p)
+		if !isPinned[i] {
+			unpinned++
+		}
+	}
 	for range positives {
 		best := -1
 		bestCost := 0.0
 		for i, p := range positives {
-			if done[i] {
+			if done[i] || (isPinned[i] && unpinned > 0) {
 				continue
 			}
-			if cost == nil {
+			if cost == nil || isPinned[i] {
 				best = i
 				break
-			}
-			if pinned != nil && pinned(p) && slices.Contains(done[:i], false) {
-				continue
 			}
 			if c := cost(p, bound); best < 0 || c < bestCost {
 				best, bestCost = i, c
 			}
 		}
-		if best < 0 { // only pinned literals remain: take the first
-			best = slices.Index(done, false)
-		}
 		done[best] = true
+		if !isPinned[best] {
+			unpinned--
+		}
 		out = append(out, positives[best])
 		for _, v := range literalVars(positives[best], nil) {
 			bound[v] = true

@@ -70,6 +70,7 @@ type game struct {
 	trueSlots *functorSlots
 	doesSlots *functorSlots
 	fused     []fusedTests
+	memos     []*memoVersion
 	names     map[engine.Atom]string // constants of the description
 }
 
@@ -93,6 +94,8 @@ type Reasoner struct {
 	// them all.
 	legal   [][]reasoner.Move
 	legalOf *reasoner.State
+
+	memo memoTable // answer tables of the state in stateOf
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -132,6 +135,7 @@ func (r *Reasoner) Fork() (reasoner.Reasoner, error) { return r.game.instance() 
 
 func (g *game) instance() (*Reasoner, error) {
 	r := &Reasoner{game: g, terms: map[string]parsedTerm{}}
+	r.memo = memoTable{answers: map[string][]row{}, busy: map[string]bool{}, stats: make([]memoStats, len(g.memos))}
 	r.state.slots = make([][]row, len(g.trueSlots.keys))
 	r.moves.slots = make([][]row, len(g.doesSlots.keys))
 	if err := setUnknownFail(&r.vm); err != nil {
@@ -193,6 +197,9 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	g.clauses = c.clauses
 	g.trueSlots, g.doesSlots = c.trueKeys, c.doesKeys
 	g.fused = c.fused
+	for _, m := range c.memos {
+		g.memos = append(g.memos, m)
+	}
 	return g, nil
 }
 
@@ -612,6 +619,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 	}
 	r.stateOf = nil
 	r.state.reset()
+	r.memo.reset()
 	for _, f := range s.Facts() {
 		t, err := r.term(string(f))
 		if err != nil {

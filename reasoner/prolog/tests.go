@@ -176,14 +176,11 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 		return test{kind: testTable, table: newTable(len(s.Args), nil), args: tc.templates(s.Args)}
 	}
 	// Every argument is bound: call the version planned for that.
-	name := engine.NewAtom(relationAtom(sig.name))
 	all := map[string]bool{}
 	for _, v := range termVars(s.Args, nil) {
 		all[v] = true
 	}
-	if mode := tc.c.callMode(sig, s.Args, all); mode != 0 {
-		name = tc.c.request(sig, mode)
-	}
+	name := tc.c.callee(sig, tc.c.callMode(sig, s.Args, all))
 	return test{
 		kind:  testCall,
 		name:  name,

@@ -1,0 +1,152 @@
+package prolog
+
+import (
+	"github.com/ichiban/prolog/engine"
+)
+
+// Per-state answer tables.
+//
+// Game rules are mostly written for forward-chaining provers, which compute
+// each relation once per state. Evaluated top-down, the same subgoal is
+// proved again and again: in chess, (empty ?x ?y) runs a hundred thousand
+// times for one legal-move query. So calls to relations that depend on the
+// state (but not on the joint move) go through a memo native: the first
+// call with given bound arguments collects every answer with a nested
+// query, and later calls in the same state match the stored rows.
+
+// memoVersion is the memo native of one version of a relation.
+type memoVersion struct {
+	id     int
+	name   engine.Atom // memo:...
+	target engine.Atom // the version whose answers are stored
+	arity  int         // arguments, without the depth
+	depth  bool        // the target takes a depth argument last
+}
+
+// maxMemoEntries bounds the answer tables of one state; they are cleared
+// when full, which only costs recomputation.
+const maxMemoEntries = 1 << 16
+
+// memoTable holds the answer tables of the current state, and how well
+// tabling has paid for each memo version so far.
+type memoTable struct {
+	answers map[string][]row
+	busy    map[string]bool // keys whose answers are being collected
+	stats   []memoStats     // by memoVersion.id
+}
+
+// memoStats counts the calls of one memo version. Tabling costs a nested
+// query and a copy of every answer, which only pays when calls repeat
+// within a state; a version whose calls rarely hit stops tabling.
+type memoStats struct {
+	calls, hits int
+	off         bool
+}
+
+// Tabling is judged after memoTrial calls: fewer than one hit in
+// memoMinHitRatio calls turns it off for the version.
+const (
+	memoTrial       = 256
+	memoMinHitRatio = 8
+)
+
+func (m *memoTable) reset() {
+	clear(m.answers)
+	clear(m.busy)
+}
+
+// memoCall answers a call to m's target from the table, filling the table
+// on the first call with these bound arguments.
+func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+	st := &r.memo.stats[m.id]
+	if st.off {
+		return r.vm.Arrive(m.target, args, k, env)
+	}
+	st.calls++
+	if st.calls == memoTrial && st.hits*memoMinHitRatio < st.calls {
+		st.off = true
+	}
+	r.buf = append(r.buf[:0], byte(m.id), byte(m.id>>8), byte(m.id>>16))
+	ground := make([]bool, m.arity)
+	for i := 0; i < m.arity; i++ {
+		t, ok := resolveGround(args[i], env)
+		ground[i] = ok
+		r.buf = append(r.buf, ' ')
+		if ok {
+			r.buf = r.appendTerm(r.buf, t, nil)
+		} else {
+			r.buf = append(r.buf, '_')
+		}
+	}
+	if rows, ok := r.memo.answers[string(r.buf)]; ok {
+		st.hits++
+		return matchRows(args[:m.arity], rows, k, env)
+	}
+	key := string(r.buf)
+	if r.memo.busy[key] {
+		// A recursive call on the very same subgoal: prove it directly, as
+		// the rules say, rather than from an incomplete table.
+		return r.vm.Arrive(m.target, args, k, env)
+	}
+	// Collect every answer with the free arguments left free.
+	call := make([]engine.Term, len(args))
+	for i := 0; i < m.arity; i++ {
+		if ground[i] {
+			call[i] = env.Resolve(args[i])
+		} else {
+			call[i] = engine.NewVariable()
+		}
+	}
+	if m.depth {
+		call[m.arity] = env.Resolve(args[m.arity])
+	}
+	var rows []row
+	var seen map[string]bool
+	complete := true
+	r.memo.busy[key] = true
+	_, err := r.vm.Arrive(m.target, call, func(e *engine.Env) *engine.Promise {
+		rw := make(row, m.arity)
+		for i := range rw {
+			t, ok := resolveGround(call[i], e)
+			if !ok {
+				complete = false // a non-ground answer: do not table
+				return engine.Bool(true)
+			}
+			rw[i] = t
+		}
+		if len(rows) > 0 {
+			if seen == nil {
+				seen = map[string]bool{r.rowKey(rows[0]): true}
+			}
+			k := r.rowKey(rw)
+			if seen[k] {
+				return engine.Bool(false)
+			}
+			seen[k] = true
+		}
+		rows = append(rows, rw)
+		return engine.Bool(false)
+	}, nil).Force(r.ctx)
+	delete(r.memo.busy, key)
+	if err != nil {
+		return engine.Error(err)
+	}
+	if !complete {
+		return r.vm.Arrive(m.target, args, k, env)
+	}
+	if len(r.memo.answers) >= maxMemoEntries {
+		clear(r.memo.answers)
+	}
+	r.memo.answers[key] = rows
+	return matchRows(args[:m.arity], rows, k, env)
+}
+
+// rowKey returns a string identifying a ground row.
+func (r *Reasoner) rowKey(rw row) string {
+	var b []byte
+	for _, t := range rw {
+		b = r.appendTerm(b, t, nil)
+		b = append(b, ' ')
+	}
+	return string(b)
+}
