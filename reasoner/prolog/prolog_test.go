@@ -265,10 +265,59 @@ func TestDepthLimit(t *testing.T) {
 		t.Fatalf("terminal: %v, want a depth error", err)
 	}
 
-	static := "(role p) (<= (loop ?x) (loop ?x)) (<= (q ?x) (loop ?x)) (init (q a))"
-	if _, err := loadRules(static, prolog.Options{MaxDepth: 500}); err == nil ||
+	// A static relation too wide for a table is evaluated top-down too.
+	wide := "(role p) (<= (loop ?a ?b ?c ?d ?e ?f ?g ?h ?i) (loop ?a ?b ?c ?d ?e ?f ?g ?h ?i)) (<= (q ?x) (loop ?x ?x ?x ?x ?x ?x ?x ?x ?x)) (init (q a))"
+	if _, err := loadRules(wide, prolog.Options{MaxDepth: 500}); err == nil ||
 		!strings.Contains(err.Error(), reasoner.ErrDepth.Error()) {
 		t.Fatalf("load: %v, want a depth error", err)
+	}
+}
+
+// TestStaticFixpoint checks that recursive state-independent relations get
+// their least fixpoint, however the recursion is written.
+func TestStaticFixpoint(t *testing.T) {
+	tests := []struct {
+		name, rules, query string
+		want               []string
+	}{
+		{
+			"left recursion on a cycle",
+			"(role p) (edge a b) (edge b c) (edge c a) (<= (reach ?x ?y) (edge ?x ?y)) (<= (reach ?x ?z) (reach ?x ?y) (edge ?y ?z))",
+			"(reach a ?y)", []string{"(reach a a)", "(reach a b)", "(reach a c)"},
+		},
+		{
+			"right recursion on a cycle",
+			"(role p) (edge a b) (edge b a) (<= (reach ?x ?y) (edge ?x ?y)) (<= (reach ?x ?z) (edge ?x ?y) (reach ?y ?z))",
+			"(reach b ?y)", []string{"(reach b a)", "(reach b b)"},
+		},
+		{"self loop is empty", "(role p) (<= (loop ?x) (loop ?x)) (<= (q ?x) (loop ?x)) (d a)", "(q ?x)", nil},
+		{
+			"mutual recursion",
+			"(role p) (s 0 1) (s 1 2) (s 2 3) (even 0) (<= (odd ?y) (even ?x) (s ?x ?y)) (<= (even ?y) (odd ?x) (s ?x ?y))",
+			"(even ?x)", []string{"(even 0)", "(even 2)"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := mustLoad(t, tt.rules)
+			s, _ := r.Initial(context.Background())
+			if got := ask(t, r, s, tt.query); !slices.Equal(got, tt.want) {
+				t.Errorf("ask %s = %v, want %v", tt.query, got, tt.want)
+			}
+		})
+	}
+
+	// An infinite relation (the rules break GDL's recursion restriction)
+	// fails within the load deadline.
+	infinite := "(role p) (nat 0) (<= (nat (s ?x)) (nat ?x))"
+	const deadline = 500 * time.Millisecond
+	start := time.Now()
+	_, err := loadRules(infinite, prolog.Options{LoadTimeout: deadline})
+	if err == nil {
+		t.Fatal("loaded an infinite relation")
+	}
+	if elapsed := time.Since(start); elapsed > 2*deadline {
+		t.Errorf("failed after %v, deadline %v", elapsed, deadline)
 	}
 }
 

@@ -230,11 +230,36 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 			return fmt.Errorf("compiling clause: %w", err)
 		}
 	}
+	install := func(s signature, rows []row) {
+		t := newTable(s.arity, rows)
+		g.tables[s] = t
+		name := engine.NewAtom(relationAtom(s.name))
+		register(&scratch.vm, name, s.arity, t.call)
+		if c.takesDepth(s) {
+			// Callers in the scratch interpreter pass a depth; ignore it.
+			n := s.arity
+			register(&scratch.vm, name, n+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+				return t.call(args[:n], k, env)
+			})
+		}
+	}
 	for _, comp := range prog.sccs {
-		for _, s := range comp {
-			if prog.dynamic[s] {
+		if prog.dynamic[comp[0]] {
+			continue // components are wholly dynamic or wholly static
+		}
+		if prog.recursive[comp[0]] {
+			tables, ok, err := g.fixpoint(ctx, prog, scratch, comp)
+			if err != nil {
+				return err
+			}
+			if ok {
+				for _, s := range comp {
+					install(s, tables[s])
+				}
 				continue
 			}
+		}
+		for _, s := range comp {
 			rows, ok, err := scratch.extension(ctx, s, c.takesDepth(s))
 			if err != nil {
 				return fmt.Errorf("evaluating %s: %w", s, err)
@@ -242,18 +267,7 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 			if !ok || len(rows) > g.opts.MaxTableRows || s.arity > maxNativeArity {
 				continue
 			}
-			t := newTable(s.arity, rows)
-			g.tables[s] = t
-			name := engine.NewAtom(relationAtom(s.name))
-			if c.takesDepth(s) {
-				// Callers in the scratch interpreter pass a depth; ignore it.
-				n := s.arity
-				register(&scratch.vm, name, n+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
-					return t.call(args[:n], k, env)
-				})
-			} else {
-				register(&scratch.vm, name, s.arity, t.call)
-			}
+			install(s, rows)
 		}
 	}
 
@@ -284,6 +298,90 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 	}
 	g.initial = reasoner.NewState(facts)
 	return nil
+}
+
+// fixpoint computes the relations of a recursive static component by
+// iteration, as a deductive database would: every rule body is evaluated
+// with the component's own relations answered from the rows found so far,
+// until no rule adds a row. Top-down evaluation cannot do this in general:
+// a left-recursive rule, or a recursion around a torus, never returns,
+// though the relation is finite. ok is false when the component cannot be
+// tabled (an arity above the natives' limit, a non-ground answer, too many
+// rows); it is then left as rules.
+func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, comp []signature) (map[signature][]row, bool, error) {
+	tabled := map[signature]bool{}
+	for s := range g.tables {
+		tabled[s] = true
+	}
+	for _, s := range comp {
+		if s.arity > maxNativeArity {
+			return nil, false, nil
+		}
+		tabled[s] = true
+	}
+	// Each rule becomes a relation of its own, named so that no game
+	// relation can collide with it (GDL symbols hold no spaces).
+	type ruleRel struct {
+		sig  signature
+		head signature
+	}
+	fc := newCompiler(prog, tabled)
+	var rules []ruleRel
+	for i, s := range comp {
+		for j, r := range prog.rules[s] {
+			name := fmt.Sprintf("fixpoint %d %d", i, j)
+			head := &gdl.Sentence{Lparen: r.Head.Lparen, Name: &gdl.Const{NamePos: r.Head.Name.NamePos, Name: name}, Args: r.Head.Args}
+			if err := fc.compileRule(&gdl.Rule{Lparen: r.Lparen, Head: head, Body: r.Body}, 0); err != nil {
+				return nil, false, err
+			}
+			rules = append(rules, ruleRel{sig: signature{name, s.arity}, head: s})
+		}
+	}
+	for _, cl := range fc.clauses {
+		if _, err := engine.Assertz(&scratch.vm, cl, engine.Success, nil).Force(ctx); err != nil {
+			return nil, false, fmt.Errorf("compiling clause: %w", err)
+		}
+	}
+	current := map[signature]*table{}
+	for _, s := range comp {
+		current[s] = newTable(s.arity, nil)
+		register(&scratch.vm, engine.NewAtom(relationAtom(s.name)), s.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			return current[s].call(args, k, env)
+		})
+	}
+	found := map[signature][]row{}
+	seen := map[signature]map[string]bool{}
+	for _, s := range comp {
+		seen[s] = map[string]bool{}
+	}
+	for {
+		changed := false
+		for _, rr := range rules {
+			rows, ok, err := scratch.extension(ctx, rr.sig, false)
+			if err != nil {
+				return nil, false, fmt.Errorf("evaluating %s: %w", rr.head, err)
+			}
+			if !ok {
+				return nil, false, nil
+			}
+			for _, rw := range rows {
+				if key := scratch.rowKey(rw); !seen[rr.head][key] {
+					seen[rr.head][key] = true
+					found[rr.head] = append(found[rr.head], rw)
+					changed = true
+				}
+			}
+			if len(found[rr.head]) > g.opts.MaxTableRows {
+				return nil, false, nil
+			}
+		}
+		if !changed {
+			return found, true, nil
+		}
+		for _, s := range comp {
+			current[s] = newTable(s.arity, found[s])
+		}
+	}
 }
 
 // extension returns every answer of relation s, in the order found, without
