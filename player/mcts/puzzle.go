@@ -397,7 +397,7 @@ func (s *Search) puzzleExpand(ctx context.Context, r reasoner.Reasoner, w *worke
 	var kids []*pnode
 	if err == nil && (!term || x == s.puz.goal) {
 		moves, err = r.Legal(ctx, x.state, 0)
-		joint := make([]reasoner.Move, 1)
+		joint := w.moves[:1]
 		for _, m := range moves {
 			if err != nil {
 				break

@@ -257,7 +257,9 @@ func (w *worker) abandon() {
 // selectJoint picks a move for every role at n by UCB1 on the role's own
 // statistics, counts the visit at once (a virtual loss that steers other
 // workers elsewhere until the value is known), and returns the joint move
-// number. s.mu must be held.
+// number. Where one role moves, a move whose value is proven teaches
+// nothing more, so the mover picks among the unproven moves while there
+// are any, and otherwise the best proven one. s.mu must be held.
 func (w *worker) selectJoint(n *node) int64 {
 	s := w.s
 	c := s.cfg.Exploration
@@ -269,32 +271,32 @@ func (w *worker) selectJoint(n *node) int64 {
 		best := 0
 		if k > 1 {
 			off := int(n.off[r])
-			bestV := math.Inf(-1)
+			bestV, proven, provenV := math.Inf(-1), -1, math.Inf(-1)
 			start := w.rng.IntN(k)
 			for t := range k {
 				i := start + t
 				if i >= k {
 					i -= k
 				}
-				var v float64
 				if n.mover == r {
 					if ch := n.child(int64(i)); ch != nil && ch.solved {
-						v = ch.value[r]
-						if v > bestV {
-							best, bestV = i, v
+						if ch.value[r] > provenV {
+							proven, provenV = i, ch.value[r]
 						}
 						continue
 					}
 				}
 				visits := n.n[off+i]
 				if visits == 0 {
-					best = i
+					best, bestV = i, math.Inf(1)
 					break
 				}
-				v = n.w[off+i]/visits + c*math.Sqrt(logN/visits)
-				if v > bestV {
+				if v := n.w[off+i]/visits + c*math.Sqrt(logN/visits); v > bestV {
 					best, bestV = i, v
 				}
+			}
+			if math.IsInf(bestV, -1) && proven >= 0 {
+				best = proven
 			}
 		}
 		w.idx = append(w.idx, int32(best))
@@ -307,6 +309,22 @@ func (w *worker) selectJoint(n *node) int64 {
 		n.n[int(n.off[r])+int(w.idx[base+r])]++
 	}
 	return j
+}
+
+// provenFloor returns the solved child of n whose value is best for the
+// role that moves in n, or nil: the value of n for that role is at least
+// that child's. s.mu must be held.
+func provenFloor(n *node) *node {
+	if n.mover < 0 {
+		return nil
+	}
+	var best *node
+	for _, e := range n.children {
+		if c := e.child; c.solved && (best == nil || c.value[n.mover] > best.value[n.mover]) {
+			best = c
+		}
+	}
+	return best
 }
 
 // jointMoves writes the moves of joint move k of the path into w.moves.
@@ -544,6 +562,11 @@ func (w *worker) backup(leaf *node) {
 		}
 		if proving && !n.solved {
 			proving = s.solve(n)
+		}
+		// What n is worth to its parent is at least its best proven
+		// move, which selection no longer visits.
+		if f := provenFloor(n); f != nil && f.value[n.mover] > w.value[n.mover] {
+			copy(w.value, f.value)
 		}
 	}
 	w.path = w.path[:0]
