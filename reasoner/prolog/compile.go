@@ -492,6 +492,8 @@ func (c *compiler) callee(s signature, mode uint64) engine.Atom {
 		target: name,
 		arity:  s.arity,
 		depth:  c.takesDepth(s),
+
+		recursive: c.prog.recursive[s],
 	}
 	if arity > maxNativeArity {
 		return name

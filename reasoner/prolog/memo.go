@@ -21,6 +21,10 @@ type memoVersion struct {
 	target engine.Atom // the version whose answers are stored
 	arity  int         // arguments, without the depth
 	depth  bool        // the target takes a depth argument last
+	// recursive versions always table: the table's loop check is what
+	// stops a recursion through a cycle of the state (a group of stones
+	// in Go) from running to the depth limit.
+	recursive bool
 }
 
 // maxMemoEntries bounds the answer tables of one state; they are cleared
@@ -33,6 +37,10 @@ type memoTable struct {
 	answers map[string][]row
 	busy    map[string]bool // keys whose answers are being collected
 	stats   []memoStats     // by memoVersion.id
+	// loops counts calls failed because their key was being collected
+	// further up: answers found meanwhile may be incomplete, so they are
+	// tabled only for the outermost call.
+	loops int
 }
 
 // memoStats counts the calls of one memo version. Tabling costs a nested
@@ -53,6 +61,7 @@ const (
 func (m *memoTable) reset() {
 	clear(m.answers)
 	clear(m.busy)
+	m.loops = 0
 }
 
 // memoCall answers a call to m's target from the table, filling the table
@@ -63,14 +72,18 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		return r.vm.Arrive(m.target, args, k, env)
 	}
 	st.calls++
-	if st.calls == memoTrial && st.hits*memoMinHitRatio < st.calls {
+	if st.calls == memoTrial && st.hits*memoMinHitRatio < st.calls && !m.recursive {
 		st.off = true
 	}
 	r.buf = append(r.buf[:0], byte(m.id), byte(m.id>>8), byte(m.id>>16))
-	ground := make([]bool, m.arity)
+	// The nested query starts from an empty environment, so it gets the
+	// bound arguments fully resolved.
+	resolved := make([]engine.Term, m.arity)
 	for i := 0; i < m.arity; i++ {
 		t, ok := resolveGround(args[i], env)
-		ground[i] = ok
+		if ok {
+			resolved[i] = t
+		}
 		r.buf = append(r.buf, ' ')
 		if ok {
 			r.buf = r.appendTerm(r.buf, t, nil)
@@ -84,15 +97,17 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	}
 	key := string(r.buf)
 	if r.memo.busy[key] {
-		// A recursive call on the very same subgoal: prove it directly, as
-		// the rules say, rather than from an incomplete table.
-		return r.vm.Arrive(m.target, args, k, env)
+		// A recursive call on the very subgoal being proved: fail it, as
+		// ggp-base's prover does. Any proof through it would need a proof
+		// of the subgoal first, so for the outermost call nothing is lost.
+		r.memo.loops++
+		return engine.Bool(false)
 	}
 	// Collect every answer with the free arguments left free.
 	call := make([]engine.Term, len(args))
-	for i := 0; i < m.arity; i++ {
-		if ground[i] {
-			call[i] = env.Resolve(args[i])
+	for i, t := range resolved {
+		if t != nil {
+			call[i] = t
 		} else {
 			call[i] = engine.NewVariable()
 		}
@@ -104,6 +119,7 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	var seen map[string]bool
 	complete := true
 	r.memo.busy[key] = true
+	loops := r.memo.loops
 	_, err := r.vm.Arrive(m.target, call, func(e *engine.Env) *engine.Promise {
 		rw := make(row, m.arity)
 		for i := range rw {
@@ -134,10 +150,12 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	if !complete {
 		return r.vm.Arrive(m.target, args, k, env)
 	}
-	if len(r.memo.answers) >= maxMemoEntries {
-		clear(r.memo.answers)
+	if r.memo.loops == loops || len(r.memo.busy) == 0 {
+		if len(r.memo.answers) >= maxMemoEntries {
+			clear(r.memo.answers)
+		}
+		r.memo.answers[key] = rows
 	}
-	r.memo.answers[key] = rows
 	return matchRows(args[:m.arity], rows, k, env)
 }
 

@@ -246,23 +246,27 @@ func TestLoadErrors(t *testing.T) {
 }
 
 // TestDepthLimit checks that a relation that recurses forever, in the state
-// or at load time, gives an error instead of a hang.
+// or at load time, gives an error instead of a hang; and that a recursion on
+// the very same subgoal fails by the loop check instead.
 func TestDepthLimit(t *testing.T) {
-	loop := `
+	rules := `
 (role p)
 (init (s a))
 (<= (loop ?x) (true (s ?x)) (loop ?x))
-(<= terminal (loop a))
+(<= (grow ?x) (true (s a)) (grow (f ?x)))
+(<= terminal (grow a))
 `
 	ctx := context.Background()
-	r, err := loadRules(loop, prolog.Options{MaxDepth: 500})
+	r, err := loadRules(rules, prolog.Options{MaxDepth: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := r.Initial(ctx)
-	_, err = r.Terminal(ctx, s)
-	if !errors.Is(err, reasoner.ErrDepth) && !strings.Contains(err.Error(), reasoner.ErrDepth.Error()) {
+	if _, err = r.Terminal(ctx, s); err == nil || !errors.Is(err, reasoner.ErrDepth) && !strings.Contains(err.Error(), reasoner.ErrDepth.Error()) {
 		t.Fatalf("terminal: %v, want a depth error", err)
+	}
+	if got := ask(t, r, s, "(loop a)"); got != nil {
+		t.Errorf("ask (loop a) = %v, want no answer", got)
 	}
 
 	// A static relation too wide for a table is evaluated top-down too.
@@ -386,5 +390,41 @@ func TestFork(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestCyclicRecursion checks a state-dependent recursion that runs around
+// a cycle of the state: a ring of stones with no liberty must be found to
+// have none, not loop to the depth limit; with one liberty, every stone of
+// the ring has it.
+func TestCyclicRecursion(t *testing.T) {
+	rules := `
+(role p)
+(adj a b) (adj b c) (adj c d) (adj d a)
+(<= (near ?x ?y) (adj ?x ?y))
+(<= (near ?x ?y) (adj ?y ?x))
+(<= (free ?x) (true (stone ?x)) (near ?x ?y) (true (empty ?y)))
+(<= (free ?x) (true (stone ?x)) (near ?x ?y) (free ?y))
+(<= (dead ?x) (true (stone ?x)) (not (free ?x)))
+(init (stone a)) (init (stone b)) (init (stone c)) (init (stone d))
+(<= (legal p (open ?x)) (true (stone ?x)))
+(<= (next (empty ?x)) (does p (open ?x)))
+(<= (next (stone ?x)) (true (stone ?x)) (not (does p (open ?x))))
+`
+	ctx := context.Background()
+	r := mustLoad(t, rules)
+	s, _ := r.Initial(ctx)
+	if got, want := ask(t, r, s, "(dead ?x)"), []string{"(dead a)", "(dead b)", "(dead c)", "(dead d)"}; !slices.Equal(got, want) {
+		t.Errorf("closed ring: dead %v, want %v", got, want)
+	}
+	s, err := r.Next(ctx, s, []reasoner.Move{"(open c)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ask(t, r, s, "(free ?x)"), []string{"(free a)", "(free b)", "(free d)"}; !slices.Equal(got, want) {
+		t.Errorf("opened ring: free %v, want %v", got, want)
+	}
+	if got := ask(t, r, s, "(dead ?x)"); got != nil {
+		t.Errorf("opened ring: dead %v, want none", got)
 	}
 }
