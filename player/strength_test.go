@@ -1,13 +1,10 @@
 package player
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"testing"
 	"time"
-
-	"github.com/ggp-go/ggp/player/mcts"
 )
 
 // The strength tests play many matches at competition clocks and take
@@ -122,42 +119,6 @@ func TestStrengthPuzzles(t *testing.T) {
 		t.Logf("%s: goal %d in %d moves, %v", tt.game, res.goals[0], len(res.moves), time.Since(t0).Round(time.Second))
 		if res.goals[0] < tt.min {
 			t.Errorf("%s: mcts scored %d, want at least %d", tt.game, res.goals[0], tt.min)
-		}
-	}
-}
-
-// BenchmarkSearch measures the search's iterations per second from the
-// start of connect four with one and with two workers:
-//
-//	go test -run XXX -bench Search -benchtime 1x ./player/
-func BenchmarkSearch(b *testing.B) {
-	for _, game := range []string{"ticTacToe", "connectFour"} {
-		d := loadGame(b, "shared/"+game)
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
-				ctx := context.Background()
-				var iters int64
-				var elapsed time.Duration
-				for range b.N {
-					r, err := NewPrologReasoner(ctx, d)
-					if err != nil {
-						b.Fatal(err)
-					}
-					// No node cap beyond the default; a seed for repeatability.
-					s, err := mcts.New(ctx, r, mcts.Config{Workers: workers, Seed: 1})
-					if err != nil {
-						b.Fatal(err)
-					}
-					rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-					t0 := time.Now()
-					s.Run(rctx)
-					elapsed += time.Since(t0)
-					cancel()
-					iters += s.Stats().Iterations
-					s.Close()
-				}
-				b.ReportMetric(float64(iters)/elapsed.Seconds(), "iter/s")
-			})
 		}
 	}
 }

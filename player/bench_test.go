@@ -1,0 +1,63 @@
+//go:build unix
+
+package player
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/player/mcts"
+)
+
+// BenchmarkSearch measures the search's iterations per second from the
+// start of tic-tac-toe and connect four with one and with two workers, and
+// per second of CPU time, which shows the cost of parallelism even when
+// other processes take some of the cores:
+//
+//	go test -run XXX -bench Search -benchtime 1x ./player/
+func BenchmarkSearch(b *testing.B) {
+	for _, game := range []string{"ticTacToe", "connectFour"} {
+		d := loadGame(b, "shared/"+game)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
+				ctx := context.Background()
+				var iters int64
+				var elapsed, cpu time.Duration
+				for range b.N {
+					r, err := NewPrologReasoner(ctx, d)
+					if err != nil {
+						b.Fatal(err)
+					}
+					// No node cap beyond the default; a seed for repeatability.
+					s, err := mcts.New(ctx, r, mcts.Config{Workers: workers, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+					t0, c0 := time.Now(), cpuTime()
+					s.Run(rctx)
+					elapsed += time.Since(t0)
+					cpu += cpuTime() - c0
+					cancel()
+					iters += s.Stats().Iterations
+					s.Close()
+				}
+				b.ReportMetric(float64(iters)/elapsed.Seconds(), "iter/s")
+				b.ReportMetric(float64(iters)/cpu.Seconds(), "iter/cpu-s")
+				b.ReportMetric(cpu.Seconds()/elapsed.Seconds(), "cores")
+			})
+		}
+	}
+}
+
+// cpuTime returns the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
