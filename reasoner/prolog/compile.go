@@ -503,10 +503,11 @@ func (c *compiler) callee(s signature, mode uint64) engine.Atom {
 }
 
 // memoised reports whether calls to s go through a per-state answer table:
-// relations that depend on the state but not on the joint move, once table
+// relations that do not depend on the joint move and were not precomputed
+// (state-dependent ones, and static ones too large to table), once table
 // statistics are known (the final compilation).
 func (c *compiler) memoised(s signature) bool {
-	if c.tables == nil || c.tabled[s] || !c.prog.dynamic[s] || c.prog.usesDoes[s] {
+	if c.tables == nil || c.tabled[s] || c.prog.usesDoes[s] {
 		return false
 	}
 	_, defined := c.prog.rules[s]

@@ -37,8 +37,11 @@ type Options struct {
 	// state-independent relations. Default 60 s.
 	LoadTimeout time.Duration
 	// MaxTableRows bounds the size of one precomputed relation; a larger
-	// relation stays as rules. Default 1 << 20.
+	// relation stays as rules, answered on demand. Default 1 << 18.
 	MaxTableRows int
+	// TableTimeout bounds the time spent precomputing one relation; a
+	// relation that takes longer stays as rules. Default 3 s.
+	TableTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -52,7 +55,10 @@ func (o Options) withDefaults() Options {
 		o.LoadTimeout = 60 * time.Second
 	}
 	if o.MaxTableRows <= 0 {
-		o.MaxTableRows = 1 << 20
+		o.MaxTableRows = 1 << 18
+	}
+	if o.TableTimeout <= 0 {
+		o.TableTimeout = 3 * time.Second
 	}
 	return o
 }
@@ -248,7 +254,12 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 			continue // components are wholly dynamic or wholly static
 		}
 		if prog.recursive[comp[0]] {
-			tables, ok, err := g.fixpoint(ctx, prog, scratch, comp)
+			tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
+			tables, ok, err := g.fixpoint(tctx, prog, scratch, comp)
+			cancel()
+			if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				err, ok = nil, false // over budget: leave it as rules
+			}
 			if err != nil {
 				return err
 			}
@@ -260,7 +271,12 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 			}
 		}
 		for _, s := range comp {
-			rows, ok, err := scratch.extension(ctx, s, c.takesDepth(s))
+			tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
+			rows, ok, err := scratch.extension(tctx, s, c.takesDepth(s))
+			cancel()
+			if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				continue // over budget: leave it as rules, answered on demand
+			}
 			if err != nil {
 				return fmt.Errorf("evaluating %s: %w", s, err)
 			}
@@ -305,25 +321,33 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 // with the component's own relations answered from the rows found so far,
 // until no rule adds a row. Top-down evaluation cannot do this in general:
 // a left-recursive rule, or a recursion around a torus, never returns,
-// though the relation is finite. ok is false when the component cannot be
-// tabled (an arity above the natives' limit, a non-ground answer, too many
-// rows); it is then left as rules.
+// though the relation is finite.
+//
+// The iteration is semi-naive: a rule with no call into the component runs
+// once; a rule with exactly one such call (linear recursion, the usual
+// case) sees only the rows new in the previous round there, since any new
+// row must use one; other rules see all rows. ok is false when the
+// component cannot be tabled (an arity above the natives' limit, a
+// non-ground answer, too many rows); it is then left as rules.
 func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, comp []signature) (map[signature][]row, bool, error) {
 	tabled := map[signature]bool{}
 	for s := range g.tables {
 		tabled[s] = true
 	}
+	inComp := map[signature]bool{}
 	for _, s := range comp {
 		if s.arity > maxNativeArity {
 			return nil, false, nil
 		}
 		tabled[s] = true
+		inComp[s] = true
 	}
 	// Each rule becomes a relation of its own, named so that no game
 	// relation can collide with it (GDL symbols hold no spaces).
 	type ruleRel struct {
-		sig  signature
-		head signature
+		sig       signature
+		head      signature
+		recursive int // calls into the component in the body
 	}
 	fc := newCompiler(prog, tabled)
 	var rules []ruleRel
@@ -334,7 +358,7 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 			if err := fc.compileRule(&gdl.Rule{Lparen: r.Lparen, Head: head, Body: r.Body}, 0); err != nil {
 				return nil, false, err
 			}
-			rules = append(rules, ruleRel{sig: signature{name, s.arity}, head: s})
+			rules = append(rules, ruleRel{sig: signature{name, s.arity}, head: s, recursive: countCalls(r.Body, inComp)})
 		}
 	}
 	for _, cl := range fc.clauses {
@@ -342,11 +366,18 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 			return nil, false, fmt.Errorf("compiling clause: %w", err)
 		}
 	}
-	current := map[signature]*table{}
+	// The component's relations read from all rows or from the last
+	// round's new rows, as the rule being evaluated needs.
+	all := map[signature]*table{}
+	delta := map[signature]*table{}
+	useDelta := false
 	for _, s := range comp {
-		current[s] = newTable(s.arity, nil)
+		all[s], delta[s] = newTable(s.arity, nil), newTable(s.arity, nil)
 		register(&scratch.vm, engine.NewAtom(relationAtom(s.name)), s.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
-			return current[s].call(args, k, env)
+			if useDelta {
+				return delta[s].call(args, k, env)
+			}
+			return all[s].call(args, k, env)
 		})
 	}
 	found := map[signature][]row{}
@@ -354,9 +385,17 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 	for _, s := range comp {
 		seen[s] = map[string]bool{}
 	}
-	for {
-		changed := false
+	for round := 0; ; round++ {
+		fresh := map[signature][]row{}
 		for _, rr := range rules {
+			switch {
+			case rr.recursive == 0 && round > 0:
+				continue
+			case rr.recursive == 1:
+				useDelta = true
+			default:
+				useDelta = false
+			}
 			rows, ok, err := scratch.extension(ctx, rr.sig, false)
 			if err != nil {
 				return nil, false, fmt.Errorf("evaluating %s: %w", rr.head, err)
@@ -367,21 +406,46 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 			for _, rw := range rows {
 				if key := scratch.rowKey(rw); !seen[rr.head][key] {
 					seen[rr.head][key] = true
-					found[rr.head] = append(found[rr.head], rw)
-					changed = true
+					fresh[rr.head] = append(fresh[rr.head], rw)
 				}
 			}
-			if len(found[rr.head]) > g.opts.MaxTableRows {
+			if len(found[rr.head])+len(fresh[rr.head]) > g.opts.MaxTableRows {
 				return nil, false, nil
 			}
 		}
-		if !changed {
+		if len(fresh) == 0 {
 			return found, true, nil
 		}
 		for _, s := range comp {
-			current[s] = newTable(s.arity, found[s])
+			found[s] = append(found[s], fresh[s]...)
+			all[s], delta[s] = newTable(s.arity, found[s]), newTable(s.arity, fresh[s])
 		}
 	}
+}
+
+// countCalls returns how many literals of body, looking inside not and or,
+// call one of the relations in set.
+func countCalls(body []gdl.Literal, set map[signature]bool) int {
+	n := 0
+	var walk func(l gdl.Literal)
+	walk = func(l gdl.Literal) {
+		switch l := l.(type) {
+		case *gdl.Sentence:
+			if set[signature{l.Name.Name, len(l.Args)}] {
+				n++
+			}
+		case *gdl.Not:
+			walk(l.Arg)
+		case *gdl.Or:
+			for _, d := range l.Disjuncts {
+				walk(d)
+			}
+		}
+	}
+	for _, l := range body {
+		walk(l)
+	}
+	return n
 }
 
 // extension returns every answer of relation s, in the order found, without
