@@ -3,6 +3,8 @@ package gdl
 import (
 	"slices"
 	"strings"
+
+	"github.com/ggp-go/ggp/gdl/scc"
 )
 
 // depGraph is the dependency graph of a description: one node per relation
@@ -52,67 +54,11 @@ func buildGraph(rules []*Rule) *depGraph {
 	return g
 }
 
-// components computes the strongly connected components with Tarjan's
-// algorithm, iteratively so that long chains cannot exhaust the stack.
+// components computes the strongly connected components.
 func (g *depGraph) components() {
-	n := len(g.names)
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	g.comp = make([]int, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	type frame struct{ v, next int }
-	next, ncomp := 0, 0
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call := []frame{{root, 0}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.next < len(g.succ[f.v]) {
-				w := g.succ[f.v][f.next]
-				f.next++
-				switch {
-				case index[w] < 0:
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0})
-				case onStack[w]:
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					g.comp[w] = ncomp
-					if w == v {
-						break
-					}
-				}
-				ncomp++
-			}
-		}
-	}
-	g.cyclic = make([]bool, ncomp)
+	var n int
+	g.comp, n = scc.Components(len(g.names), func(v int) []int { return g.succ[v] })
+	g.cyclic = make([]bool, n)
 }
 
 // path returns a shortest path of nodes from `from` to `to`, both included,

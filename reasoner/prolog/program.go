@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/gdl/scc"
 )
 
 // signature identifies a relation: its name and arity.
@@ -129,81 +130,34 @@ func (p *program) noteConstants(ts []gdl.Term) {
 }
 
 // components computes the strongly connected components of the dependency
-// graph with Tarjan's algorithm, iteratively so that a long chain of
-// relations cannot exhaust the stack. Components come out dependencies
-// first.
+// graph of the defined relations, dependencies first, and marks the
+// relations on a cycle as recursive.
 func (p *program) components() {
-	index := map[signature]int{}
-	low := map[signature]int{}
-	onStack := map[signature]bool{}
-	var stack []signature
-	next := 0
-	type frame struct {
-		s signature
-		i int // next dependency to visit
+	id := map[signature]int{}
+	for i, s := range p.order {
+		id[s] = i
 	}
-	for _, root := range p.order {
-		if _, ok := index[root]; ok {
-			continue
-		}
-		calls := []frame{{s: root}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(calls) > 0 {
-			f := &calls[len(calls)-1]
-			deps := p.deps[f.s]
-			if f.i < len(deps) {
-				d := deps[f.i]
-				f.i++
-				if _, defined := p.rules[d]; !defined {
-					continue
-				}
-				if _, ok := index[d]; !ok {
-					index[d], low[d] = next, next
-					next++
-					stack = append(stack, d)
-					onStack[d] = true
-					calls = append(calls, frame{s: d})
-				} else if onStack[d] {
-					low[f.s] = min(low[f.s], index[d])
-				}
-				continue
+	succ := make([][]int, len(p.order))
+	for i, s := range p.order {
+		for _, d := range p.deps[s] {
+			if j, defined := id[d]; defined {
+				succ[i] = append(succ[i], j)
 			}
-			s := f.s
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				parent := calls[len(calls)-1].s
-				low[parent] = min(low[parent], low[s])
-			}
-			if low[s] != index[s] {
-				continue
-			}
-			var comp []signature
-			for {
-				top := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[top] = false
-				comp = append(comp, top)
-				p.scc[top] = len(p.sccs)
-				if top == s {
-					break
-				}
-			}
-			p.sccs = append(p.sccs, comp)
 		}
 	}
-	for _, comp := range p.sccs {
-		if len(comp) > 1 {
-			for _, s := range comp {
+	comp, n := scc.Components(len(p.order), func(v int) []int { return succ[v] })
+	p.sccs = make([][]signature, n)
+	for i, s := range p.order {
+		p.scc[s] = comp[i]
+		p.sccs[comp[i]] = append(p.sccs[comp[i]], s)
+	}
+	for _, c := range p.sccs {
+		if len(c) > 1 {
+			for _, s := range c {
 				p.recursive[s] = true
 			}
-			continue
-		}
-		s := comp[0]
-		if slices.Contains(p.deps[s], s) {
-			p.recursive[s] = true
+		} else if slices.Contains(p.deps[c[0]], c[0]) {
+			p.recursive[c[0]] = true
 		}
 	}
 }
