@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ggp-go/ggp/player/mcts"
@@ -36,7 +37,13 @@ type mctsMatch struct {
 	g      *game        // nil when the rules could not be loaded
 	err    error        // why the rules could not be loaded
 	search *mcts.Search // nil when the search failed
-	rng    *rand.Rand
+	// idle is closed when no goroutine uses search; pending holds the
+	// joint moves played since the search last advanced.
+	idle    chan struct{}
+	qmu     sync.Mutex // guards pending, which a late search goroutine reads
+	pending [][]reasoner.Move
+	broken  atomic.Bool // the search failed in a goroutine that answered late
+	rng     *rand.Rand
 }
 
 func (p *mctsPlayer) Name() string { return p.opts.Name }
@@ -67,6 +74,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
 		cancel: cancel,
 		clock:  m.PlayClock,
 		ready:  make(chan struct{}),
+		idle:   closed(),
 		rng:    rand.New(rand.NewPCG(p.opts.Seed, uint64(time.Now().UnixNano()))),
 	}
 	p.mu.Lock()
@@ -134,6 +142,13 @@ func (p *mctsPlayer) setup(mctx, sctx context.Context, m *Match) (g *game, s *mc
 	return g, s, nil
 }
 
+// closed returns a closed channel.
+func closed() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
 // searchContext returns a context done at deadline or when ctx or the
 // match's context mctx is done.
 func searchContext(ctx, mctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
@@ -158,6 +173,12 @@ func (p *mctsPlayer) match(id string) (*mctsMatch, error) {
 	return m, nil
 }
 
+// Play follows the game with the player's own reasoner, hands the joint
+// move to the search and searches until shortly before the deadline. A
+// search still busy from an earlier turn (held up by a slow reasoner call
+// or a loaded machine) is not waited for: the player answers without it,
+// with its best move if it can get one at once and a random legal move
+// otherwise, and gives it the joint moves it missed when it is back.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
 	mm, err := p.match(id)
 	if err != nil {
@@ -186,46 +207,105 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	if mm.search == nil {
 		return legal[mm.rng.IntN(len(legal))], nil
 	}
+	mm.qmu.Lock()
+	if last != nil {
+		mm.pending = append(mm.pending, last)
+	}
+	behind := len(mm.pending)
+	mm.qmu.Unlock()
+	s, state := mm.search, mm.g.state
+	if mm.broken.Load() {
+		p.logf("match %s: the search failed; playing a random legal move", id)
+		mm.search = nil
+		go s.Close()
+		return legal[mm.rng.IntN(len(legal))], nil
+	}
+	select {
+	case <-mm.idle:
+	case <-time.After(time.Until(deadline)):
+		p.logf("match %s: the search is still busy from an earlier turn", id)
+		return p.fallback(mm, s, state, legal), nil
+	}
 	type answer struct {
 		move reasoner.Move
 		err  error
 	}
 	done := make(chan answer, 1)
-	s := mm.search
+	idle := make(chan struct{})
+	mm.idle = idle
+	role := mm.g.role
 	go func() {
 		var a answer
 		defer func() {
 			if v := recover(); v != nil {
 				a.err = fmt.Errorf("search panicked: %v", v)
 			}
+			if a.err != nil && sctx.Err() == nil {
+				mm.broken.Store(true)
+			}
 			done <- a
+			close(idle)
 		}()
-		if last != nil {
-			if a.err = s.Advance(sctx, last); a.err != nil {
+		// Catch up with the joint moves played since the search last
+		// advanced. One cut short by the deadline stays queued.
+		for range behind {
+			mm.qmu.Lock()
+			joint := mm.pending[0]
+			mm.qmu.Unlock()
+			if a.err = s.Advance(sctx, joint); a.err != nil {
 				return
 			}
+			mm.qmu.Lock()
+			mm.pending = mm.pending[1:]
+			mm.qmu.Unlock()
+		}
+		if !s.State().Equal(state) {
+			a.err = fmt.Errorf("the search is in state %v, the game in %v", s.State(), state)
+			return
 		}
 		s.Run(sctx)
-		a.move, a.err = s.Best(mm.g.role)
+		a.move, a.err = s.Best(role)
 	}()
 	var a answer
 	select {
 	case a = <-done:
 	case <-time.After(time.Until(deadline) + p.opts.Margin/2):
-		a.err = fmt.Errorf("the search did not answer in time")
-		go func() { <-done; s.Close() }()
+		p.logf("match %s: the search did not answer in time", id)
+		go func() {
+			// A failed search is dropped by the next turn (broken).
+			if a := <-done; a.err != nil {
+				p.logf("match %s: %v", id, a.err)
+			}
+		}()
+		return p.fallback(mm, s, state, legal), nil
 	}
 	if a.err == nil && !slices.Contains(legal, a.move) {
 		a.err = fmt.Errorf("the search proposed %q, which is not legal", a.move)
 	}
-	if a.err != nil {
-		// Without the search's view of the game, later turns fall back to
-		// random moves too.
+	switch {
+	case a.err != nil && sctx.Err() != nil:
+		// The search fell behind, in a slow reasoner call: it catches up
+		// next turn.
+		p.logf("match %s: %v; playing a random legal move", id, a.err)
+		return legal[mm.rng.IntN(len(legal))], nil
+	case a.err != nil:
+		// The search has lost track of the game: later turns are played
+		// with random moves.
 		p.logf("match %s: %v; playing a random legal move", id, a.err)
 		mm.search = nil
+		go s.Close()
 		return legal[mm.rng.IntN(len(legal))], nil
 	}
 	return a.move, nil
+}
+
+// fallback returns the search's best move in state if the search can give
+// it at once, and otherwise a random legal move.
+func (p *mctsPlayer) fallback(mm *mctsMatch, s *mcts.Search, state *reasoner.State, legal []reasoner.Move) reasoner.Move {
+	if m, ok := s.TryBest(mm.g.role, state); ok && slices.Contains(legal, m) {
+		return m
+	}
+	return legal[mm.rng.IntN(len(legal))]
 }
 
 func (p *mctsPlayer) Stop(ctx context.Context, id string, last []reasoner.Move) error {
@@ -255,6 +335,7 @@ func (p *mctsPlayer) closeSearch(mm *mctsMatch) {
 	<-mm.ready
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
+	<-mm.idle
 	if mm.search != nil {
 		mm.search.Close()
 		mm.search = nil

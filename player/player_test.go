@@ -173,7 +173,8 @@ func TestMCTSFallback(t *testing.T) {
 		delay  time.Duration
 	}{
 		{"panics", true, 0},
-		{"slow playouts", false, 400 * time.Millisecond},
+		{"slow playouts", false, 150 * time.Millisecond},
+		{"slower than the clock", false, 400 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -492,6 +492,11 @@ func (s *Search) Best(role int) (reasoner.Move, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.choose(role)
+}
+
+// choose is Best with s.mu held.
+func (s *Search) choose(role int) (reasoner.Move, error) {
 	n := s.root
 	if n.terminal {
 		return "", ErrTerminal
@@ -514,6 +519,21 @@ func (s *Search) Best(role int) (reasoner.Move, error) {
 		return moves[i], nil
 	}
 	return moves[rand.IntN(len(moves))], nil
+}
+
+// TryBest is Best for a caller that cannot wait: it returns false at once
+// when another goroutine holds the search, or when the current state is not
+// st, the state the caller is in.
+func (s *Search) TryBest(role int, st *reasoner.State) (reasoner.Move, bool) {
+	if role < 0 || role >= len(s.roles) || !s.mu.TryLock() {
+		return "", false
+	}
+	defer s.mu.Unlock()
+	if !s.root.state.Equal(st) {
+		return "", false
+	}
+	m, err := s.choose(role)
+	return m, err == nil
 }
 
 // provenChoice returns the move of the mover role that reaches the proven
