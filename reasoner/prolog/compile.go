@@ -494,6 +494,7 @@ func (c *compiler) callee(s signature, mode uint64) engine.Atom {
 		depth:  c.takesDepth(s),
 
 		recursive: c.prog.recursive[s],
+		usesDoes:  c.prog.usesDoes[s],
 	}
 	if arity > maxNativeArity {
 		return name
@@ -502,12 +503,12 @@ func (c *compiler) callee(s signature, mode uint64) engine.Atom {
 	return m.name
 }
 
-// memoised reports whether calls to s go through a per-state answer table:
-// relations that do not depend on the joint move and were not precomputed
-// (state-dependent ones, and static ones too large to table), once table
-// statistics are known (the final compilation).
+// memoised reports whether calls to s go through an answer table:
+// relations that were not precomputed (those depending on the state or the
+// joint move, and static ones too large to table), once table statistics
+// are known (the final compilation).
 func (c *compiler) memoised(s signature) bool {
-	if c.tables == nil || c.tabled[s] || c.prog.usesDoes[s] {
+	if c.tables == nil || c.tabled[s] {
 		return false
 	}
 	_, defined := c.prog.rules[s]

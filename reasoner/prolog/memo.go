@@ -6,6 +6,9 @@ import (
 
 // Per-state answer tables.
 //
+// Relations that depend on the joint move are tabled too, in a table of
+// their own that is emptied whenever the joint move changes.
+//
 // Game rules are mostly written for forward-chaining provers, which compute
 // each relation once per state. Evaluated top-down, the same subgoal is
 // proved again and again: in chess, (empty ?x ?y) runs a hundred thousand
@@ -25,6 +28,7 @@ type memoVersion struct {
 	// stops a recursion through a cycle of the state (a group of stones
 	// in Go) from running to the depth limit.
 	recursive bool
+	usesDoes  bool // answers depend on the joint move
 }
 
 // maxMemoEntries bounds the answer tables of one state; they are cleared
@@ -34,9 +38,10 @@ const maxMemoEntries = 1 << 16
 // memoTable holds the answer tables of the current state, and how well
 // tabling has paid for each memo version so far.
 type memoTable struct {
-	answers map[string][]row
-	busy    map[string]bool // keys whose answers are being collected
-	stats   []memoStats     // by memoVersion.id
+	answers     map[string][]row // for the state
+	moveAnswers map[string][]row // for the state and the joint move
+	busy        map[string]bool  // keys whose answers are being collected
+	stats       []memoStats      // by memoVersion.id
 	// loops counts calls failed because their key was being collected
 	// further up: answers found meanwhile may be incomplete, so they are
 	// tabled only for the outermost call.
@@ -60,6 +65,7 @@ const (
 
 func (m *memoTable) reset() {
 	clear(m.answers)
+	clear(m.moveAnswers)
 	clear(m.busy)
 	m.loops = 0
 }
@@ -81,17 +87,26 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	resolved := make([]engine.Term, m.arity)
 	for i := 0; i < m.arity; i++ {
 		t, ok := resolveGround(args[i], env)
-		if ok {
-			resolved[i] = t
-		}
 		r.buf = append(r.buf, ' ')
-		if ok {
-			r.buf = r.appendTerm(r.buf, t, nil)
-		} else {
-			r.buf = append(r.buf, '_')
+		switch a := env.Resolve(args[i]).(type) {
+		case engine.Variable:
+			r.buf = append(r.buf, '_') // free: the key covers every value
+		default:
+			if ok {
+				resolved[i] = t
+				r.buf = r.appendTerm(r.buf, t, nil)
+			} else {
+				// Partly bound: written with its variables, so the key is
+				// this call's own and never taken for another's.
+				r.buf = r.appendTerm(r.buf, a, env)
+			}
 		}
 	}
-	if rows, ok := r.memo.answers[string(r.buf)]; ok {
+	answers := r.memo.answers
+	if m.usesDoes {
+		answers = r.memo.moveAnswers
+	}
+	if rows, ok := answers[string(r.buf)]; ok {
 		st.hits++
 		return matchRows(args[:m.arity], rows, k, env)
 	}
@@ -151,10 +166,10 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		return r.vm.Arrive(m.target, args, k, env)
 	}
 	if r.memo.loops == loops || len(r.memo.busy) == 0 {
-		if len(r.memo.answers) >= maxMemoEntries {
-			clear(r.memo.answers)
+		if len(answers) >= maxMemoEntries {
+			clear(answers)
 		}
-		r.memo.answers[key] = rows
+		answers[key] = rows
 	}
 	return matchRows(args[:m.arity], rows, k, env)
 }

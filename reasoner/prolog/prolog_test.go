@@ -296,6 +296,15 @@ func TestStaticFixpoint(t *testing.T) {
 		},
 		{"self loop is empty", "(role p) (<= (loop ?x) (loop ?x)) (<= (q ?x) (loop ?x)) (d a)", "(q ?x)", nil},
 		{
+			// Two recursive components evaluated one after the other, with
+			// rules in the same positions.
+			"two components",
+			"(role p) (n 0) (n 1) (n 2) (n 3) (s 0 1) (s 1 2) (s 2 3) " +
+				"(<= (add ?x 0 ?x) (n ?x)) (<= (add ?x ?y ?z) (s ?x ?x1) (s ?y1 ?y) (add ?x1 ?y1 ?z)) " +
+				"(<= (sub ?x 0 ?x) (n ?x)) (<= (sub ?x ?y ?z) (s ?x1 ?x) (s ?y1 ?y) (sub ?x1 ?y1 ?z))",
+			"(sub 3 ?y ?z)", []string{"(sub 3 0 3)", "(sub 3 1 2)", "(sub 3 2 1)", "(sub 3 3 0)"},
+		},
+		{
 			"mutual recursion",
 			"(role p) (s 0 1) (s 1 2) (s 2 3) (even 0) (<= (odd ?y) (even ?x) (s ?x ?y)) (<= (even ?y) (odd ?x) (s ?x ?y))",
 			"(even ?x)", []string{"(even 0)", "(even 2)"},

@@ -40,7 +40,7 @@ type Options struct {
 	// relation stays as rules, answered on demand. Default 1 << 18.
 	MaxTableRows int
 	// TableTimeout bounds the time spent precomputing one relation; a
-	// relation that takes longer stays as rules. Default 3 s.
+	// relation that takes longer stays as rules. Default 1 s.
 	TableTimeout time.Duration
 }
 
@@ -58,7 +58,7 @@ func (o Options) withDefaults() Options {
 		o.MaxTableRows = 1 << 18
 	}
 	if o.TableTimeout <= 0 {
-		o.TableTimeout = 3 * time.Second
+		o.TableTimeout = time.Second
 	}
 	return o
 }
@@ -141,7 +141,12 @@ func (r *Reasoner) Fork() (reasoner.Reasoner, error) { return r.game.instance() 
 
 func (g *game) instance() (*Reasoner, error) {
 	r := &Reasoner{game: g, terms: map[string]parsedTerm{}}
-	r.memo = memoTable{answers: map[string][]row{}, busy: map[string]bool{}, stats: make([]memoStats, len(g.memos))}
+	r.memo = memoTable{
+		answers:     map[string][]row{},
+		moveAnswers: map[string][]row{},
+		busy:        map[string]bool{},
+		stats:       make([]memoStats, len(g.memos)),
+	}
 	r.state.slots = make([][]row, len(g.trueSlots.keys))
 	r.moves.slots = make([][]row, len(g.doesSlots.keys))
 	if err := setUnknownFail(&r.vm); err != nil {
@@ -351,9 +356,12 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 	}
 	fc := newCompiler(prog, tabled)
 	var rules []ruleRel
-	for i, s := range comp {
+	for _, s := range comp {
 		for j, r := range prog.rules[s] {
-			name := fmt.Sprintf("fixpoint %d %d", i, j)
+			// Named after the relation and the rule: components are
+			// evaluated in one interpreter, one after another, so the
+			// names must differ across components too.
+			name := fmt.Sprintf("fixpoint %s %d", s, j)
 			head := &gdl.Sentence{Lparen: r.Head.Lparen, Name: &gdl.Const{NamePos: r.Head.Name.NamePos, Name: name}, Args: r.Head.Args}
 			if err := fc.compileRule(&gdl.Rule{Lparen: r.Lparen, Head: head, Body: r.Body}, 0); err != nil {
 				return nil, false, err
@@ -798,6 +806,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 
 // setMoves loads a joint move into the does natives' index; nil clears it.
 func (r *Reasoner) setMoves(joint []reasoner.Move) error {
+	clear(r.memo.moveAnswers)
 	r.moves.reset()
 	r.moveTerms = r.moveTerms[:0]
 	for i, m := range joint {
