@@ -9,9 +9,11 @@
 // values (MCTS-Solver) and a proven win ends the search at once.
 //
 // In single-player games the search also remembers the best complete line
-// it has seen and runs a breadth-first search of the state graph, with
-// step counters abstracted away, to find the shortest lines to the goals
-// that random playouts rarely reach.
+// it has seen, and runs a breadth-first search of the state graph, with
+// step counters abstracted away, to find the shortest lines to goals that
+// random playouts rarely reach: from the current state and, when the rules
+// name the state that scores the most and moves can be undone, back from
+// that state too. A line that reaches the highest goal is played at once.
 //
 // Several workers search in parallel, each with its own reasoner instance
 // (Fork), sharing the tree under one lock that is never held while the
