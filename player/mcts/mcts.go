@@ -40,7 +40,7 @@ import (
 const (
 	DefaultExploration     = 0.5
 	DefaultMaxNodes        = 2_000_000
-	DefaultMaxBytes        = 1 << 30
+	DefaultMaxBytes        = 512 << 20
 	DefaultMaxPlayoutDepth = 2000
 	DefaultPuzzleShare     = 0.8
 )
@@ -58,7 +58,8 @@ type Config struct {
 	// no longer reachable. Default DefaultMaxNodes.
 	MaxNodes int
 	// MaxBytes bounds the estimated memory held by the kept states, in the
-	// same way. Default DefaultMaxBytes.
+	// same way. The heap grows by about 1.5 times the estimate, reasoner
+	// instances included. Default DefaultMaxBytes.
 	MaxBytes int64
 	// MaxPlayoutDepth bounds the length of one random playout; a playout
 	// cut short scores the goals of the state it stopped in.
