@@ -381,3 +381,25 @@ func TestPuzzleMemory(t *testing.T) {
 		t.Errorf("Best = %q, %v", m, err)
 	}
 }
+
+// TestTryBest checks that TryBest answers only for the current state and
+// only when the search is free.
+func TestTryBest(t *testing.T) {
+	g := nim(30)
+	s := newSearch(t, g, Config{Workers: 1})
+	run(t, s, 50*time.Millisecond)
+	root := s.State()
+	if m, ok := s.TryBest(0, root); !ok || !slices.Contains(s.Legal(0), m) {
+		t.Errorf("TryBest at the root = %q, %v", m, ok)
+	}
+	other, _ := g.Next(context.Background(), root, []reasoner.Move{"(take 1)", "noop"})
+	if _, ok := s.TryBest(0, other); ok {
+		t.Error("TryBest answered for a state that is not the root")
+	}
+	s.mu.Lock()
+	_, ok := s.TryBest(0, root)
+	s.mu.Unlock()
+	if ok {
+		t.Error("TryBest answered while the search was held")
+	}
+}
