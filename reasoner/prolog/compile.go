@@ -340,7 +340,17 @@ func (c *compiler) cost(l *gdl.Sentence, bound map[string]bool) float64 {
 	if b == len(l.Args) {
 		return 2
 	}
-	return 20 / math.Pow(2, float64(b))
+	// A state-independent relation left as rules was too large to
+	// precompute, so enumerating it is ruinous; recursion makes any
+	// relation costlier to enumerate.
+	base := 20.0
+	if !c.prog.dynamic[s] {
+		base = 1000
+	}
+	if c.prog.recursive[s] {
+		base *= 10
+	}
+	return base / math.Pow(2, float64(b))
 }
 
 func (c *compiler) addClause(head engine.Term, goals []engine.Term) {

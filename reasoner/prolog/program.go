@@ -168,18 +168,20 @@ func (p *program) components() {
 // failure is only sound on ground goals, so this placement is what makes the
 // translation correct, and placing tests early prunes the search.
 //
-// Among the positive literals it chooses greedily: next comes the one with the lowest estimated
-// number of answers given the variables bound so far, ties going to the
-// earlier written. A nil cost keeps the written order. Literals for which
-// pinned reports true (calls back into the head's own recursive component)
-// come after every other positive literal, in written order: the recursive
-// call then has as many arguments bound as the rule allows, which is what
-// makes top-down evaluation of a rule like
+// Among the positive literals it chooses greedily: next comes the one with
+// the lowest estimated number of answers given the variables bound so far,
+// ties going to the earlier written. A nil cost keeps the written order.
 //
-//	(<= (reach ?x ?y) (reach ?x ?z) (step ?z ?y))
-//
-// walk one chain instead of regressing forever. bound0 holds the variables
-// bound on entry.
+// Literals for which pinned reports true (calls back into the head's own
+// recursive component) need care, since a recursive call with nothing new
+// bound regresses forever. Such a call becomes eligible once it makes
+// progress, when one of its variables has been bound by a literal of the
+// body rather than only by the head: it then walks one step of a chain, so
+// it is ranked as cheap. Until then it waits for every other positive
+// literal. So (<= (reach ?x ?y) (reach ?x ?z) (step ?z ?y)) evaluates the
+// step first when ?y is bound, and (sum ?x ?ym1 ?zm1) runs as soon as
+// (succ ?ym1 ?y) has bound ?ym1, before (succ ?zm1 ?z) could enumerate
+// every pair. bound0 holds the variables bound on entry.
 func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentence, map[string]bool) float64, pinned func(*gdl.Sentence) bool) []gdl.Literal {
 	var positives []*gdl.Sentence
 	var tests []gdl.Literal
@@ -193,10 +195,10 @@ func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentenc
 	if len(tests) == 0 && cost == nil {
 		return body
 	}
-	bound := maps.Clone(bound0)
-	if bound == nil {
-		bound = map[string]bool{}
+	if bound0 == nil {
+		bound0 = map[string]bool{}
 	}
+	bound := maps.Clone(bound0)
 	placed := make([]bool, len(tests))
 	out := make([]gdl.Literal, 0, len(body))
 	var allPositives []gdl.Literal
@@ -247,20 +249,44 @@ func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentenc
 			unpinned++
 		}
 	}
+	// progress reports whether a recursive call has a variable bound by
+	// the body.
+	progress := func(p *gdl.Sentence) bool {
+		for _, v := range literalVars(p, nil) {
+			if bound[v] && !bound0[v] {
+				return true
+			}
+		}
+		return false
+	}
+	const stepCost = 1.5 // a recursive call that makes progress
 	for range positives {
 		best := -1
 		bestCost := 0.0
 		for i, p := range positives {
-			if done[i] || (isPinned[i] && unpinned > 0) {
+			if done[i] {
 				continue
 			}
-			if cost == nil || isPinned[i] {
+			if isPinned[i] && unpinned > 0 && !progress(p) {
+				continue
+			}
+			if cost == nil {
+				if isPinned[i] && unpinned > 0 {
+					continue // written order, recursion after the rest
+				}
 				best = i
 				break
 			}
-			if c := cost(p, bound); best < 0 || c < bestCost {
+			c := stepCost
+			if !isPinned[i] {
+				c = cost(p, bound)
+			}
+			if best < 0 || c < bestCost {
 				best, bestCost = i, c
 			}
+		}
+		if best < 0 { // only recursive calls without progress remain
+			best = slices.Index(done, false)
 		}
 		done[best] = true
 		if !isPinned[best] {
