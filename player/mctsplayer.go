@@ -2,6 +2,7 @@ package player
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -240,7 +241,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 			if v := recover(); v != nil {
 				a.err = fmt.Errorf("search panicked: %v", v)
 			}
-			if a.err != nil && sctx.Err() == nil {
+			if a.err != nil && !cutShort(a.err) {
 				mm.broken.Store(true)
 			}
 			done <- a
@@ -283,7 +284,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		a.err = fmt.Errorf("the search proposed %q, which is not legal", a.move)
 	}
 	switch {
-	case a.err != nil && sctx.Err() != nil:
+	case a.err != nil && cutShort(a.err):
 		// The search fell behind, in a slow reasoner call: it catches up
 		// next turn.
 		p.logf("match %s: %v; playing a random legal move", id, a.err)
@@ -297,6 +298,12 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		return legal[mm.rng.IntN(len(legal))], nil
 	}
 	return a.move, nil
+}
+
+// cutShort reports whether err only says that a deadline passed or the
+// match ended.
+func cutShort(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // fallback returns the search's best move in state if the search can give
