@@ -338,8 +338,9 @@ func TestQueryRandom(t *testing.T) {
 	}
 }
 
-// brokenRules has a relation that recurses without end, a state where the
-// only role has no legal move, and two goal values for it there.
+// brokenRules has a relation whose search explodes (a billion combinations
+// of digits, refuted only at the last), a state where the only role has no
+// legal move, and two goal values for it there.
 const brokenRules = `
 (role p)
 (init (f 1))
@@ -350,8 +351,8 @@ const brokenRules = `
 (goal p 0)
 (<= (goal p 100) (true (f 2)))
 (<= terminal (true (f 3)))
-(<= (deep ?x) (true (f ?x)))
-(<= (deep ?x) (deep ?y) (n ?x) (true (f ?y)))
+(d 0) (d 1) (d 2) (d 3) (d 4) (d 5) (d 6) (d 7) (d 8) (d 9)
+(<= (deep ?x) (true (f ?x)) (d ?a) (d ?b) (d ?c) (d ?e) (d ?g) (d ?h) (d ?i) (d ?j) (d ?k) (distinct ?k ?k))
 `
 
 func TestQueryBrokenRules(t *testing.T) {

@@ -31,9 +31,14 @@ type memoVersion struct {
 	usesDoes  bool // answers depend on the joint move
 }
 
-// maxMemoEntries bounds the answer tables of one state; they are cleared
-// when full, which only costs recomputation.
-const maxMemoEntries = 1 << 16
+// Answer tables are bounded: a call with more than maxMemoRows answers is
+// proved directly instead (top-down evaluation streams its answers; a table
+// would hold them all), and the tables are cleared when they hold more than
+// maxMemoTotal rows, which only costs recomputation.
+const (
+	maxMemoRows  = 1 << 12
+	maxMemoTotal = 1 << 18
+)
 
 // memoTable holds the answer tables of the current state, and how well
 // tabling has paid for each memo version so far.
@@ -42,6 +47,7 @@ type memoTable struct {
 	moveAnswers map[string][]row // for the state and the joint move
 	busy        map[string]bool  // keys whose answers are being collected
 	stats       []memoStats      // by memoVersion.id
+	rows        int              // rows held in answers and moveAnswers
 	// loops counts calls failed because their key was being collected
 	// further up: answers found meanwhile may be incomplete, so they are
 	// tabled only for the outermost call.
@@ -63,9 +69,18 @@ const (
 	memoMinHitRatio = 8
 )
 
+// clearMoves empties the tables of relations that depend on the joint move.
+func (m *memoTable) clearMoves() {
+	for _, rows := range m.moveAnswers {
+		m.rows -= len(rows)
+	}
+	clear(m.moveAnswers)
+}
+
 func (m *memoTable) reset() {
 	clear(m.answers)
 	clear(m.moveAnswers)
+	m.rows = 0
 	clear(m.busy)
 	m.loops = 0
 }
@@ -145,6 +160,10 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 			}
 			rw[i] = t
 		}
+		if len(rows) >= maxMemoRows {
+			complete = false // too many answers to hold: prove directly
+			return engine.Bool(true)
+		}
 		if len(rows) > 0 {
 			if seen == nil {
 				seen = map[string]bool{r.rowKey(rows[0]): true}
@@ -166,9 +185,12 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		return r.vm.Arrive(m.target, args, k, env)
 	}
 	if r.memo.loops == loops || len(r.memo.busy) == 0 {
-		if len(answers) >= maxMemoEntries {
-			clear(answers)
+		if r.memo.rows+len(rows) > maxMemoTotal {
+			clear(r.memo.answers)
+			clear(r.memo.moveAnswers)
+			r.memo.rows = 0
 		}
+		r.memo.rows += len(rows)
 		answers[key] = rows
 	}
 	return matchRows(args[:m.arity], rows, k, env)

@@ -806,7 +806,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 
 // setMoves loads a joint move into the does natives' index; nil clears it.
 func (r *Reasoner) setMoves(joint []reasoner.Move) error {
-	clear(r.memo.moveAnswers)
+	r.memo.clearMoves()
 	r.moves.reset()
 	r.moveTerms = r.moveTerms[:0]
 	for i, m := range joint {
