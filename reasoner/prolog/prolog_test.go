@@ -305,6 +305,13 @@ func TestStaticFixpoint(t *testing.T) {
 			"(sub 3 ?y ?z)", []string{"(sub 3 0 3)", "(sub 3 1 2)", "(sub 3 2 1)", "(sub 3 3 0)"},
 		},
 		{
+			// The depth argument would take a native past the engine's
+			// arity limit of 8.
+			"recursion at the arity limit",
+			"(role p) (s 0 1) (s 1 2) (<= (r8 ?a 0 0 0 0 0 0 0) (s ?a ?b)) (<= (r8 ?b 0 0 0 0 0 0 0) (r8 ?a 0 0 0 0 0 0 0) (s ?a ?b))",
+			"(r8 ?a 0 0 0 0 0 0 0)", []string{"(r8 0 0 0 0 0 0 0 0)", "(r8 1 0 0 0 0 0 0 0)", "(r8 2 0 0 0 0 0 0 0)"},
+		},
+		{
 			"mutual recursion",
 			"(role p) (s 0 1) (s 1 2) (s 2 3) (even 0) (<= (odd ?y) (even ?x) (s ?x ?y)) (<= (even ?y) (odd ?x) (s ?x ?y))",
 			"(even ?x)", []string{"(even 0)", "(even 2)"},

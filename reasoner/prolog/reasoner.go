@@ -246,8 +246,9 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 		g.tables[s] = t
 		name := engine.NewAtom(relationAtom(s.name))
 		register(&scratch.vm, name, s.arity, t.call)
-		if c.takesDepth(s) {
+		if c.takesDepth(s) && s.arity < maxNativeArity {
 			// Callers in the scratch interpreter pass a depth; ignore it.
+			// (At the arity limit they keep calling the clauses.)
 			n := s.arity
 			register(&scratch.vm, name, n+1, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 				return t.call(args[:n], k, env)
