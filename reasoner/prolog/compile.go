@@ -212,9 +212,13 @@ func (c *compiler) compileRule(r *gdl.Rule, mode uint64) error {
 			if tc.newVars(vs) > maxNativeArity {
 				flush()
 			}
-			if t, ok := tc.compile(l); ok {
-				pending = append(pending, t)
-				continue
+			// A test over more variables than a native can take stays in
+			// the engine.
+			if tc.newVars(vs) <= maxNativeArity {
+				if t, ok := tc.compile(l); ok {
+					pending = append(pending, t)
+					continue
+				}
 			}
 		}
 		flush()

@@ -157,6 +157,7 @@ func TestSemantics(t *testing.T) {
 		{"nested terms", "(role p) (f (g a (h b)))", "(f (g ?x (h ?y)))", []string{"(f (g a (h b)))"}},
 		{"recursion", "(role p) (s 1 2) (s 2 3) (s 3 4) (<= (lt ?x ?y) (s ?x ?y)) (<= (lt ?x ?z) (s ?x ?y) (lt ?y ?z))", "(lt 1 ?z)", []string{"(lt 1 2)", "(lt 1 3)", "(lt 1 4)"}},
 		{"negated recursion", "(role p) (s 1 2) (s 2 3) (n 1) (n 3) (<= (lt ?x ?y) (s ?x ?y)) (<= (lt ?x ?z) (s ?x ?y) (lt ?y ?z)) (<= (top ?x) (n ?x) (not (lt ?x 3)))", "(top ?x)", []string{"(top 3)"}},
+		{"test over nine variables", "(role p) (init (s 1 2 3 4 5 6 7 8 9)) (<= (q ?a) (true (s ?a ?b ?c ?d ?e ?f ?g ?h ?i)) (not (true (t ?a ?b ?c ?d ?e ?f ?g ?h ?i))))", "(q ?a)", []string{"(q 1)"}},
 		{"proposition", "(role p) (<= ready (q a)) (q a)", "ready", []string{"ready"}},
 		{"false proposition", "(role p) (<= ready (q b)) (q a)", "ready", nil},
 	}

@@ -122,7 +122,15 @@ func New(d *gdl.Description) (*Reasoner, error) {
 
 // NewWithOptions compiles d. ctx bounds the compilation along with
 // opts.LoadTimeout.
-func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (*Reasoner, error) {
+func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, err error) {
+	// Compilation must never crash the caller on a game it mishandles: a
+	// panic here is a bug in this package, reported as an error with the
+	// game's name.
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("%s: internal error compiling the game: %v", d.Filename, p)
+		}
+	}()
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, opts.LoadTimeout)
 	defer cancel()
