@@ -22,10 +22,8 @@ import (
 // reasoner instance, and when the search fails, panics, stalls or proposes
 // a move that is not legal, it plays a random legal move instead.
 type mctsPlayer struct {
-	opts Options
-
-	mu      sync.Mutex
-	matches map[string]*mctsMatch
+	opts    Options
+	matches matchTable[*mctsMatch]
 }
 
 type mctsMatch struct {
@@ -78,14 +76,10 @@ func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
 		idle:   closed(),
 		rng:    rand.New(rand.NewPCG(p.opts.Seed, uint64(time.Now().UnixNano()))),
 	}
-	p.mu.Lock()
-	if _, ok := p.matches[m.ID]; ok {
-		p.mu.Unlock()
+	if err := p.matches.add(m.ID, mm); err != nil {
 		cancel()
-		return fmt.Errorf("match %s: already started", m.ID)
+		return err
 	}
-	p.matches[m.ID] = mm
-	p.mu.Unlock()
 
 	// The rules load under the match's context alone, so that they may
 	// take longer than the start clock; the search stops at the deadline.
@@ -164,16 +158,6 @@ func (p *mctsPlayer) logf(format string, args ...any) {
 	}
 }
 
-func (p *mctsPlayer) match(id string) (*mctsMatch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	m, ok := p.matches[id]
-	if !ok {
-		return nil, fmt.Errorf("match %s: %w", id, errUnknownMatch)
-	}
-	return m, nil
-}
-
 // Play follows the game with the player's own reasoner, hands the joint
 // move to the search and searches until shortly before the deadline. A
 // search still busy from an earlier turn (held up by a slow reasoner call
@@ -181,7 +165,7 @@ func (p *mctsPlayer) match(id string) (*mctsMatch, error) {
 // with its best move if it can get one at once and a random legal move
 // otherwise, and gives it the joint moves it missed when it is back.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	mm, err := p.match(id)
+	mm, err := p.matches.get(id)
 	if err != nil {
 		return "", err
 	}
@@ -326,12 +310,9 @@ func (p *mctsPlayer) Abort(ctx context.Context, id string) error {
 // end forgets a match, stops its searches at once and frees the search
 // once no call uses it.
 func (p *mctsPlayer) end(id string) error {
-	p.mu.Lock()
-	mm, ok := p.matches[id]
-	delete(p.matches, id)
-	p.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("match %s: %w", id, errUnknownMatch)
+	mm, err := p.matches.remove(id)
+	if err != nil {
+		return err
 	}
 	mm.cancel()
 	go p.closeSearch(mm)

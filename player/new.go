@@ -107,7 +107,7 @@ func New(kind string, opts Options) (Player, error) {
 	opts = opts.withDefaults(kind)
 	switch kind {
 	case "mcts":
-		return &mctsPlayer{opts: opts, matches: map[string]*mctsMatch{}}, nil
+		return &mctsPlayer{opts: opts}, nil
 	case "random":
 		rng := rand.New(rand.NewPCG(opts.Seed, 0x72616e646f6d))
 		var mu sync.Mutex
@@ -208,8 +208,7 @@ type simple struct {
 	opts   Options
 	choose func([]reasoner.Move) reasoner.Move
 
-	mu      sync.Mutex
-	matches map[string]*simpleMatch
+	matches matchTable[*simpleMatch]
 }
 
 type simpleMatch struct {
@@ -218,7 +217,7 @@ type simpleMatch struct {
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
-	return &simple{opts: opts, choose: choose, matches: map[string]*simpleMatch{}}
+	return &simple{opts: opts, choose: choose}
 }
 
 func (p *simple) Name() string { return p.opts.Name }
@@ -228,27 +227,11 @@ func (p *simple) Start(ctx context.Context, m *Match) error {
 	if err != nil {
 		return err
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.matches[m.ID]; ok {
-		return fmt.Errorf("match %s: already started", m.ID)
-	}
-	p.matches[m.ID] = &simpleMatch{g: g}
-	return nil
-}
-
-func (p *simple) match(id string) (*simpleMatch, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	m, ok := p.matches[id]
-	if !ok {
-		return nil, fmt.Errorf("match %s: %w", id, errUnknownMatch)
-	}
-	return m, nil
+	return p.matches.add(m.ID, &simpleMatch{g: g})
 }
 
 func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	m, err := p.match(id)
+	m, err := p.matches.get(id)
 	if err != nil {
 		return "", err
 	}
@@ -273,11 +256,6 @@ func (p *simple) Abort(ctx context.Context, id string) error {
 }
 
 func (p *simple) end(id string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.matches[id]; !ok {
-		return fmt.Errorf("match %s: %w", id, errUnknownMatch)
-	}
-	delete(p.matches, id)
-	return nil
+	_, err := p.matches.remove(id)
+	return err
 }
