@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
@@ -161,16 +162,7 @@ func jointMove(last []reasoner.Move) string {
 	if last == nil {
 		return "NIL"
 	}
-	var b strings.Builder
-	b.WriteByte('(')
-	for i, m := range last {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(string(m))
-	}
-	b.WriteByte(')')
-	return b.String()
+	return record.FormatState(last) // a list of terms, as a record writes a state
 }
 
 // send posts msg and returns the response body without surrounding space.
