@@ -275,6 +275,14 @@ func allBound(vs []string, bound map[string]bool) bool {
 // the variables bound by the caller.
 func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.Literal {
 	scc, recursive := c.prog.scc[s], c.prog.recursive[s]
+	// Bound variables that are whole head arguments: a recursive call
+	// passing only these on makes no progress.
+	whole := map[string]bool{}
+	for _, a := range r.Head.Args {
+		if v, ok := a.(*gdl.Var); ok && bound[v.Name] {
+			whole[v.Name] = true
+		}
+	}
 	pinned := func(l *gdl.Sentence) bool {
 		if !recursive {
 			return false
@@ -285,9 +293,9 @@ func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.L
 	if c.tables == nil {
 		// Without table statistics keep the written order, but for
 		// recursive calls.
-		return planBody(r.Body, bound, nil, pinned)
+		return planBody(r.Body, bound, whole, nil, pinned)
 	}
-	return planBody(r.Body, bound, c.cost, pinned)
+	return planBody(r.Body, bound, whole, c.cost, pinned)
 }
 
 // cost estimates how many answers the positive literal l has when the

@@ -3,6 +3,8 @@ package prolog
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync"
 
 	"github.com/ichiban/prolog/engine"
 
@@ -145,6 +147,10 @@ type table struct {
 	// open so they are always candidates.
 	index []map[engine.Atom][]row
 	open  [][]row
+
+	// projections caches distinct for the planner, which runs at load.
+	mu          sync.Mutex
+	projections map[uint64]int
 }
 
 func newTable(arity int, rows []row) *table {
@@ -165,27 +171,75 @@ func newTable(arity int, rows []row) *table {
 }
 
 // estimate returns the expected number of rows matching a call whose
-// arguments for which isBound reports true are known: the smallest average
-// fan-out of a bound, indexed position.
+// arguments for which isBound reports true are known: the table's average
+// fan-out over the distinct values of the bound positions taken together,
+// so correlated positions (a cell and its coordinates) count as the key
+// they form rather than as independent filters.
 func (t *table) estimate(args []gdl.Term, isBound func(gdl.Term) bool) float64 {
 	if len(t.rows) == 0 {
 		return 0
 	}
-	best := float64(len(t.rows))
+	var mask uint64
 	all := true
 	for i, a := range args {
 		if !isBound(a) {
 			all = false
-			continue
-		}
-		if len(t.open[i]) == 0 && len(t.index[i]) > 0 {
-			best = min(best, float64(len(t.rows))/float64(len(t.index[i])))
+		} else if i < 64 {
+			mask |= 1 << i
 		}
 	}
 	if all {
 		return 0.5
 	}
-	return best
+	if mask == 0 {
+		return float64(len(t.rows))
+	}
+	return float64(len(t.rows)) / float64(t.distinct(mask))
+}
+
+// distinct returns the number of distinct projections of the rows on the
+// positions in mask, computed once per mask.
+func (t *table) distinct(mask uint64) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n, ok := t.projections[mask]; ok {
+		return n
+	}
+	seen := map[string]bool{}
+	var b strings.Builder
+	for _, r := range t.rows {
+		b.Reset()
+		for i, a := range r {
+			if i < 64 && mask&(1<<i) != 0 {
+				writeKey(&b, a)
+				b.WriteByte(0)
+			}
+		}
+		seen[b.String()] = true
+	}
+	if t.projections == nil {
+		t.projections = map[uint64]int{}
+	}
+	t.projections[mask] = len(seen)
+	return len(seen)
+}
+
+// writeKey writes a ground term to b in a form that tells terms apart.
+func writeKey(b *strings.Builder, t engine.Term) {
+	switch t := t.(type) {
+	case engine.Atom:
+		b.WriteString(t.String())
+	case engine.Compound:
+		b.WriteByte('(')
+		b.WriteString(t.Functor().String())
+		for i := range t.Arity() {
+			b.WriteByte(' ')
+			writeKey(b, t.Arg(i))
+		}
+		b.WriteByte(')')
+	default:
+		fmt.Fprintf(b, "%v", t)
+	}
 }
 
 // call answers a query on the table, using the most selective bound

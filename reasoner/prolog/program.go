@@ -181,8 +181,14 @@ func (p *program) components() {
 // literal. So (<= (reach ?x ?y) (reach ?x ?z) (step ?z ?y)) evaluates the
 // step first when ?y is bound, and (sum ?x ?ym1 ?zm1) runs as soon as
 // (succ ?ym1 ?y) has bound ?ym1, before (succ ?zm1 ?z) could enumerate
-// every pair. bound0 holds the variables bound on entry.
-func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentence, map[string]bool) float64, pinned func(*gdl.Sentence) bool) []gdl.Literal {
+// every pair. A variable the head binds only inside a compound argument
+// counts as progress too: the call then works on a proper part of what it
+// was given, as (append_el ?el ?tail ?new) does on (list ?head ?tail), so
+// it descends a finite term instead of repeating itself.
+//
+// bound0 holds the variables bound on entry, and whole those of them that
+// are whole arguments of the head.
+func planBody(body []gdl.Literal, bound0, whole map[string]bool, cost func(*gdl.Sentence, map[string]bool) float64, pinned func(*gdl.Sentence) bool) []gdl.Literal {
 	var positives []*gdl.Sentence
 	var tests []gdl.Literal
 	for _, l := range body {
@@ -250,10 +256,10 @@ func planBody(body []gdl.Literal, bound0 map[string]bool, cost func(*gdl.Sentenc
 		}
 	}
 	// progress reports whether a recursive call has a variable bound by
-	// the body.
+	// the body or by a part of a head argument.
 	progress := func(p *gdl.Sentence) bool {
 		for _, v := range literalVars(p, nil) {
-			if bound[v] && !bound0[v] {
+			if bound[v] && !whole[v] {
 				return true
 			}
 		}
