@@ -42,6 +42,10 @@ type Options struct {
 	// TableTimeout bounds the time spent precomputing one relation; a
 	// relation that takes longer stays as rules. Default 1 s.
 	TableTimeout time.Duration
+
+	// noFlat leaves every relation to the engine, for tests comparing the
+	// two evaluations.
+	noFlat bool
 }
 
 func (o Options) withDefaults() Options {
@@ -63,6 +67,15 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// flatQueries returns the relations the queries ask that may be evaluated
+// by the flat evaluator.
+func (o Options) flatQueries() []signature {
+	if o.noFlat {
+		return nil
+	}
+	return []signature{{gdl.KeyLegal, 2}, {gdl.KeyNext, 1}, {gdl.KeyTerminal, 0}, {gdl.KeyGoal, 2}}
+}
+
 // game is the compiled form of a description, shared read-only by every
 // instance of it.
 type game struct {
@@ -78,6 +91,9 @@ type game struct {
 	fused     []fusedTests
 	memos     []*memoVersion
 	names     map[engine.Atom]string // constants of the description
+	// flat holds the relations the queries ask that are evaluated in Go;
+	// see flat.go.
+	flat map[signature]*flatRelation
 }
 
 // Reasoner is one instance of the Prolog backend for a game. It is not safe
@@ -102,6 +118,7 @@ type Reasoner struct {
 	legalOf *reasoner.State
 
 	memo memoTable // answer tables of the state in stateOf
+	flat flatEval  // scratch of the flat evaluator
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -211,6 +228,12 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		}
 		if c.takesDepth(s) {
 			g.takeDepth[s] = true
+		}
+	}
+	g.flat = map[signature]*flatRelation{}
+	for _, s := range opts.flatQueries() {
+		if rel, ok := c.flatRelation(s); ok {
+			g.flat[s] = rel
 		}
 	}
 	g.clauses = c.clauses
@@ -542,13 +565,35 @@ func (r *Reasoner) solve(ctx context.Context, name engine.Atom, args []engine.Te
 	return nil
 }
 
-// call runs the game relation name with args, adding the depth argument
-// when the relation takes one.
+// call runs the game relation name with args, which are distinct fresh
+// variables, adding the depth argument when the relation takes one.
 func (r *Reasoner) call(ctx context.Context, name string, args []engine.Term, each func(*engine.Env) bool) error {
+	if rel := r.game.flat[signature{name, len(args)}]; rel != nil {
+		return r.callFlat(ctx, rel, args, each)
+	}
 	if r.game.takeDepth[signature{name, len(args)}] {
 		args = append(args, engine.Integer(0))
 	}
 	return r.solve(ctx, engine.NewAtom(relationAtom(name)), args, each)
+}
+
+// callFlat answers a call of a flat relation, handing each answer to each
+// as bindings of args.
+func (r *Reasoner) callFlat(ctx context.Context, rel *flatRelation, args []engine.Term, each func(*engine.Env) bool) error {
+	if ctx.Done() == nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.game.opts.QueryTimeout)
+		defer cancel()
+	}
+	r.ctx = ctx
+	defer func() { r.ctx = nil }()
+	return r.solveFlat(ctx, rel, func(head []engine.Term) bool {
+		var env *engine.Env
+		for i, a := range args {
+			env, _ = env.Unify(a, head[i])
+		}
+		return each(env)
+	})
 }
 
 // Roles returns the roles in the order the description lists them.

@@ -23,6 +23,7 @@ type template struct {
 	atom engine.Atom // the constant, or the functor of a compound
 	slot int         // >= 0: the value of argument slot; -1 otherwise
 	args []template  // arguments of a compound
+	wild bool        // matches any term: a variable of an unfolded rule
 }
 
 // testKind says what a test checks.
@@ -64,6 +65,9 @@ func (tc *testCompiler) template(t gdl.Term) template {
 	case *gdl.Const:
 		return template{atom: engine.NewAtom(t.Name), slot: -1}
 	case *gdl.Var:
+		if t.Name == wildcard {
+			return template{slot: -1, wild: true}
+		}
 		s, ok := tc.slots[t.Name]
 		if !ok {
 			s = len(tc.vars)
@@ -175,6 +179,9 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 	if _, defined := tc.c.prog.rules[sig]; !defined {
 		return test{kind: testTable, table: newTable(len(s.Args), nil), args: tc.templates(s.Args)}
 	}
+	if t, ok := tc.unfold(s); ok {
+		return t
+	}
 	// Every argument is bound: call the version planned for that.
 	all := map[string]bool{}
 	for _, v := range termVars(s.Args, nil) {
@@ -187,6 +194,100 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 		depth: tc.c.takesDepth(sig),
 		args:  tc.templates(s.Args),
 	}
+}
+
+// wildcard names the variables of an unfolded rule that occur only once;
+// no variable read from GDL text can have this name.
+const wildcard = "\x00"
+
+// maxUnfold bounds the rules of a relation that unfold replaces a call by.
+const maxUnfold = 8
+
+// unfold returns, for a call of a relation whose every rule has a body of
+// one true or does literal, such as (<= (moved ?x) (does ?r (move ?x ?y))),
+// the test those bodies make with the call's arguments put in: one check
+// of the state or joint move instead of a nested query, which in frame
+// rules like (not (moved ?x)) runs once for every fact of the state. It
+// reports false for any other relation.
+func (tc *testCompiler) unfold(call *gdl.Sentence) (test, bool) {
+	rules := tc.c.prog.rules[signature{call.Name.Name, len(call.Args)}]
+	if len(rules) == 0 || len(rules) > maxUnfold {
+		return test{}, false
+	}
+	bodies := make([]gdl.Literal, 0, len(rules))
+	for _, r := range rules {
+		if len(r.Body) != 1 {
+			return test{}, false
+		}
+		b, ok := r.Body[0].(*gdl.Sentence)
+		if !ok || (b.Name.Name != gdl.KeyTrue && b.Name.Name != gdl.KeyDoes) {
+			return test{}, false
+		}
+		// Head arguments must be distinct variables, so that each stands
+		// for the call's argument, and a variable of the body alone must
+		// occur once, so that it matches anything.
+		subst := map[string]gdl.Term{}
+		for i, a := range r.Head.Args {
+			v, ok := a.(*gdl.Var)
+			if !ok || subst[v.Name] != nil {
+				return test{}, false
+			}
+			subst[v.Name] = call.Args[i]
+		}
+		seen := map[string]bool{}
+		for _, v := range allVars(b.Args, nil) {
+			if _, ok := subst[v]; ok {
+				continue
+			}
+			if seen[v] {
+				return test{}, false
+			}
+			seen[v] = true
+		}
+		bodies = append(bodies, &gdl.Sentence{Lparen: b.Lparen, Name: b.Name, Args: substitute(b.Args, subst)})
+	}
+	if len(bodies) == 1 {
+		return tc.build(bodies[0]), true
+	}
+	t := test{kind: testOr}
+	for _, b := range bodies {
+		t.or = append(t.or, tc.build(b))
+	}
+	return t, true
+}
+
+// allVars appends the names of every occurrence of a variable in ts to vs.
+func allVars(ts []gdl.Term, vs []string) []string {
+	for _, t := range ts {
+		switch t := t.(type) {
+		case *gdl.Var:
+			vs = append(vs, t.Name)
+		case *gdl.Func:
+			vs = allVars(t.Args, vs)
+		}
+	}
+	return vs
+}
+
+// substitute returns ts with the variables in subst replaced and the
+// others made wildcards.
+func substitute(ts []gdl.Term, subst map[string]gdl.Term) []gdl.Term {
+	out := make([]gdl.Term, len(ts))
+	for i, t := range ts {
+		switch t := t.(type) {
+		case *gdl.Var:
+			if u, ok := subst[t.Name]; ok {
+				out[i] = u
+			} else {
+				out[i] = &gdl.Var{NamePos: t.NamePos, Name: wildcard}
+			}
+		case *gdl.Func:
+			out[i] = &gdl.Func{Lparen: t.Lparen, Name: t.Name, Args: substitute(t.Args, subst)}
+		default:
+			out[i] = t
+		}
+	}
+	return out
 }
 
 // splitTerm returns the functor name and arguments of a constant or
@@ -301,14 +402,24 @@ next:
 
 // contains reports whether the table has the row given by the templates.
 func (t *table) contains(args []template, vals []engine.Term, env *engine.Env) bool {
-	candidates := t.rows
+	return anyRow(t.candidates(args, vals, env), args, vals, env)
+}
+
+// candidates returns the rows that may match the templates: those indexed
+// under the first argument that is a known constant, else every row.
+func (t *table) candidates(args []template, vals []engine.Term, env *engine.Env) []row {
 	for i, a := range args {
 		if len(t.open[i]) > 0 {
 			continue
 		}
 		var atom engine.Atom
 		switch {
+		case a.wild:
+			continue
 		case a.slot >= 0:
+			if vals[a.slot] == nil {
+				continue
+			}
 			v, ok := env.Resolve(vals[a.slot]).(engine.Atom)
 			if !ok {
 				continue
@@ -319,15 +430,17 @@ func (t *table) contains(args []template, vals []engine.Term, env *engine.Env) b
 		default:
 			continue
 		}
-		candidates = t.index[i][atom]
-		break
+		return t.index[i][atom]
 	}
-	return anyRow(candidates, args, vals, env)
+	return t.rows
 }
 
 // matchTemplate reports whether the ground term g equals the template
 // instantiated by vals.
 func matchTemplate(a template, g engine.Term, vals []engine.Term, env *engine.Env) bool {
+	if a.wild {
+		return true
+	}
 	if a.slot >= 0 {
 		return identical(vals[a.slot], g, env)
 	}

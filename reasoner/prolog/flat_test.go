@@ -1,0 +1,72 @@
+package prolog
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// TestFlatAgreesWithEngine plays random playouts of every bundled game and
+// checks that the flat evaluator answers every query as the engine alone
+// does.
+func TestFlatAgreesWithEngine(t *testing.T) {
+	ctx := context.Background()
+	for _, g := range games.Bundled() {
+		t.Run(g.Key, func(t *testing.T) {
+			d, err := gdl.ParseFile(g.Filename, g.Rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flat, err := NewWithOptions(ctx, d, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			engine, err := NewWithOptions(ctx, d, Options{noFlat: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(flat.game.flat) == 0 {
+				t.Logf("no flat relation")
+			}
+			rng := rand.New(rand.NewPCG(1, uint64(len(g.Key))))
+			for range 10 {
+				s, _ := flat.Initial(ctx)
+				for step := 0; ; step++ {
+					term, err1 := flat.Terminal(ctx, s)
+					want, err2 := engine.Terminal(ctx, s)
+					if err1 != nil || err2 != nil || term != want {
+						t.Fatalf("step %d: terminal %v %v, engine %v %v", step, term, err1, want, err2)
+					}
+					if term {
+						goals, err1 := flat.Goals(ctx, s)
+						want, err2 := engine.Goals(ctx, s)
+						if !slices.Equal(goals, want) || (err1 == nil) != (err2 == nil) {
+							t.Fatalf("goals %v %v, engine %v %v", goals, err1, want, err2)
+						}
+						break
+					}
+					joint := make([]reasoner.Move, len(flat.Roles()))
+					for i := range joint {
+						moves, err1 := flat.Legal(ctx, s, i)
+						want, err2 := engine.Legal(ctx, s, i)
+						if err1 != nil || err2 != nil || !slices.Equal(moves, want) {
+							t.Fatalf("step %d: legal %v %v, engine %v %v", step, moves, err1, want, err2)
+						}
+						joint[i] = moves[rng.IntN(len(moves))]
+					}
+					next, err1 := flat.Next(ctx, s, joint)
+					want2, err2 := engine.Next(ctx, s, joint)
+					if err1 != nil || err2 != nil || !next.Equal(want2) {
+						t.Fatalf("step %d: next %v %v, engine %v %v", step, next, err1, want2, err2)
+					}
+					s = next
+				}
+			}
+		})
+	}
+}
