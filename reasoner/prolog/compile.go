@@ -51,7 +51,8 @@ type compiler struct {
 	nextAux  int
 	versions map[version]engine.Atom // compiled or queued, with names
 	memos    map[version]*memoVersion
-	queue    []version // versions still to compile
+	flats    map[version]*flatRelation // nil: not flat, or being compiled
+	queue    []version                 // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
 	// their written order.
@@ -64,6 +65,7 @@ func newCompiler(p *program, tabled map[signature]bool) *compiler {
 		tabled:   tabled,
 		versions: map[version]engine.Atom{},
 		memos:    map[version]*memoVersion{},
+		flats:    map[version]*flatRelation{},
 		trueKeys: &functorSlots{kind: "true", slots: map[functorKey]int{}},
 		doesKeys: &functorSlots{kind: "does", slots: map[functorKey]int{}},
 	}
@@ -154,6 +156,20 @@ func (c *compiler) callMode(s signature, args []gdl.Term, bound map[string]bool)
 	return mode
 }
 
+// modeBound returns the variables of the head arguments that the callers
+// of the version for mode bind.
+func modeBound(head []gdl.Term, mode uint64) map[string]bool {
+	bound := map[string]bool{}
+	for i, a := range head {
+		if mode&(1<<i) != 0 {
+			for _, v := range termVars([]gdl.Term{a}, nil) {
+				bound[v] = true
+			}
+		}
+	}
+	return bound
+}
+
 // ruleScope holds the variables of one clause.
 type ruleScope struct {
 	vars  map[string]engine.Variable
@@ -171,15 +187,7 @@ func (sc *ruleScope) variable(name string) engine.Variable {
 
 func (c *compiler) compileRule(r *gdl.Rule, mode uint64) error {
 	s := signature{r.Head.Name.Name, len(r.Head.Args)}
-	// Variables of arguments the callers of this version bind.
-	bound := map[string]bool{}
-	for i, a := range r.Head.Args {
-		if mode&(1<<i) != 0 {
-			for _, v := range termVars([]gdl.Term{a}, nil) {
-				bound[v] = true
-			}
-		}
-	}
+	bound := modeBound(r.Head.Args, mode)
 	sc := &ruleScope{vars: map[string]engine.Variable{}, depth: engine.Integer(0)}
 	args := c.terms(r.Head.Args, sc)
 	var goals []engine.Term

@@ -2,6 +2,7 @@ package prolog
 
 import (
 	"context"
+	"maps"
 
 	"github.com/ichiban/prolog/engine"
 
@@ -11,8 +12,8 @@ import (
 // Flat relations.
 //
 // Most of a game's time goes into legal and next, and in most games their
-// rules are joins: a body of true and does literals, static tables and
-// tests, with no call to another derived relation that binds a variable.
+// rules are joins: a body of true and does literals, static tables, tests,
+// and calls of other relations of that kind.
 // Such a relation is evaluated here, in Go, by nested loops over the
 // state's, the joint move's and the tables' indexed rows, binding the rule's
 // variables in one slice. This skips the interpreter's per-call work (a
@@ -21,9 +22,10 @@ import (
 // to the engine, and a test inside a flat rule may still query the engine
 // for a relation of a lower stratum.
 
-// flatRelation is a relation whose every rule is flat, asked with every
-// argument free.
+// flatRelation is a relation whose every rule is flat, compiled for calls
+// that bind the arguments in mode.
 type flatRelation struct {
+	mode  uint64
 	rules []flatRule
 }
 
@@ -42,41 +44,52 @@ const (
 	stepDoes                  // enumerate moves of the joint move, by does slot
 	stepTable                 // enumerate rows of a static table
 	stepTests                 // check ground tests
+	stepCall                  // enumerate the answers of a flat relation
 )
 
 type flatStep struct {
 	kind  stepKind
-	slot  int        // stepTrue, stepDoes
-	table *table     // stepTable
-	args  []template // stepTrue, stepTable; stepDoes: role first
-	tests []test     // stepTests
+	slot  int           // stepTrue, stepDoes
+	table *table        // stepTable
+	args  []template    // stepTrue, stepTable; stepDoes: role first
+	tests []test        // stepTests
+	rel   *flatRelation // stepCall; args are the call's arguments
 }
 
-// flatRelation returns s compiled as a flat relation for a call with every
-// argument free, or false when some rule of s is not flat.
-func (c *compiler) flatRelation(s signature) (*flatRelation, bool) {
+// flatRelation returns s compiled as a flat relation for calls binding
+// the arguments in mode, or false when some rule of s is not flat. Results
+// are kept per version, and a relation is not flat while it is being
+// compiled, which guards against cycles.
+func (c *compiler) flatRelation(s signature, mode uint64) (*flatRelation, bool) {
+	v := version{s, mode}
+	if rel, ok := c.flats[v]; ok {
+		return rel, rel != nil
+	}
+	c.flats[v] = nil
 	rules := c.prog.rules[s]
 	if len(rules) == 0 || c.tabled[s] || c.prog.recursive[s] {
 		return nil, false
 	}
-	rel := &flatRelation{}
+	rel := &flatRelation{mode: mode}
 	for _, r := range rules {
-		fr, ok := c.flatRule(r, s)
+		fr, ok := c.flatRule(r, s, mode)
 		if !ok {
 			return nil, false
 		}
 		rel.rules = append(rel.rules, fr)
 	}
+	c.flats[v] = rel
 	return rel, true
 }
 
-func (c *compiler) flatRule(r *gdl.Rule, s signature) (flatRule, bool) {
+func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bool) {
 	// One test compiler for the whole rule, so that its variable slots
 	// are the rule's variables.
 	tc := c.newTestCompiler(s)
-	bound := map[string]bool{}
+	head := tc.templates(r.Head.Args)
+	bound := modeBound(r.Head.Args, mode)
 	var steps []flatStep
-	for _, l := range c.plan(r, s, map[string]bool{}) {
+	for _, l := range c.plan(r, s, maps.Clone(bound)) {
 		vs := literalVars(l, nil)
 		if allBound(vs, bound) {
 			t, ok := tc.compile(l)
@@ -90,7 +103,7 @@ func (c *compiler) flatRule(r *gdl.Rule, s signature) (flatRule, bool) {
 			}
 			continue
 		}
-		st, ok := tc.generator(l)
+		st, ok := tc.generator(l, bound)
 		if !ok {
 			return flatRule{}, false
 		}
@@ -104,13 +117,13 @@ func (c *compiler) flatRule(r *gdl.Rule, s signature) (flatRule, bool) {
 	if !allBound(termVars(r.Head.Args, nil), bound) {
 		return flatRule{}, false
 	}
-	head := tc.templates(r.Head.Args)
 	return flatRule{vars: len(tc.vars), head: head, steps: steps}, true
 }
 
 // generator returns the step enumerating the answers of the positive
-// literal l, or false when l is not a true, does or table literal.
-func (tc *testCompiler) generator(l gdl.Literal) (flatStep, bool) {
+// literal l given the variables bound, or false when l is not a true, does
+// or table literal or a call of a flat relation.
+func (tc *testCompiler) generator(l gdl.Literal, bound map[string]bool) (flatStep, bool) {
 	s, ok := l.(*gdl.Sentence)
 	if !ok {
 		return flatStep{}, false
@@ -144,108 +157,186 @@ func (tc *testCompiler) generator(l gdl.Literal) (flatStep, bool) {
 		all := append([]gdl.Term{s.Args[0]}, args...)
 		return flatStep{kind: stepDoes, slot: slot, args: tc.templates(all)}, true
 	}
-	if t, ok := tc.c.tables[signature{s.Name.Name, len(s.Args)}]; ok {
+	sig := signature{s.Name.Name, len(s.Args)}
+	if t, ok := tc.c.tables[sig]; ok {
 		return flatStep{kind: stepTable, table: t, args: tc.templates(s.Args)}, true
 	}
-	return flatStep{}, false
+	if tc.c.prog.scc[sig] == tc.scc {
+		return flatStep{}, false
+	}
+	rel, ok := tc.c.flatRelation(sig, tc.c.callMode(sig, s.Args, bound))
+	if !ok {
+		return flatStep{}, false
+	}
+	return flatStep{kind: stepCall, rel: rel, args: tc.templates(s.Args)}, true
 }
 
 // flatEval is the state of one evaluation of a flat relation.
 type flatEval struct {
 	r     *Reasoner
 	ctx   context.Context
-	rule  *flatRule
-	vals  []engine.Term // values of the rule's variables; nil: unbound
-	trail []int         // slots bound, in order, for undoing
+	trail []*engine.Term // variables bound, in order, for undoing
 	each  func(head []engine.Term) bool
 	head  []engine.Term
 	steps int // rows tried, for checking the deadline now and then
 	err   error
 }
 
-// solveFlat calls each with the arguments of every answer of rel until it
-// returns true. The arguments are valid only during the call.
+// flatFrame is one rule being evaluated: the top-level query's, or that of
+// a relation called by a step of the rule of caller.
+type flatFrame struct {
+	rule     *flatRule
+	vals     []engine.Term // values of the rule's variables; nil: unbound
+	caller   *flatFrame
+	callStep int
+}
+
+// solveFlat calls each with the arguments of every answer of rel, asked
+// with every argument free, until it returns true. The arguments are valid
+// only during the call.
 func (r *Reasoner) solveFlat(ctx context.Context, rel *flatRelation, each func(head []engine.Term) bool) error {
 	e := &r.flat
-	*e = flatEval{r: r, ctx: ctx, vals: e.vals[:0], trail: e.trail[:0], head: e.head[:0], each: each}
-	defer func() { e.each, e.ctx, e.rule = nil, nil, nil }()
+	*e = flatEval{r: r, ctx: ctx, trail: e.trail[:0], head: e.head[:0], each: each}
+	defer func() { e.each, e.ctx = nil, nil }()
 	for i := range rel.rules {
 		rule := &rel.rules[i]
-		e.rule = rule
-		e.vals = append(e.vals[:0], make([]engine.Term, rule.vars)...)
-		if e.step(0) {
+		f := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars)}
+		if e.step(f, 0) {
 			break
 		}
 	}
 	return e.err
 }
 
-// step runs the rule's body from step i; it reports whether to stop.
-func (e *flatEval) step(i int) bool {
-	rule := e.rule
+// step runs the body of f's rule from step i; it reports whether to stop.
+func (e *flatEval) step(f *flatFrame, i int) bool {
+	rule := f.rule
 	if i == len(rule.steps) {
-		e.head = e.head[:0]
-		for _, h := range rule.head {
-			e.head = append(e.head, instantiate(h, e.vals))
-		}
-		return e.each(e.head)
+		return e.answer(f)
 	}
 	st := &rule.steps[i]
 	var rows []row
 	switch st.kind {
 	case stepTests:
-		ok, err := e.r.evalTests(st.tests, e.vals, nil)
+		ok, err := e.r.evalTests(st.tests, f.vals, nil)
 		if err != nil {
 			e.err = err
 			return true
 		}
-		return ok && e.step(i+1)
+		return ok && e.step(f, i+1)
+	case stepCall:
+		return e.call(f, i)
 	case stepTrue:
 		rows = e.r.state.slots[st.slot]
 	case stepDoes:
 		rows = e.r.moves.slots[st.slot]
 	case stepTable:
-		rows = st.table.candidates(st.args, e.vals, nil)
+		rows = st.table.candidates(st.args, f.vals, nil)
 	}
 	for _, rw := range rows {
-		e.steps++
-		if e.steps%1024 == 0 {
-			if err := e.ctx.Err(); err != nil {
-				e.err = err
-				return true
-			}
+		if e.tick() {
+			return true
 		}
 		mark := len(e.trail)
 		ok := true
 		for j := range st.args {
-			if !e.bind(st.args[j], rw[j]) {
+			if !e.bind(f.vals, st.args[j], rw[j]) {
 				ok = false
 				break
 			}
 		}
-		if ok && e.step(i+1) {
+		if ok && e.step(f, i+1) {
 			return true
 		}
-		for _, s := range e.trail[mark:] {
-			e.vals[s] = nil
-		}
-		e.trail = e.trail[:mark]
+		e.undo(mark)
 	}
 	return false
 }
 
-// bind matches the ground term g against the template a, binding the
-// unbound variables it meets.
-func (e *flatEval) bind(a template, g engine.Term) bool {
+// call enumerates the answers of the relation called by step i of f's
+// rule, running the rest of that rule for each.
+func (e *flatEval) call(f *flatFrame, i int) bool {
+	st := &f.rule.steps[i]
+	for k := range st.rel.rules {
+		if e.tick() {
+			return true
+		}
+		rule := &st.rel.rules[k]
+		g := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars), caller: f, callStep: i}
+		mark := len(e.trail)
+		ok := true
+		for j, a := range st.args {
+			if st.rel.mode&(1<<j) != 0 && !e.bind(g.vals, rule.head[j], instantiate(a, f.vals)) {
+				ok = false
+				break
+			}
+		}
+		if ok && e.step(g, 0) {
+			return true
+		}
+		e.undo(mark)
+	}
+	return false
+}
+
+// answer hands on an answer of f's rule: to each at the top level, else
+// to the rest of the caller's rule, with the arguments the call left free
+// bound to it.
+func (e *flatEval) answer(f *flatFrame) bool {
+	c := f.caller
+	if c == nil {
+		e.head = e.head[:0]
+		for _, h := range f.rule.head {
+			e.head = append(e.head, instantiate(h, f.vals))
+		}
+		return e.each(e.head)
+	}
+	st := &c.rule.steps[f.callStep]
+	mark := len(e.trail)
+	ok := true
+	for j, a := range st.args {
+		if st.rel.mode&(1<<j) == 0 && !e.bind(c.vals, a, instantiate(f.rule.head[j], f.vals)) {
+			ok = false
+			break
+		}
+	}
+	stop := ok && e.step(c, f.callStep+1)
+	e.undo(mark)
+	return stop
+}
+
+// tick counts a row tried and reports whether the deadline has passed.
+func (e *flatEval) tick() bool {
+	e.steps++
+	if e.steps%1024 == 0 {
+		if err := e.ctx.Err(); err != nil {
+			e.err = err
+			return true
+		}
+	}
+	return false
+}
+
+// undo unbinds the variables bound since the trail had length mark.
+func (e *flatEval) undo(mark int) {
+	for _, p := range e.trail[mark:] {
+		*p = nil
+	}
+	e.trail = e.trail[:mark]
+}
+
+// bind matches the ground term g against the template a over vals,
+// binding the unbound variables it meets.
+func (e *flatEval) bind(vals []engine.Term, a template, g engine.Term) bool {
 	switch {
 	case a.wild:
 		return true
 	case a.slot >= 0:
-		if v := e.vals[a.slot]; v != nil {
+		if v := vals[a.slot]; v != nil {
 			return identical(v, g, nil)
 		}
-		e.vals[a.slot] = g
-		e.trail = append(e.trail, a.slot)
+		vals[a.slot] = g
+		e.trail = append(e.trail, &vals[a.slot])
 		return true
 	case a.args == nil:
 		return g == engine.Term(a.atom)
@@ -255,7 +346,7 @@ func (e *flatEval) bind(a template, g engine.Term) bool {
 		return false
 	}
 	for i := range a.args {
-		if !e.bind(a.args[i], c.Arg(i)) {
+		if !e.bind(vals, a.args[i], c.Arg(i)) {
 			return false
 		}
 	}

@@ -147,6 +147,9 @@ type table struct {
 	// open so they are always candidates.
 	index []map[engine.Atom][]row
 	open  [][]row
+	// byRow maps the hash of a row of constants to the rows with that
+	// hash, for ground lookups; nil when some row holds a compound.
+	byRow map[uint64][]row
 
 	// projections caches distinct for the planner, which runs at load.
 	mu          sync.Mutex
@@ -158,16 +161,32 @@ func newTable(arity int, rows []row) *table {
 	for i := range t.index {
 		t.index[i] = map[engine.Atom][]row{}
 	}
+	t.byRow = map[uint64][]row{}
 	for _, r := range rows {
+		h := rowSeed
 		for i, a := range r {
 			if atom, ok := a.(engine.Atom); ok {
 				t.index[i][atom] = append(t.index[i][atom], r)
+				h = mixAtom(h, atom)
 			} else {
 				t.open[i] = append(t.open[i], r)
+				t.byRow = nil
 			}
+		}
+		if t.byRow != nil {
+			t.byRow[h] = append(t.byRow[h], r)
 		}
 	}
 	return t
+}
+
+// rowSeed and mixAtom hash a row of constants, one argument at a time.
+const rowSeed uint64 = 0xcbf29ce484222325
+
+func mixAtom(h uint64, a engine.Atom) uint64 {
+	h ^= uint64(a)
+	h *= 0x100000001b3
+	return h ^ h>>29
 }
 
 // estimate returns the expected number of rows matching a call whose

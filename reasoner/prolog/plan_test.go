@@ -123,14 +123,7 @@ func planOf(t *testing.T, rules, head string, mode uint64) []string {
 	if rule == nil {
 		t.Fatalf("no rule for %s", head)
 	}
-	bound := map[string]bool{}
-	for i, a := range rule.Head.Args {
-		if mode&(1<<i) != 0 {
-			for _, v := range termVars([]gdl.Term{a}, nil) {
-				bound[v] = true
-			}
-		}
-	}
+	bound := modeBound(rule.Head.Args, mode)
 	var out []string
 	for _, l := range c.plan(rule, signature{head, len(rule.Head.Args)}, bound) {
 		out = append(out, gdl.Format(l))

@@ -232,7 +232,7 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	}
 	g.flat = map[signature]*flatRelation{}
 	for _, s := range opts.flatQueries() {
-		if rel, ok := c.flatRelation(s); ok {
+		if rel, ok := c.flatRelation(s, 0); ok {
 			g.flat[s] = rel
 		}
 	}
@@ -542,16 +542,25 @@ func resolveGround(t engine.Term, env *engine.Env) (engine.Term, bool) {
 	}
 }
 
+// startQuery bounds ctx by the query timeout when it has no deadline and
+// makes it the context of the natives' nested queries until done is called.
+func (r *Reasoner) startQuery(ctx context.Context) (_ context.Context, done func()) {
+	cancel := context.CancelFunc(func() {})
+	if ctx.Done() == nil {
+		ctx, cancel = context.WithTimeout(ctx, r.game.opts.QueryTimeout)
+	}
+	r.ctx = ctx
+	return ctx, func() {
+		r.ctx = nil
+		cancel()
+	}
+}
+
 // solve runs the goal name(args...) and calls each for every answer until it
 // returns true.
 func (r *Reasoner) solve(ctx context.Context, name engine.Atom, args []engine.Term, each func(*engine.Env) bool) error {
-	if ctx.Done() == nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.game.opts.QueryTimeout)
-		defer cancel()
-	}
-	r.ctx = ctx
-	defer func() { r.ctx = nil }()
+	ctx, done := r.startQuery(ctx)
+	defer done()
 	_, err := r.vm.Arrive(name, args, func(env *engine.Env) *engine.Promise {
 		return engine.Bool(each(env))
 	}, nil).Force(ctx)
@@ -580,13 +589,8 @@ func (r *Reasoner) call(ctx context.Context, name string, args []engine.Term, ea
 // callFlat answers a call of a flat relation, handing each answer to each
 // as bindings of args.
 func (r *Reasoner) callFlat(ctx context.Context, rel *flatRelation, args []engine.Term, each func(*engine.Env) bool) error {
-	if ctx.Done() == nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.game.opts.QueryTimeout)
-		defer cancel()
-	}
-	r.ctx = ctx
-	defer func() { r.ctx = nil }()
+	ctx, done := r.startQuery(ctx)
+	defer done()
 	return r.solveFlat(ctx, rel, func(head []engine.Term) bool {
 		var env *engine.Env
 		for i, a := range args {

@@ -402,37 +402,64 @@ next:
 
 // contains reports whether the table has the row given by the templates.
 func (t *table) contains(args []template, vals []engine.Term, env *engine.Env) bool {
+	if rows, ok := t.lookup(args, vals, env); ok {
+		return anyRow(rows, args, vals, env)
+	}
 	return anyRow(t.candidates(args, vals, env), args, vals, env)
 }
 
+// lookup returns the rows hashed like the templates when every template
+// is a known constant and the table holds constants only.
+func (t *table) lookup(args []template, vals []engine.Term, env *engine.Env) ([]row, bool) {
+	if t.byRow == nil {
+		return nil, false
+	}
+	h := rowSeed
+	for _, a := range args {
+		atom, ok := knownAtom(a, vals, env)
+		if !ok {
+			return nil, false
+		}
+		h = mixAtom(h, atom)
+	}
+	return t.byRow[h], true
+}
+
 // candidates returns the rows that may match the templates: those indexed
-// under the first argument that is a known constant, else every row.
+// under the most selective argument that is a known constant, else every
+// row.
 func (t *table) candidates(args []template, vals []engine.Term, env *engine.Env) []row {
+	if rows, ok := t.lookup(args, vals, env); ok {
+		return rows
+	}
+	best := t.rows
 	for i, a := range args {
 		if len(t.open[i]) > 0 {
 			continue
 		}
-		var atom engine.Atom
-		switch {
-		case a.wild:
-			continue
-		case a.slot >= 0:
-			if vals[a.slot] == nil {
-				continue
-			}
-			v, ok := env.Resolve(vals[a.slot]).(engine.Atom)
-			if !ok {
-				continue
-			}
-			atom = v
-		case a.args == nil:
-			atom = a.atom
-		default:
-			continue
+		if atom, ok := knownAtom(a, vals, env); ok && len(t.index[i][atom]) < len(best) {
+			best = t.index[i][atom]
 		}
-		return t.index[i][atom]
 	}
-	return t.rows
+	return best
+}
+
+// knownAtom returns the constant a template stands for: itself, or the
+// value of its variable when that is bound to a constant.
+func knownAtom(a template, vals []engine.Term, env *engine.Env) (engine.Atom, bool) {
+	switch {
+	case a.wild:
+		return 0, false
+	case a.slot >= 0:
+		if vals[a.slot] == nil {
+			return 0, false
+		}
+		v, ok := env.Resolve(vals[a.slot]).(engine.Atom)
+		return v, ok
+	case a.args == nil:
+		return a.atom, true
+	}
+	return 0, false
 }
 
 // matchTemplate reports whether the ground term g equals the template
