@@ -52,6 +52,7 @@ type compiler struct {
 	versions map[version]engine.Atom // compiled or queued, with names
 	memos    map[version]*memoVersion
 	flats    map[version]*flatRelation // nil: not flat, or being compiled
+	noFlat   bool                      // Options.noFlat
 	queue    []version                 // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep

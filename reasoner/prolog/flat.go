@@ -61,6 +61,9 @@ type flatStep struct {
 // are kept per version, and a relation is not flat while it is being
 // compiled, which guards against cycles.
 func (c *compiler) flatRelation(s signature, mode uint64) (*flatRelation, bool) {
+	if c.noFlat {
+		return nil, false
+	}
 	v := version{s, mode}
 	if rel, ok := c.flats[v]; ok {
 		return rel, rel != nil
@@ -206,6 +209,48 @@ func (r *Reasoner) solveFlat(ctx context.Context, rel *flatRelation, each func(h
 		}
 	}
 	return e.err
+}
+
+// holds reports whether rel, called with the templates instantiated by
+// vals as arguments, has an answer: a test of a flat relation inside a
+// query under way, flat or not, so it has an evaluator of its own.
+func (r *Reasoner) holds(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env) (bool, error) {
+	ctx := r.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	found := false
+	e := &flatEval{r: r, ctx: ctx, each: func([]engine.Term) bool {
+		found = true
+		return true
+	}}
+	for k := range rel.rules {
+		rule := &rel.rules[k]
+		f := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars)}
+		ok := true
+		for j, a := range args {
+			if rel.mode&(1<<j) != 0 && !e.bind(f.vals, rule.head[j], resolveTemplate(a, vals, env)) {
+				ok = false
+				break
+			}
+		}
+		if ok && e.step(f, 0) {
+			break
+		}
+		e.undo(0)
+	}
+	return found, e.err
+}
+
+// resolveTemplate returns the ground term a template stands for, with the
+// values in vals resolved in env.
+func resolveTemplate(a template, vals []engine.Term, env *engine.Env) engine.Term {
+	t := instantiate(a, vals)
+	if env == nil {
+		return t
+	}
+	g, _ := resolveGround(t, env)
+	return g
 }
 
 // step runs the body of f's rule from step i; it reports whether to stop.

@@ -2,9 +2,11 @@ package prolog
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
@@ -68,5 +70,46 @@ func TestFlatAgreesWithEngine(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeadlineBothPaths checks that a query that runs past its deadline
+// fails within twice the deadline, both in the flat evaluator and in the
+// engine.
+func TestDeadlineBothPaths(t *testing.T) {
+	// blow enumerates 10^9 combinations of digits: the test on ?j can only
+	// run once ?j is bound, last.
+	const rules = `
+(role p)
+(init (on))
+(d 0) (d 1) (d 2) (d 3) (d 4) (d 5) (d 6) (d 7) (d 8) (d 9)
+(<= (blow) (true (on)) (d ?a) (d ?b) (d ?c) (d ?e) (d ?f) (d ?g) (d ?h) (d ?i) (d ?j) (distinct ?j ?j))
+(<= terminal (blow))
+`
+	d, err := gdl.ParseFile("test.kif", []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noFlat := range []bool{false, true} {
+		r, err := NewWithOptions(context.Background(), d, Options{noFlat: noFlat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flat := r.game.flat[signature{gdl.KeyTerminal, 0}] != nil; flat == noFlat {
+			t.Fatalf("noFlat %v: terminal flat %v", noFlat, flat)
+		}
+		s, _ := r.Initial(context.Background())
+		const deadline = 300 * time.Millisecond
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		start := time.Now()
+		_, err = r.Terminal(ctx, s)
+		elapsed := time.Since(start)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("noFlat %v: terminal: %v, want deadline exceeded", noFlat, err)
+		}
+		if elapsed > 2*deadline {
+			t.Errorf("noFlat %v: returned after %v, deadline %v", noFlat, elapsed, deadline)
+		}
 	}
 }

@@ -69,10 +69,7 @@ func (o Options) withDefaults() Options {
 
 // flatQueries returns the relations the queries ask that may be evaluated
 // by the flat evaluator.
-func (o Options) flatQueries() []signature {
-	if o.noFlat {
-		return nil
-	}
+func flatQueries() []signature {
 	return []signature{{gdl.KeyLegal, 2}, {gdl.KeyNext, 1}, {gdl.KeyTerminal, 0}, {gdl.KeyGoal, 2}}
 }
 
@@ -219,6 +216,7 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	}
 	c := newCompiler(prog, tabled)
 	c.tables = g.tables
+	c.noFlat = opts.noFlat
 	for _, s := range prog.order {
 		if tabled[s] {
 			continue
@@ -231,7 +229,7 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		}
 	}
 	g.flat = map[signature]*flatRelation{}
-	for _, s := range opts.flatQueries() {
+	for _, s := range flatQueries() {
 		if rel, ok := c.flatRelation(s, 0); ok {
 			g.flat[s] = rel
 		}
@@ -574,30 +572,20 @@ func (r *Reasoner) solve(ctx context.Context, name engine.Atom, args []engine.Te
 	return nil
 }
 
-// call runs the game relation name with args, which are distinct fresh
-// variables, adding the depth argument when the relation takes one.
-func (r *Reasoner) call(ctx context.Context, name string, args []engine.Term, each func(*engine.Env) bool) error {
-	if rel := r.game.flat[signature{name, len(args)}]; rel != nil {
-		return r.callFlat(ctx, rel, args, each)
+// call runs the game relation name with as many arguments as vars, which
+// are distinct fresh variables, and calls each with the arguments of every
+// answer, to be resolved in env, until it returns true.
+func (r *Reasoner) call(ctx context.Context, name string, vars []engine.Term, each func(args []engine.Term, env *engine.Env) bool) error {
+	if rel := r.game.flat[signature{name, len(vars)}]; rel != nil {
+		ctx, done := r.startQuery(ctx)
+		defer done()
+		return r.solveFlat(ctx, rel, func(head []engine.Term) bool { return each(head, nil) })
 	}
-	if r.game.takeDepth[signature{name, len(args)}] {
-		args = append(args, engine.Integer(0))
+	args := vars
+	if r.game.takeDepth[signature{name, len(vars)}] {
+		args = append(slices.Clip(vars), engine.Integer(0))
 	}
-	return r.solve(ctx, engine.NewAtom(relationAtom(name)), args, each)
-}
-
-// callFlat answers a call of a flat relation, handing each answer to each
-// as bindings of args.
-func (r *Reasoner) callFlat(ctx context.Context, rel *flatRelation, args []engine.Term, each func(*engine.Env) bool) error {
-	ctx, done := r.startQuery(ctx)
-	defer done()
-	return r.solveFlat(ctx, rel, func(head []engine.Term) bool {
-		var env *engine.Env
-		for i, a := range args {
-			env, _ = env.Unify(a, head[i])
-		}
-		return each(env)
-	})
+	return r.solve(ctx, engine.NewAtom(relationAtom(name)), args, func(env *engine.Env) bool { return each(vars, env) })
 }
 
 // Roles returns the roles in the order the description lists them.
@@ -635,10 +623,10 @@ func (r *Reasoner) allLegal(ctx context.Context, s *reasoner.State) error {
 		r.legal[i] = r.legal[i][:0]
 	}
 	role, m := engine.NewVariable(), engine.NewVariable()
-	err := r.call(ctx, gdl.KeyLegal, []engine.Term{role, m}, func(env *engine.Env) bool {
-		ra, _ := env.Resolve(role).(engine.Atom)
+	err := r.call(ctx, gdl.KeyLegal, []engine.Term{role, m}, func(args []engine.Term, env *engine.Env) bool {
+		ra, _ := env.Resolve(args[0]).(engine.Atom)
 		if i := slices.Index(r.game.roleAtoms, ra); i >= 0 {
-			r.legal[i] = append(r.legal[i], reasoner.Move(r.format(m, env)))
+			r.legal[i] = append(r.legal[i], reasoner.Move(r.format(args[1], env)))
 		}
 		return false
 	})
@@ -666,8 +654,8 @@ func (r *Reasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner
 	}
 	x := engine.NewVariable()
 	var facts []reasoner.Fact
-	err := r.call(ctx, gdl.KeyNext, []engine.Term{x}, func(env *engine.Env) bool {
-		facts = append(facts, reasoner.Fact(r.format(x, env)))
+	err := r.call(ctx, gdl.KeyNext, []engine.Term{x}, func(args []engine.Term, env *engine.Env) bool {
+		facts = append(facts, reasoner.Fact(r.format(args[0], env)))
 		return false
 	})
 	r.setMoves(nil)
@@ -684,7 +672,7 @@ func (r *Reasoner) Terminal(ctx context.Context, s *reasoner.State) (bool, error
 	}
 	r.setMoves(nil)
 	terminal := false
-	err := r.call(ctx, gdl.KeyTerminal, nil, func(*engine.Env) bool {
+	err := r.call(ctx, gdl.KeyTerminal, nil, func([]engine.Term, *engine.Env) bool {
 		terminal = true
 		return true
 	})
@@ -703,13 +691,13 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 	values := make([][]int, len(r.game.roles))
 	role, value := engine.NewVariable(), engine.NewVariable()
 	var bad error
-	err := r.call(ctx, gdl.KeyGoal, []engine.Term{role, value}, func(env *engine.Env) bool {
-		ra, _ := env.Resolve(role).(engine.Atom)
+	err := r.call(ctx, gdl.KeyGoal, []engine.Term{role, value}, func(args []engine.Term, env *engine.Env) bool {
+		ra, _ := env.Resolve(args[0]).(engine.Atom)
 		i := slices.Index(r.game.roleAtoms, ra)
 		if i < 0 {
 			return false // a goal for something that is not a role
 		}
-		text := r.format(value, env)
+		text := r.format(args[1], env)
 		v, err := strconv.Atoi(text)
 		if err != nil {
 			bad = fmt.Errorf("goal of %s is %s, not a number", r.game.roles[i], text)

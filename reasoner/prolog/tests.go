@@ -44,12 +44,13 @@ const (
 type test struct {
 	kind   testKind
 	negate bool
-	slot   int         // testTrue, testDoes
-	table  *table      // testTable
-	name   engine.Atom // testCall
-	depth  bool        // testCall: the relation takes a depth argument
-	args   []template  // the arguments (testDoes: role first)
-	or     []test      // testOr
+	slot   int           // testTrue, testDoes
+	table  *table        // testTable
+	name   engine.Atom   // testCall
+	depth  bool          // testCall: the relation takes a depth argument
+	flat   *flatRelation // testCall: the relation's flat version, if any
+	args   []template    // the arguments (testDoes: role first)
+	or     []test        // testOr
 }
 
 // testCompiler builds ground tests for one rule.
@@ -187,13 +188,17 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 	for _, v := range termVars(s.Args, nil) {
 		all[v] = true
 	}
-	name := tc.c.callee(sig, tc.c.callMode(sig, s.Args, all))
-	return test{
+	mode := tc.c.callMode(sig, s.Args, all)
+	t := test{
 		kind:  testCall,
-		name:  name,
+		name:  tc.c.callee(sig, mode),
 		depth: tc.c.takesDepth(sig),
 		args:  tc.templates(s.Args),
 	}
+	if rel, ok := tc.c.flatRelation(sig, mode); ok {
+		t.flat = rel
+	}
+	return t
 }
 
 // wildcard names the variables of an unfolded rule that occur only once;
@@ -370,6 +375,14 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 			}
 		}
 	case testCall:
+		if t.flat != nil {
+			ok, err := r.holds(t.flat, t.args, vals, env)
+			if err != nil {
+				return false, err
+			}
+			found = ok
+			break
+		}
 		args := make([]engine.Term, len(t.args), len(t.args)+1)
 		for i, a := range t.args {
 			args[i] = instantiate(a, vals)
