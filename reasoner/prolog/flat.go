@@ -3,6 +3,7 @@ package prolog
 import (
 	"context"
 	"maps"
+	"slices"
 
 	"github.com/ichiban/prolog/engine"
 
@@ -45,6 +46,7 @@ const (
 	stepTable                 // enumerate rows of a static table
 	stepTests                 // check ground tests
 	stepCall                  // enumerate the answers of a flat relation
+	stepOr                    // run each of several alternative steps
 )
 
 type flatStep struct {
@@ -54,6 +56,7 @@ type flatStep struct {
 	args  []template    // stepTrue, stepTable; stepDoes: role first
 	tests []test        // stepTests
 	rel   *flatRelation // stepCall; args are the call's arguments
+	alts  []flatStep    // stepOr
 }
 
 // flatRelation returns s compiled as a flat relation for calls binding
@@ -106,7 +109,7 @@ func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bo
 			}
 			continue
 		}
-		st, ok := tc.generator(l, bound)
+		st, ok := tc.generatorOrDisjunction(l, bound)
 		if !ok {
 			return flatRule{}, false
 		}
@@ -121,6 +124,39 @@ func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bo
 		return flatRule{}, false
 	}
 	return flatRule{vars: len(tc.vars), head: head, steps: steps}, true
+}
+
+// generatorOrDisjunction returns the step enumerating the answers of l, a
+// positive literal or a disjunction of them, given the variables bound. A
+// disjunction is taken only when each of its disjuncts binds every variable
+// the disjunction leaves free, as in (or (succ ?x ?u) (pred ?x ?u)), so
+// that the steps after it find them bound whichever disjunct answered.
+func (tc *testCompiler) generatorOrDisjunction(l gdl.Literal, bound map[string]bool) (flatStep, bool) {
+	or, ok := l.(*gdl.Or)
+	if !ok {
+		return tc.generator(l, bound)
+	}
+	var free []string
+	for _, v := range literalVars(or, nil) {
+		if !bound[v] {
+			free = append(free, v)
+		}
+	}
+	st := flatStep{kind: stepOr}
+	for _, d := range or.Disjuncts {
+		vs := literalVars(d, nil)
+		for _, v := range free {
+			if !slices.Contains(vs, v) {
+				return flatStep{}, false
+			}
+		}
+		alt, ok := tc.generator(d, bound)
+		if !ok {
+			return flatStep{}, false
+		}
+		st.alts = append(st.alts, alt)
+	}
+	return st, true
 }
 
 // generator returns the step enumerating the answers of the positive
@@ -188,10 +224,11 @@ type flatEval struct {
 // flatFrame is one rule being evaluated: the top-level query's, or that of
 // a relation called by a step of the rule of caller.
 type flatFrame struct {
-	rule     *flatRule
-	vals     []engine.Term // values of the rule's variables; nil: unbound
-	caller   *flatFrame
-	callStep int
+	rule   *flatRule
+	vals   []engine.Term // values of the rule's variables; nil: unbound
+	caller *flatFrame
+	call   *flatStep // the caller's step that called this rule
+	next   int       // the caller's step to run after an answer
 }
 
 // solveFlat calls each with the arguments of every answer of rel, asked
@@ -260,6 +297,20 @@ func (e *flatEval) step(f *flatFrame, i int) bool {
 		return e.answer(f)
 	}
 	st := &rule.steps[i]
+	if st.kind != stepOr {
+		return e.run(f, st, i+1)
+	}
+	for k := range st.alts {
+		if e.run(f, &st.alts[k], i+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// run runs the step st of f's rule, then the rule from step next for each
+// of its answers; it reports whether to stop.
+func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 	var rows []row
 	switch st.kind {
 	case stepTests:
@@ -268,9 +319,9 @@ func (e *flatEval) step(f *flatFrame, i int) bool {
 			e.err = err
 			return true
 		}
-		return ok && e.step(f, i+1)
+		return ok && e.step(f, next)
 	case stepCall:
-		return e.call(f, i)
+		return e.call(f, st, next)
 	case stepTrue:
 		rows = e.r.state.slots[st.slot]
 	case stepDoes:
@@ -290,7 +341,7 @@ func (e *flatEval) step(f *flatFrame, i int) bool {
 				break
 			}
 		}
-		if ok && e.step(f, i+1) {
+		if ok && e.step(f, next) {
 			return true
 		}
 		e.undo(mark)
@@ -298,16 +349,15 @@ func (e *flatEval) step(f *flatFrame, i int) bool {
 	return false
 }
 
-// call enumerates the answers of the relation called by step i of f's
-// rule, running the rest of that rule for each.
-func (e *flatEval) call(f *flatFrame, i int) bool {
-	st := &f.rule.steps[i]
+// call enumerates the answers of the relation called by the step st of
+// f's rule, running that rule from step next for each.
+func (e *flatEval) call(f *flatFrame, st *flatStep, next int) bool {
 	for k := range st.rel.rules {
 		if e.tick() {
 			return true
 		}
 		rule := &st.rel.rules[k]
-		g := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars), caller: f, callStep: i}
+		g := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars), caller: f, call: st, next: next}
 		mark := len(e.trail)
 		ok := true
 		for j, a := range st.args {
@@ -336,7 +386,7 @@ func (e *flatEval) answer(f *flatFrame) bool {
 		}
 		return e.each(e.head)
 	}
-	st := &c.rule.steps[f.callStep]
+	st := f.call
 	mark := len(e.trail)
 	ok := true
 	for j, a := range st.args {
@@ -345,7 +395,7 @@ func (e *flatEval) answer(f *flatFrame) bool {
 			break
 		}
 	}
-	stop := ok && e.step(c, f.callStep+1)
+	stop := ok && e.step(c, f.next)
 	e.undo(mark)
 	return stop
 }
