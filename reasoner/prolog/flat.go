@@ -14,7 +14,7 @@ import (
 //
 // Most of a game's time goes into legal and next, and in most games their
 // rules are joins: a body of true and does literals, static tables, tests,
-// and calls of other relations of that kind.
+// disjunctions of those, and calls of other relations of that kind.
 // Such a relation is evaluated here, in Go, by nested loops over the
 // state's, the joint move's and the tables' indexed rows, binding the rule's
 // variables in one slice. This skips the interpreter's per-call work (a
