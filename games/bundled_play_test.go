@@ -545,17 +545,7 @@ func TestHanoiRules(t *testing.T) {
 	m.legal(0, "(move a b) (move c a) (move c b)")
 
 	t.Run("optimal", func(t *testing.T) {
-		var moves []string
-		var solve func(n int, from, to, via string)
-		solve = func(n int, from, to, via string) {
-			if n == 0 {
-				return
-			}
-			solve(n-1, from, via, to)
-			moves = append(moves, "(move "+from+" "+to+")")
-			solve(n-1, via, to, from)
-		}
-		solve(5, "a", "c", "b")
+		moves := hanoiMoves(nil, 5, "a", "c", "b")
 		if len(moves) != 31 {
 			t.Fatalf("%d moves", len(moves))
 		}
@@ -568,17 +558,7 @@ func TestHanoiRules(t *testing.T) {
 	t.Run("partial credit", func(t *testing.T) {
 		m := startMatch(t, "hanoi")
 		// Four discs to b in 15 moves, disc 5 to c, then back and forth.
-		var moves []string
-		var solve func(n int, from, to, via string)
-		solve = func(n int, from, to, via string) {
-			if n == 0 {
-				return
-			}
-			solve(n-1, from, via, to)
-			moves = append(moves, "(move "+from+" "+to+")")
-			solve(n-1, via, to, from)
-		}
-		solve(4, "a", "b", "c")
+		moves := hanoiMoves(nil, 4, "a", "b", "c")
 		moves = append(moves, "(move a c)")
 		for len(moves) < 40 {
 			moves = append(moves, "(move b a)", "(move a b)")
@@ -687,4 +667,15 @@ func TestThreePlayerTicTacToeRules(t *testing.T) {
 		m.turns("(mark 3 2)")
 		m.ends(true, 0, 0, 100)
 	})
+}
+
+// hanoiMoves appends to moves the optimal moves of n discs from one peg to
+// another by way of the third.
+func hanoiMoves(moves []string, n int, from, to, via string) []string {
+	if n == 0 {
+		return moves
+	}
+	moves = hanoiMoves(moves, n-1, from, via, to)
+	moves = append(moves, "(move "+from+" "+to+")")
+	return hanoiMoves(moves, n-1, via, to, from)
 }

@@ -168,33 +168,16 @@ func (tc *testCompiler) generator(l gdl.Literal, bound map[string]bool) (flatSte
 		return flatStep{}, false
 	}
 	switch s.Name.Name {
-	case gdl.KeyTrue:
-		if len(s.Args) != 1 {
-			return flatStep{}, false
-		}
-		f, args, ok := splitTerm(s.Args[0])
+	case gdl.KeyTrue, gdl.KeyDoes:
+		slot, args, ok := tc.indexedFact(s)
 		if !ok {
 			return flatStep{}, false
 		}
-		slot, ok := tc.c.trueSlot(f, len(args))
-		if !ok {
-			return flatStep{}, false
+		kind := stepTrue
+		if s.Name.Name == gdl.KeyDoes {
+			kind = stepDoes
 		}
-		return flatStep{kind: stepTrue, slot: slot, args: tc.templates(args)}, true
-	case gdl.KeyDoes:
-		if len(s.Args) != 2 {
-			return flatStep{}, false
-		}
-		f, args, ok := splitTerm(s.Args[1])
-		if !ok {
-			return flatStep{}, false
-		}
-		slot, ok := tc.c.doesSlot(f, len(args))
-		if !ok {
-			return flatStep{}, false
-		}
-		all := append([]gdl.Term{s.Args[0]}, args...)
-		return flatStep{kind: stepDoes, slot: slot, args: tc.templates(all)}, true
+		return flatStep{kind: kind, slot: slot, args: args}, true
 	}
 	sig := signature{s.Name.Name, len(s.Args)}
 	if t, ok := tc.c.tables[sig]; ok {
@@ -215,7 +198,10 @@ type flatEval struct {
 	r     *Reasoner
 	ctx   context.Context
 	trail []*engine.Term // variables bound, in order, for undoing
+	// each receives the answers of the top-level rule; nil asks only
+	// whether there is one, and found says.
 	each  func(head []engine.Term) bool
+	found bool
 	head  []engine.Term
 	steps int // rows tried, for checking the deadline now and then
 	err   error
@@ -235,35 +221,83 @@ type flatFrame struct {
 // with every argument free, until it returns true. The arguments are valid
 // only during the call.
 func (r *Reasoner) solveFlat(ctx context.Context, rel *flatRelation, each func(head []engine.Term) bool) error {
-	e := &r.flat
-	*e = flatEval{r: r, ctx: ctx, trail: e.trail[:0], head: e.head[:0], each: each}
-	defer func() { e.each, e.ctx = nil, nil }()
-	for i := range rel.rules {
-		rule := &rel.rules[i]
-		f := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars)}
-		if e.step(f, 0) {
-			break
-		}
-	}
+	e := r.newEval(ctx, each)
+	defer r.freeEval(e)
+	e.enter(rel, nil, nil, nil, nil, nil, 0)
 	return e.err
 }
 
 // holds reports whether rel, called with the templates instantiated by
-// vals as arguments, has an answer: a test of a flat relation inside a
-// query under way, flat or not, so it has an evaluator of its own.
+// vals as arguments, has an answer. It is a test inside a query under way,
+// flat or not, so it has an evaluator of its own.
 func (r *Reasoner) holds(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env) (bool, error) {
 	ctx := r.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	found := false
-	e := &flatEval{r: r, ctx: ctx, each: func([]engine.Term) bool {
-		found = true
-		return true
-	}}
+	e := r.newEval(ctx, nil)
+	defer r.freeEval(e)
+	e.enter(rel, args, vals, env, nil, nil, 0)
+	return e.found, e.err
+}
+
+// newEval returns an evaluator, reusing one freed earlier: evaluations
+// nest (a test of a flat relation inside another's rule), and each needs
+// its own.
+func (r *Reasoner) newEval(ctx context.Context, each func([]engine.Term) bool) *flatEval {
+	var e *flatEval
+	if k := len(r.evals); k > 0 {
+		e, r.evals = r.evals[k-1], r.evals[:k-1]
+	} else {
+		e = &flatEval{r: r}
+	}
+	*e = flatEval{r: r, ctx: ctx, each: each, trail: e.trail[:0], head: e.head[:0]}
+	return e
+}
+
+func (r *Reasoner) freeEval(e *flatEval) {
+	e.ctx, e.each = nil, nil
+	r.evals = append(r.evals, e)
+}
+
+// newFrame returns a frame for rule with every variable unbound, reusing
+// one freed earlier.
+func (r *Reasoner) newFrame(rule *flatRule, caller *flatFrame, call *flatStep, next int) *flatFrame {
+	var f *flatFrame
+	if k := len(r.frames); k > 0 {
+		f, r.frames = r.frames[k-1], r.frames[:k-1]
+	} else {
+		f = &flatFrame{}
+	}
+	vals := f.vals[:0]
+	if cap(vals) < rule.vars {
+		vals = make([]engine.Term, rule.vars)
+	} else {
+		vals = vals[:rule.vars]
+		clear(vals)
+	}
+	*f = flatFrame{rule: rule, vals: vals, caller: caller, call: call, next: next}
+	return f
+}
+
+// freeFrame returns f for reuse; no binding on the trail may point into
+// it.
+func (r *Reasoner) freeFrame(f *flatFrame) {
+	r.frames = append(r.frames, f)
+}
+
+// enter runs each rule of rel with the arguments in rel's mode bound to
+// the templates args instantiated by vals (resolved in env), handing its
+// answers on as answer does; caller, call and next say where they go. It
+// reports whether to stop.
+func (e *flatEval) enter(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env, caller *flatFrame, call *flatStep, next int) bool {
 	for k := range rel.rules {
+		if e.tick() {
+			return true
+		}
 		rule := &rel.rules[k]
-		f := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars)}
+		f := e.r.newFrame(rule, caller, call, next)
+		mark := len(e.trail)
 		ok := true
 		for j, a := range args {
 			if rel.mode&(1<<j) != 0 && !e.bind(f.vals, rule.head[j], resolveTemplate(a, vals, env)) {
@@ -271,12 +305,14 @@ func (r *Reasoner) holds(rel *flatRelation, args []template, vals []engine.Term,
 				break
 			}
 		}
-		if ok && e.step(f, 0) {
-			break
+		stop := ok && e.step(f, 0)
+		e.undo(mark)
+		e.r.freeFrame(f)
+		if stop {
+			return true
 		}
-		e.undo(0)
 	}
-	return found, e.err
+	return false
 }
 
 // resolveTemplate returns the ground term a template stands for, with the
@@ -321,7 +357,7 @@ func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 		}
 		return ok && e.step(f, next)
 	case stepCall:
-		return e.call(f, st, next)
+		return e.enter(st.rel, st.args, f.vals, nil, f, st, next)
 	case stepTrue:
 		rows = e.r.state.slots[st.slot]
 	case stepDoes:
@@ -349,36 +385,15 @@ func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 	return false
 }
 
-// call enumerates the answers of the relation called by the step st of
-// f's rule, running that rule from step next for each.
-func (e *flatEval) call(f *flatFrame, st *flatStep, next int) bool {
-	for k := range st.rel.rules {
-		if e.tick() {
-			return true
-		}
-		rule := &st.rel.rules[k]
-		g := &flatFrame{rule: rule, vals: make([]engine.Term, rule.vars), caller: f, call: st, next: next}
-		mark := len(e.trail)
-		ok := true
-		for j, a := range st.args {
-			if st.rel.mode&(1<<j) != 0 && !e.bind(g.vals, rule.head[j], instantiate(a, f.vals)) {
-				ok = false
-				break
-			}
-		}
-		if ok && e.step(g, 0) {
-			return true
-		}
-		e.undo(mark)
-	}
-	return false
-}
-
 // answer hands on an answer of f's rule: to each at the top level, else
 // to the rest of the caller's rule, with the arguments the call left free
 // bound to it.
 func (e *flatEval) answer(f *flatFrame) bool {
 	c := f.caller
+	if c == nil && e.each == nil {
+		e.found = true
+		return true
+	}
 	if c == nil {
 		e.head = e.head[:0]
 		for _, h := range f.rule.head {

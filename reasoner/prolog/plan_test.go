@@ -108,12 +108,7 @@ func planOf(t *testing.T, rules, head string, mode uint64) []string {
 	if err := g.evaluateStatic(context.Background(), prog); err != nil {
 		t.Fatal(err)
 	}
-	tabled := map[signature]bool{}
-	for s := range g.tables {
-		tabled[s] = true
-	}
-	c := newCompiler(prog, tabled)
-	c.tables = g.tables
+	c := g.ruleCompiler(prog)
 	var rule *gdl.Rule
 	for s, rs := range prog.rules {
 		if s.name == head {

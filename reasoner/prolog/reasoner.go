@@ -115,7 +115,9 @@ type Reasoner struct {
 	legalOf *reasoner.State
 
 	memo memoTable // answer tables of the state in stateOf
-	flat flatEval  // scratch of the flat evaluator
+	// Evaluators and frames of the flat evaluator, kept for reuse.
+	evals  []*flatEval
+	frames []*flatFrame
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -210,15 +212,9 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		return nil, err
 	}
 
-	tabled := map[signature]bool{}
-	for s := range g.tables {
-		tabled[s] = true
-	}
-	c := newCompiler(prog, tabled)
-	c.tables = g.tables
-	c.noFlat = opts.noFlat
+	c := g.ruleCompiler(prog)
 	for _, s := range prog.order {
-		if tabled[s] {
+		if c.tabled[s] {
 			continue
 		}
 		if err := c.compileRelation(s); err != nil {
@@ -241,6 +237,19 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		g.memos = append(g.memos, m)
 	}
 	return g, nil
+}
+
+// ruleCompiler returns the compiler of the rules left once the static
+// relations are evaluated into g's tables.
+func (g *game) ruleCompiler(prog *program) *compiler {
+	tabled := map[signature]bool{}
+	for s := range g.tables {
+		tabled[s] = true
+	}
+	c := newCompiler(prog, tabled)
+	c.tables = g.tables
+	c.noFlat = g.opts.noFlat
+	return c
 }
 
 // evaluateStatic computes every relation that does not depend on true or

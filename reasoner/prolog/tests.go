@@ -2,6 +2,7 @@ package prolog
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ichiban/prolog/engine"
 
@@ -158,18 +159,13 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 	s := l.(*gdl.Sentence)
 	switch s.Name.Name {
 	case gdl.KeyTrue:
-		if f, args, ok := splitTerm(s.Args[0]); ok {
-			if slot, ok := tc.c.trueSlot(f, len(args)); ok {
-				return test{kind: testTrue, slot: slot, args: tc.templates(args)}
-			}
+		if slot, args, ok := tc.indexedFact(s); ok {
+			return test{kind: testTrue, slot: slot, args: args}
 		}
 		return test{kind: testTrueAny, args: tc.templates(s.Args)}
 	case gdl.KeyDoes:
-		if f, args, ok := splitTerm(s.Args[1]); ok {
-			if slot, ok := tc.c.doesSlot(f, len(args)); ok {
-				all := append([]gdl.Term{s.Args[0]}, args...)
-				return test{kind: testDoes, slot: slot, args: tc.templates(all)}
-			}
+		if slot, args, ok := tc.indexedFact(s); ok {
+			return test{kind: testDoes, slot: slot, args: args}
 		}
 		return test{kind: testDoesAny, args: tc.templates(s.Args)}
 	}
@@ -293,6 +289,33 @@ func substitute(ts []gdl.Term, subst map[string]gdl.Term) []gdl.Term {
 		}
 	}
 	return out
+}
+
+// indexedFact returns, for a true or does literal whose fact or move has a
+// functor the natives index, its index slot and the templates of its
+// arguments (for does, the role first), or false. It records no variable
+// for a literal it rejects.
+func (tc *testCompiler) indexedFact(s *gdl.Sentence) (int, []template, bool) {
+	var lead []gdl.Term // the role of a does literal
+	var fact gdl.Term
+	slotOf := tc.c.trueSlot
+	switch {
+	case s.Name.Name == gdl.KeyTrue && len(s.Args) == 1:
+		fact = s.Args[0]
+	case s.Name.Name == gdl.KeyDoes && len(s.Args) == 2:
+		lead, fact, slotOf = s.Args[:1], s.Args[1], tc.c.doesSlot
+	default:
+		return 0, nil, false
+	}
+	f, args, ok := splitTerm(fact)
+	if !ok {
+		return 0, nil, false
+	}
+	slot, ok := slotOf(f, len(args))
+	if !ok {
+		return 0, nil, false
+	}
+	return slot, tc.templates(append(slices.Clip(lead), args...)), true
 }
 
 // splitTerm returns the functor name and arguments of a constant or
