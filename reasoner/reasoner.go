@@ -13,7 +13,15 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+
+	"github.com/ggp-go/ggp/gdl"
 )
+
+// A Factory builds the reasoner for a game's rules. The context bounds the
+// time spent loading them. Which backend a Factory builds is chosen in one
+// place, by the command; the player and the game master take a Factory and
+// never name a backend.
+type Factory func(ctx context.Context, d *gdl.Description) (Reasoner, error)
 
 // A Move is a ground term in compact KIF, as gdl's printer writes it:
 // "(mark 1 1)", or "noop" for a constant.
