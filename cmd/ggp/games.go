@@ -18,13 +18,14 @@ func runGames(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "games", "[-rules] [NAME...]",
 		"ggp games\n  ggp games -rules ticTacToe > myGame.kif")
 	rules := flags.Bool("rules", false, "print the rules of the named games (all games without names)")
-	if err := parseFlags(flags, args); err != nil {
+	args, err := parseFlags(flags, args)
+	if err != nil {
 		return err
 	}
 	gs := games.Bundled()
-	if flags.NArg() > 0 {
+	if len(args) > 0 {
 		gs = gs[:0]
-		for _, name := range flags.Args() {
+		for _, name := range args {
 			g, err := games.Lookup(name)
 			if err != nil {
 				return fmt.Errorf("%w: %v", errUsage, err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 // queryCommands describes the commands of ggp query, for help and -h.
@@ -56,6 +57,7 @@ func runQuery(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "query", "[flags] GAME",
 		"ggp query ticTacToe\n  printf 'play (mark 2 2)\\nask (line ?w)\\n' | ggp query ticTacToe")
 	timeout := flags.Duration("timeout", 10*time.Second, "give up a question to the rules after this long, so that rules that loop cannot hang the session")
+	backendName := addBackendFlag(flags)
 	seed := flags.Uint64("seed", 0, "seed of the random command, to replay a session (0: a new seed each run)")
 	usage := flags.Usage
 	flags.Usage = func() {
@@ -63,7 +65,7 @@ func runQuery(ctx context.Context, env *environment, args []string) error {
 		fmt.Fprintln(env.stderr, "\nCommands, one a line, read from a terminal with line editing or from a pipe:")
 		writeQueryHelp(env.stderr)
 	}
-	args, err := matchParseArgs(flags, args)
+	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
 	}
@@ -73,15 +75,27 @@ func runQuery(ctx context.Context, env *environment, args []string) error {
 	if *timeout <= 0 {
 		return fmt.Errorf("%w: -timeout must be positive", errUsage)
 	}
-	g, r, err := loadReasoner(ctx, args[0])
+	factory, err := newFactory(env, *backendName)
 	if err != nil {
 		return err
 	}
-	// loadReasoner has parsed the rules already, so this cannot fail; the
-	// description names the relations, to explain a query without answers.
-	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	g, d, r, err := loadReasoner(ctx, args[0], factory)
 	if err != nil {
 		return err
+	}
+	// ask answers any query; a backend that cannot, such as a network
+	// grounded for the game's queries alone, leaves it to the reference.
+	asker, ok := r.(reasoner.Asker)
+	if !ok {
+		ref, err := backend.New(backend.Prolog, backend.Options{})
+		if err != nil {
+			return err
+		}
+		pr, err := ref(ctx, d)
+		if err != nil {
+			return err
+		}
+		asker = pr.(reasoner.Asker)
 	}
 	if *seed == 0 {
 		*seed = rand.Uint64()
@@ -90,6 +104,7 @@ func runQuery(ctx context.Context, env *environment, args []string) error {
 		ctx:       ctx,
 		out:       env.stdout,
 		r:         r,
+		asker:     asker,
 		roles:     r.Roles(),
 		timeout:   *timeout,
 		rng:       rand.New(rand.NewPCG(*seed, 0)),
@@ -312,19 +327,13 @@ func definedRelations(d *gdl.Description) map[string][]int {
 	return rels
 }
 
-// queryReasoner is what ggp query needs of a reasoner: the game-state
-// machine and free questions about a state.
-type queryReasoner interface {
-	reasoner.Reasoner
-	Ask(ctx context.Context, s *reasoner.State, q *gdl.Sentence) ([]string, error)
-}
-
 // A querySession is the state of one ggp query session: the game, the
 // states played through and where the output goes.
 type querySession struct {
 	ctx       context.Context
 	out       io.Writer
-	r         queryReasoner
+	r         reasoner.Reasoner
+	asker     reasoner.Asker // answers ask, on the same rules
 	roles     []string
 	timeout   time.Duration // the limit of each question to the reasoner
 	rng       *rand.Rand
@@ -667,7 +676,7 @@ func (s *querySession) query(q *gdl.Sentence) error {
 	var answers []string
 	what := "ask " + gdl.Format(q)
 	err := s.ask(what, func(ctx context.Context) (err error) {
-		if answers, err = s.r.Ask(ctx, st.state, q); err != nil {
+		if answers, err = s.asker.Ask(ctx, st.state, q); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil

@@ -32,6 +32,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Names of the files of a tournament folder.
@@ -72,7 +73,8 @@ type Tournament struct {
 	Referee *gamemaster.Referee
 
 	// NewPlayer returns a new player for a specification, for every seat
-	// of every match. If nil, gamemaster.NewPlayer is used.
+	// of every match. If nil, gamemaster.NewPlayer is used, with the
+	// Referee's reasoner factory.
 	NewPlayer func(spec string) (player.Player, error)
 
 	// Progress, if not nil, is called after every match, and once at the
@@ -317,7 +319,11 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	}
 	newPlayer := t.NewPlayer
 	if newPlayer == nil {
-		newPlayer = gamemaster.NewPlayer
+		var factory reasoner.Factory
+		if t.Referee != nil {
+			factory = t.Referee.NewReasoner
+		}
+		newPlayer = func(spec string) (player.Player, error) { return gamemaster.NewPlayer(spec, factory) }
 	}
 	for _, spec := range slices.Compact(slices.Sorted(slices.Values(t.Players))) {
 		if _, err := newPlayer(spec); err != nil {
