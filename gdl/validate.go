@@ -327,12 +327,6 @@ func eachVar(n Node, fn func(x *Var)) {
 	})
 }
 
-func isGround(t Term) bool {
-	ground := true
-	eachVar(t, func(*Var) { ground = false })
-	return ground
-}
-
 // checkSymbols checks the arity of every relation and function symbol and
 // records where each relation is defined and used.
 func (v *validator) checkSymbols() {
@@ -654,7 +648,7 @@ func (v *validator) checkRecursion(r *Rule) {
 	}
 	check := func(s *Sentence, i int) {
 		for _, a := range s.Args {
-			if isGround(a) || heads[Format(a)] {
+			if IsGround(a) || heads[Format(a)] {
 				continue
 			}
 			var bad *Var
@@ -699,7 +693,7 @@ func (v *validator) checkRoles() {
 			continue
 		}
 		a := r.Head.Args[0]
-		if !isGround(a) {
+		if !IsGround(a) {
 			allGround = false
 			continue
 		}
@@ -720,7 +714,7 @@ func (v *validator) checkRoles() {
 		default:
 			return
 		}
-		if len(s.Args) == 0 || !isGround(s.Args[0]) {
+		if len(s.Args) == 0 || !IsGround(s.Args[0]) {
 			return
 		}
 		key := shortForm(s.Args[0])

@@ -83,3 +83,15 @@ func isNil(n Node) bool {
 	}
 	return false
 }
+
+// IsGround reports whether n holds no variable.
+func IsGround(n Node) bool {
+	ground := true
+	Inspect(n, func(n Node) bool {
+		if _, ok := n.(*Var); ok {
+			ground = false
+		}
+		return ground
+	})
+	return ground
+}

@@ -118,3 +118,23 @@ func TestInspectParsed(t *testing.T) {
 		t.Errorf("max depth %d, want 6", maxDepth)
 	}
 }
+
+func TestIsGround(t *testing.T) {
+	tests := []struct {
+		node Node
+		want bool
+	}{
+		{mkConst("a"), true},
+		{mkVar("x"), false},
+		{mkFunc("f", "a", mkFunc("g", "b")), true},
+		{mkFunc("f", "a", mkFunc("g", "?x")), false},
+		{mkSent("cell", "1", "?x"), false},
+		{mkNot(mkSent("p", "a")), true},
+		{mkDistinct("a", "?y"), false},
+	}
+	for _, tt := range tests {
+		if got := IsGround(tt.node); got != tt.want {
+			t.Errorf("IsGround(%s) = %v, want %v", Format(tt.node), got, tt.want)
+		}
+	}
+}

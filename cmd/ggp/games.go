@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ggp-go/ggp/games"
@@ -76,23 +75,4 @@ func gameRoles(g *games.Game) ([]string, error) {
 		}
 	}
 	return roles, nil
-}
-
-// writeWrapped writes text to w as lines of at most width bytes, each
-// starting with indent; a word longer than a line gets a line of its own.
-func writeWrapped(w io.Writer, text, indent string, width int) {
-	var line strings.Builder
-	for _, word := range strings.Fields(text) {
-		if line.Len() > 0 && line.Len()+1+len(word) > width-len(indent) {
-			fmt.Fprintf(w, "%s%s\n", indent, line.String())
-			line.Reset()
-		}
-		if line.Len() > 0 {
-			line.WriteByte(' ')
-		}
-		line.WriteString(word)
-	}
-	if line.Len() > 0 {
-		fmt.Fprintf(w, "%s%s\n", indent, line.String())
-	}
 }

@@ -14,14 +14,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
-
-	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 // A command is one subcommand of ggp.
@@ -135,63 +130,7 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "Run 'ggp <command> -h' for a command's flags and an example.")
 }
 
-// newFlagSet returns a flag set for a command whose help shows usage and
-// an example. Errors are returned, not fatal, so run decides the exit status.
-func newFlagSet(env *environment, name, usage, example string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "Usage: ggp %s %s\n\n", name, usage)
-		fmt.Fprintln(env.stderr, "Flags:")
-		fs.PrintDefaults()
-		if example != "" {
-			fmt.Fprintf(env.stderr, "\nExample:\n  %s\n", example)
-		}
-	}
-	return fs
-}
-
-// parseFlags parses the flags in args, placed before, between or after the
-// arguments, as every command takes them, and returns the arguments. A
-// lone "--" ends the flags: what follows is arguments, even if it starts
-// with "-". A flag error becomes a usage error.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		left := fs.Args()
-		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
-			return append(rest, left...), nil
-		}
-		if len(left) == 0 {
-			return rest, nil
-		}
-		rest = append(rest, left[0])
-		args = left[1:]
-	}
-}
-
-// addBackendFlag adds the --backend flag that chooses the reasoner.
-func addBackendFlag(fs *flag.FlagSet) *string {
-	return fs.String("backend", backend.Auto, "reasoner backend: "+strings.Join(backend.Names(), ", ")+
-		" (auto grounds the rules into a propositional network when it can, else uses prolog)")
-}
-
-// newFactory returns the factory of the named backend, logging the choice
-// made for each game on env's standard error.
-func newFactory(env *environment, name string) (reasoner.Factory, error) {
-	f, err := backend.New(name, backend.Options{Log: log.New(env.stderr, "ggp: ", 0)})
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	return f, nil
-}
-
+// isTerminal reports whether f is a terminal (a character device).
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
