@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/internal/atomicfile"
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
@@ -283,7 +284,7 @@ func (t *Tournament) checkManifest(ms []Scheduled) error {
 	if err != nil {
 		return err
 	}
-	return record.WriteAtomic(name, append(out, '\n'))
+	return atomicfile.WriteFile(name, append(out, '\n'), record.TempPattern)
 }
 
 func (t *Tournament) name() string {
@@ -452,5 +453,5 @@ func (t *Tournament) writeResults(res *Results) error {
 	if err != nil {
 		return err
 	}
-	return record.WriteAtomic(filepath.Join(t.Dir, ResultsFile), append(data, '\n'))
+	return atomicfile.WriteFile(filepath.Join(t.Dir, ResultsFile), append(data, '\n'), record.TempPattern)
 }
