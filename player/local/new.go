@@ -1,3 +1,7 @@
+// Package local holds the in-process players: mcts, which searches with
+// package player/mcts, and the random and legal players. New builds one by
+// name; each implements player.Player, so that the game master can run it
+// in the same process or package player/server can serve it over HTTP.
 package local
 
 import (
