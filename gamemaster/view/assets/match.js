@@ -152,4 +152,6 @@ document.addEventListener("keydown", e => {
   let chain = update(first);
   const es = new EventSource("/api/watch?src=" + encodeURIComponent(src));
   es.onmessage = e => { const v = JSON.parse(e.data); chain = chain.then(() => update(v)); };
+  // Browsers allow few connections to one server: free this one at once.
+  window.addEventListener("pagehide", () => es.close());
 })();

@@ -68,4 +68,5 @@ async function update(t) {
 let chain = Promise.resolve();
 const es = new EventSource("/api/seat/watch?id=" + encodeURIComponent(id));
 es.onmessage = e => { const t = JSON.parse(e.data); chain = chain.then(() => update(t)); };
+window.addEventListener("pagehide", () => es.close());
 es.onerror = () => { if (es.readyState === EventSource.CLOSED) $("message").textContent = "lost the connection to the viewer"; };
