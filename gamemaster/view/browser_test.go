@@ -138,7 +138,7 @@ func newFixture(t *testing.T) *fixture {
 	return fx
 }
 
-func writeFile(t *testing.T, name, text string) {
+func writeFile(t testing.TB, name, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)
@@ -476,7 +476,7 @@ func (p *delayed) Play(ctx context.Context, id string, last []reasoner.Move) (re
 	return p.Player.Play(ctx, id, last)
 }
 
-func testFactory(t *testing.T) reasoner.Factory {
+func testFactory(t testing.TB) reasoner.Factory {
 	t.Helper()
 	f, err := backend.New(backend.Auto, backend.Options{})
 	if err != nil {

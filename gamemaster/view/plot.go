@@ -17,7 +17,7 @@ import (
 // output is plain text that tests can read.
 func WritePlot(w io.Writer, standings []tournament.Standing) error {
 	const (
-		left, right = 170, 90 // margins for names and values
+		left, right = 170, 130 // margins for names and values
 		plotW       = 420
 		rowH        = 34
 		top         = 30
