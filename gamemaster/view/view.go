@@ -362,9 +362,8 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, r, http.StatusBadRequest, err)
 		return
 	}
-	sse, ok := startEvents(w)
+	sse, ok := s.startEvents(w, r)
 	if !ok {
-		s.httpError(w, r, http.StatusInternalServerError, errors.New("streaming not supported"))
 		return
 	}
 	ctx := r.Context()
@@ -398,9 +397,12 @@ type events struct {
 	f http.Flusher
 }
 
-func startEvents(w http.ResponseWriter) (*events, bool) {
+// startEvents starts the answer as a stream of events; it answers with an
+// error and returns false when the connection cannot stream.
+func (s *Server) startEvents(w http.ResponseWriter, r *http.Request) (*events, bool) {
 	f, ok := w.(http.Flusher)
 	if !ok {
+		s.httpError(w, r, http.StatusInternalServerError, errors.New("streaming not supported"))
 		return nil, false
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -516,9 +518,8 @@ func (s *Server) serveSeatWatch(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, r, statusOf(err), err)
 		return
 	}
-	sse, ok := startEvents(w)
+	sse, ok := s.startEvents(w, r)
 	if !ok {
-		s.httpError(w, r, http.StatusInternalServerError, errors.New("streaming not supported"))
 		return
 	}
 	ctx := r.Context()
