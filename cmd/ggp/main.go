@@ -49,6 +49,7 @@ func commands() []command {
 		{"match", "run one match between players", runMatch},
 		{"tournament", "run every game against every assignment of players", runTournament},
 		{"replay", "print and check a recorded match", runReplay},
+		{"view", "watch, replay and play matches in a web browser", runView},
 		{"play", "serve the GGP HTTP protocol as a player", runPlay},
 		{"query", "explore a game's rules interactively", runQuery},
 		{"validate", "check game descriptions against the GDL specification", runValidate},

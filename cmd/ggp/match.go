@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/human"
 )
 
 // Default clocks of ggp match and ggp tournament: short enough that the
@@ -30,12 +33,13 @@ const (
 func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
 		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
-	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, host:port or an http URL")
+	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, human (a person, on a page of the viewer), host:port or an http URL")
 	clocks := addRefereeFlags(flags)
 	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
 	quiet := flags.Bool("q", false, "print the result only, not every step")
 	verbose := flags.Bool("v", false, "print the details of every error of a player")
+	viewFlags := addViewFlags(flags)
 	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
@@ -56,9 +60,13 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	players := make([]player.Player, len(specs))
+	var humans []*human.Player
 	for i, s := range specs {
 		if players[i], err = gamemaster.NewPlayer(s, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if h, ok := players[i].(*human.Player); ok {
+			humans = append(humans, h)
 		}
 	}
 	m := &gamemaster.Match{
@@ -87,7 +95,26 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		fmt.Fprintf(env.stdout, "match %s: %s, start clock %v, play clock %v\n", m.ID, g.Name, m.StartClock, m.PlayClock)
 		ref.OnStep = matchPrinter(env.stdout)
 	}
+	var viewer *matchViewer
+	if *viewFlags.on || len(humans) > 0 {
+		var dirs []string
+		if *out != "" {
+			dirs = []string{*out}
+		}
+		if viewer, err = startMatchViewer(ctx, env, viewFlags, dirs); err != nil {
+			return err
+		}
+		ref.OnStep = both(ref.OnStep, viewer.srv.Publish)
+		fmt.Fprintf(env.stdout, "view: %s/match?src=%s\n", viewer.url, url.QueryEscape(view.LiveSource(m.ID)))
+		for _, h := range humans {
+			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
+		}
+		defer viewer.close()
+	}
 	rec, err := ref.Run(ctx, m)
+	if viewer != nil {
+		defer viewer.linger(ctx)
+	}
 	if err != nil {
 		if rec != nil && m.Record != "" {
 			fmt.Fprintf(env.stdout, "record: %s (aborted)\n", m.Record)
