@@ -254,7 +254,8 @@ func CheckSeed(ctx context.Context, seed uint64, backends []Backend, cfg Config)
 	// candidate gets a few times the time the game took, and shrinking as
 	// a whole is bounded.
 	perTry := 4*time.Since(start) + 100*time.Millisecond
-	shrinkCtx, cancel := context.WithTimeout(ctx, maxShrinkTime)
+	// Shrinking has its own time: the game's deadline may be close.
+	shrinkCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), maxShrinkTime)
 	defer cancel()
 	small := gamegen.Shrink(g.Description, func(c *gdl.Description) bool {
 		tctx, cancel := context.WithTimeout(shrinkCtx, perTry)
@@ -262,7 +263,7 @@ func CheckSeed(ctx context.Context, seed uint64, backends []Backend, cfg Config)
 		var d *Disagreement
 		return errors.As(Compare(tctx, c, backends, cfg), &d)
 	})
-	smallErr := Compare(ctx, small, backends, cfg)
+	smallErr := Compare(shrinkCtx, small, backends, cfg)
 	return fmt.Errorf("game of seed %d: backends disagree: %w\n--- game (seed %d):\n%s--- shrunk to %d of %d rules:\n%s--- where: %v",
 		seed, d, seed, g.Text, len(small.Rules), len(g.Description.Rules), gdl.Format(small), smallErr)
 }

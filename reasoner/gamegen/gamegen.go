@@ -85,6 +85,26 @@ type rel struct {
 	move bool
 	// facts of a static fact relation, for making its twin.
 	facts [][]gdl.Term
+	// level is 0 for facts, fluents and moves, and one more than the
+	// highest level a relation's rules call.
+	level int
+}
+
+// maxCallLevel bounds the levels of relations that derived relations
+// call. Without it relations would nest as deep as they come, and the plain
+// interpreter, which proves every call afresh, would take exponential time
+// on a few of the games.
+const maxCallLevel = 2
+
+// below returns the relations of rs of a level below maxCallLevel.
+func below(rs []*rel) []*rel {
+	var out []*rel
+	for _, r := range rs {
+		if r.level < maxCallLevel {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 type gen struct {
@@ -153,7 +173,7 @@ func (g *gen) constant(t typ) gdl.Term {
 }
 
 func (g *gen) game() {
-	g.dom = g.between(2, 5)
+	g.dom = g.between(2, 4)
 	g.steps = g.between(2, 8)
 	g.top = max(g.dom, g.steps) + 1
 	for i := range g.between(1, 3) {
@@ -178,7 +198,7 @@ func (g *gen) game() {
 		g.closure()
 	}
 	g.state()
-	for range g.between(2, 5) {
+	for range g.between(2, 4) {
 		g.derived(false)
 	}
 	if g.chance(0.6) {
@@ -214,10 +234,9 @@ func (g *gen) factRelation(name string, args []typ) *rel {
 // may call positively or negatively.
 func (g *gen) callable(static bool) []*rel {
 	if static {
-		return g.static
+		return below(g.static)
 	}
-	out := slices.Concat(g.static, g.fluents, g.views)
-	return out
+	return below(slices.Concat(g.static, g.fluents, g.views))
 }
 
 // derived adds a non-recursive relation of one to three rules, and
@@ -233,7 +252,7 @@ func (g *gen) derived(static bool) {
 	}
 	r := &rel{name: name, args: args}
 	start := len(g.rules)
-	for range g.between(1, 3) {
+	for range g.between(1, 2) {
 		b := g.newBody(g.callable(static))
 		if !static && len(g.fluents) > 0 && g.chance(0.7) {
 			b.positive(pick(g, g.fluents))
@@ -246,6 +265,7 @@ func (g *gen) derived(static bool) {
 		}
 		b.tests(g.between(0, 2))
 		g.add(sent(name, b.head(args)...), b.lits...)
+		r.level = max(r.level, b.level+1)
 	}
 	g.record(r, static)
 	if g.chance(0.4) {
@@ -295,6 +315,7 @@ func (g *gen) recursive(static bool) {
 	step.tests(g.between(0, 1))
 	step.lits = append(step.lits, sent(name, x))
 	g.add(sent(name, y), step.lits...)
+	r.level = max(base.level, step.level) + 1
 	g.record(r, static)
 	if g.chance(0.8) {
 		g.twin(r, start, static)
@@ -322,13 +343,13 @@ func (g *gen) closure() {
 	} else {
 		g.add(sent(name, x, z), sent(name, x, y), sent(e.name, y, z))
 	}
-	g.static = append(g.static, &rel{name: name, args: []typ{tNum, tNum}})
+	g.static = append(g.static, &rel{name: name, args: []typ{tNum, tNum}, level: 1})
 }
 
 // twin copies the rules of r from g.rules[start:] under a new name, each
 // static fact relation they test replaced by a new one of different facts.
 func (g *gen) twin(r *rel, start int, static bool) {
-	t := &rel{name: g.fresh(r.name + "t"), args: r.args}
+	t := &rel{name: g.fresh(r.name + "t"), args: r.args, level: r.level}
 	rename := map[string]string{r.name: t.name}
 	rules := slices.Clone(g.rules[start:])
 	for _, rule := range rules {
@@ -545,6 +566,7 @@ type body struct {
 	from  []*rel // relations the body may call
 	lits  []gdl.Literal
 	bound map[typ][]*gdl.Var
+	level int // the highest level of the relations called
 }
 
 func (g *gen) newBody(from []*rel) *body {
@@ -599,6 +621,7 @@ func (b *body) literal(r *rel, binding bool) gdl.Literal {
 	for i, t := range r.args {
 		args[i] = b.arg(t, fresh)
 	}
+	b.level = max(b.level, r.level)
 	var l *gdl.Sentence
 	switch {
 	case r.fluent:
@@ -655,6 +678,7 @@ func (b *body) bindingOr() {
 			}
 		}
 		k := pick(g, at)
+		b.level = max(b.level, r.level)
 		for i, t := range r.args {
 			if i == k {
 				args[i] = v
