@@ -124,7 +124,7 @@ type gen struct {
 	played  []*rel // relations on does, for next only
 }
 
-func (g *gen) chance(p float64) bool { return g.rng.Float64() < p }
+func (g *gen) chance(p float64) bool  { return g.rng.Float64() < p }
 func (g *gen) between(lo, hi int) int { return lo + g.rng.IntN(hi-lo+1) }
 
 func (g *gen) fresh(prefix string) string {
