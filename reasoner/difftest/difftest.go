@@ -26,7 +26,27 @@ import (
 type Backend struct {
 	Name string
 	New  reasoner.Factory
+	// MayGiveUp marks a backend that may fail where the others answer,
+	// by design, with an error wrapping reasoner.ErrDepth or
+	// context.DeadlineExceeded: an interpreter without tabling, on rules
+	// that recurse around a cycle. Such a failure ends the comparison
+	// with a *GaveUp instead of counting as a disagreement.
+	MayGiveUp bool
 }
+
+// GaveUp reports that a backend marked MayGiveUp failed to answer; the
+// answers before were compared and agreed.
+type GaveUp struct {
+	Backend  string
+	Question string
+	Err      error
+}
+
+func (g *GaveUp) Error() string {
+	return fmt.Sprintf("%s gave up on %s: %v", g.Backend, g.Question, g.Err)
+}
+
+func (g *GaveUp) Unwrap() error { return g.Err }
 
 // Config sets how much of a game Compare explores. The zero value selects
 // the defaults.
@@ -78,6 +98,7 @@ func Compare(ctx context.Context, d *gdl.Description, backends []Backend, cfg Co
 	}
 	c := &comparison{backends: backends, rs: make([]reasoner.Reasoner, len(backends))}
 	c.answers = make([]string, len(backends))
+	c.errs = make([]error, len(backends))
 	for i, b := range backends {
 		r, err := b.New(ctx, d)
 		c.rs[i], c.answers[i] = r, "loaded"
@@ -108,6 +129,7 @@ type comparison struct {
 	backends      []Backend
 	rs            []reasoner.Reasoner
 	answers       []string // of the question under way, by backend
+	errs          []error  // the errors among them
 	playout, step int
 	stop          bool // every backend failed alike: end the playout
 }
@@ -118,6 +140,12 @@ type comparison struct {
 func (c *comparison) agree(ctx context.Context, question string) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	defer clear(c.errs)
+	for i, b := range c.backends {
+		if err := c.errs[i]; b.MayGiveUp && (errors.Is(err, reasoner.ErrDepth) || errors.Is(err, context.DeadlineExceeded)) {
+			return &GaveUp{Backend: b.Name, Question: question, Err: err}
+		}
 	}
 	kind := func(a string) string {
 		if strings.HasPrefix(a, "error:") {
@@ -148,6 +176,7 @@ func names(bs []Backend) []string {
 // the report.
 func (c *comparison) failed(i int, err error) {
 	c.answers[i] = "error: " + err.Error()
+	c.errs[i] = err
 }
 
 // play runs one playout, asking every question in every state.
@@ -178,7 +207,12 @@ func (c *comparison) play(ctx context.Context, rng *rand.Rand, maxSteps int) err
 			return err
 		}
 		for i, r := range c.rs {
-			c.answers[i] = goalAnswer(r.Goals(ctx, states[i]))
+			// Undefined goals are an answer: -1 for the roles concerned.
+			goals, err := r.Goals(ctx, states[i])
+			c.answers[i] = fmt.Sprint(goals)
+			if ge := (*reasoner.GoalError)(nil); err != nil && !errors.As(err, &ge) {
+				c.failed(i, err)
+			}
 		}
 		if err := c.agree(ctx, "goals"+at); err != nil {
 			return err
@@ -222,16 +256,6 @@ func (c *comparison) setAnswer(i int, s *reasoner.State, err error) {
 		return
 	}
 	c.answers[i] = s.String()
-}
-
-// goalAnswer writes goal values as an answer; roles whose goal is not
-// defined by one value show as -1, as Reasoner.Goals gives them.
-func goalAnswer(goals []int, err error) string {
-	var ge *reasoner.GoalError
-	if err != nil && !errors.As(err, &ge) {
-		return "error: " + err.Error()
-	}
-	return fmt.Sprint(goals)
 }
 
 // CheckSeed generates the game of seed and compares the backends on it.

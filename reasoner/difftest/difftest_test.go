@@ -23,7 +23,7 @@ import (
 // A new backend is compared by adding it here.
 var backends = []difftest.Backend{
 	{Name: "prolog", New: prologWith(prolog.Options{})},
-	{Name: "prolog-plain", New: prologWith(prolog.Options{Plain: true})},
+	{Name: "prolog-plain", New: prologWith(prolog.Options{Plain: true}), MayGiveUp: true},
 }
 
 func prologWith(opts prolog.Options) reasoner.Factory {
@@ -64,7 +64,8 @@ func TestGenerated(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), perGame)
 		err := difftest.CheckSeed(ctx, seed, backends, difftest.Config{})
 		cancel()
-		if errors.Is(err, context.DeadlineExceeded) {
+		var gaveUp *difftest.GaveUp
+		if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &gaveUp) {
 			slow++
 			continue
 		}
@@ -155,15 +156,26 @@ func TestCorpus(t *testing.T) {
 			if err != nil {
 				t.Skip(err) // rules that do not parse are the parser's tests
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), perCorpusGame)
 			defer cancel()
 			err = difftest.Compare(ctx, d, backends, difftest.Config{Playouts: 1})
+			var gaveUp *difftest.GaveUp
+			if errors.As(err, &gaveUp) || errors.Is(err, context.DeadlineExceeded) {
+				// Compared up to there; the plain interpreter recurses
+				// around cycles to its depth limit, and is slow.
+				t.Logf("compared until: %v", err)
+				return
+			}
 			if err != nil {
 				t.Error(err)
 			}
 		})
 	}
 }
+
+// perCorpusGame bounds the time spent comparing one public game: the
+// plain interpreter takes minutes a state on the large ones.
+const perCorpusGame = 30 * time.Second
 
 // brokenLegal is a backend that loses the last legal move of every role
 // that has several: a bug the comparison must catch.
