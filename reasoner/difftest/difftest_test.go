@@ -175,7 +175,7 @@ func TestCorpus(t *testing.T) {
 
 // perCorpusGame bounds the time spent comparing one public game: the
 // plain interpreter takes minutes a state on the large ones.
-const perCorpusGame = 30 * time.Second
+const perCorpusGame = 10 * time.Second
 
 // brokenLegal is a backend that loses the last legal move of every role
 // that has several: a bug the comparison must catch.
