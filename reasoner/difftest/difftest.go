@@ -89,8 +89,8 @@ func (d *Disagreement) Error() string {
 // answered differently, where an error counts as an answer (so a backend
 // failing where another answers is a disagreement, and all failing alike
 // ends the playout). Goal values are compared in every state, terminal or
-// not, undefined values included. It returns another error only when ctx
-// ends.
+// not, undefined values included. It returns a *GaveUp when a backend
+// marked MayGiveUp gives up, and another error only when ctx ends.
 func Compare(ctx context.Context, d *gdl.Description, backends []Backend, cfg Config) error {
 	cfg = cfg.withDefaults()
 	if len(backends) < 2 {
