@@ -48,7 +48,13 @@ type compiler struct {
 	doesKeys *functorSlots
 	clauses  []engine.Term
 	fused    []fusedTests
-	nextAux  int
+	// nextAux numbers the auxiliary predicates of negations and
+	// disjunctions. Their names must be unique in the interpreter the
+	// clauses go to, across every compiler that feeds it: clauses asserted
+	// under a name already used would join that predicate, and a negation
+	// of one relation would also test another's (issue 11). Compilers
+	// feeding one interpreter share the counter (see sharing).
+	nextAux  *int
 	versions map[version]engine.Atom // compiled or queued, with names
 	memos    map[version]*memoVersion
 	flats    map[version]*flatRelation // nil: not flat, or being compiled
@@ -64,12 +70,21 @@ func newCompiler(p *program, tabled map[signature]bool) *compiler {
 	return &compiler{
 		prog:     p,
 		tabled:   tabled,
+		nextAux:  new(int),
 		versions: map[version]engine.Atom{},
 		memos:    map[version]*memoVersion{},
 		flats:    map[version]*flatRelation{},
 		trueKeys: &functorSlots{kind: "true", slots: map[functorKey]int{}},
 		doesKeys: &functorSlots{kind: "does", slots: map[functorKey]int{}},
 	}
+}
+
+// sharing returns a compiler whose clauses go to the same interpreter as
+// c's: it numbers its auxiliary predicates after c's.
+func (c *compiler) sharing(p *program, tabled map[signature]bool) *compiler {
+	d := newCompiler(p, tabled)
+	d.nextAux = c.nextAux
+	return d
 }
 
 // takesDepth reports whether calls to s carry a depth argument: only
@@ -441,8 +456,8 @@ func innerBound(names []string, bound map[string]bool) map[string]bool {
 // returns the head, the scope of the auxiliary clauses (which share the
 // head's variables) and the variable names in argument order.
 func (c *compiler) auxHead(l gdl.Literal) (engine.Term, *ruleScope, []string) {
-	c.nextAux++
-	name := engine.NewAtom(fmt.Sprintf("aux:%d", c.nextAux))
+	*c.nextAux++
+	name := engine.NewAtom(fmt.Sprintf("aux:%d", *c.nextAux))
 	inner := &ruleScope{vars: map[string]engine.Variable{}, depth: engine.NewVariable()}
 	names := literalVars(l, nil)
 	args := make([]engine.Term, 0, len(names)+1)

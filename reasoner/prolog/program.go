@@ -198,7 +198,7 @@ func planBody(body []gdl.Literal, bound0, whole map[string]bool, cost func(*gdl.
 			tests = append(tests, l)
 		}
 	}
-	if len(tests) == 0 && cost == nil {
+	if len(tests) == 0 && cost == nil && (pinned == nil || !slices.ContainsFunc(positives, pinned)) {
 		return body
 	}
 	if bound0 == nil {
@@ -224,11 +224,15 @@ func planBody(body []gdl.Literal, bound0, whole map[string]bool, cost func(*gdl.
 				}
 			}
 			// A disjunction may bind variables of its own, so it waits only
-			// for those it shares with the positive literals.
+			// for those it shares with the positive literals, and for
+			// those that some disjunct does not bind: a disjunct such as
+			// (distinct ?x 2) or (not (p ?x)) is a test, sound only once
+			// ?x is bound.
 			if o, ok := t.(*gdl.Or); ok && !ready {
 				ready = true
+				binds := disjunctionBinds(o)
 				for _, v := range literalVars(o, nil) {
-					if !bound[v] && usedElsewhere(v, allPositives) {
+					if !bound[v] && (usedElsewhere(v, allPositives) || !binds[v]) {
 						ready = false
 						break
 					}
@@ -311,6 +315,33 @@ func planBody(body []gdl.Literal, bound0, whole map[string]bool, cost func(*gdl.
 		}
 	}
 	return out
+}
+
+// disjunctionBinds returns the variables that every disjunct of o binds:
+// those of a positive sentence, or of a disjunction that binds them.
+func disjunctionBinds(o *gdl.Or) map[string]bool {
+	var common map[string]bool
+	for _, d := range o.Disjuncts {
+		binds := map[string]bool{}
+		switch d := d.(type) {
+		case *gdl.Sentence:
+			for _, v := range termVars(d.Args, nil) {
+				binds[v] = true
+			}
+		case *gdl.Or:
+			binds = disjunctionBinds(d)
+		}
+		if common == nil {
+			common = binds
+			continue
+		}
+		for v := range common {
+			if !binds[v] {
+				delete(common, v)
+			}
+		}
+	}
+	return common
 }
 
 func usedElsewhere(v string, ls []gdl.Literal) bool {

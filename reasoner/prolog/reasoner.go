@@ -43,6 +43,16 @@ type Options struct {
 	// relation that takes longer stays as rules. Default 1 s.
 	TableTimeout time.Duration
 
+	// Plain turns off every load-time optimisation: no relation is
+	// precomputed into a table, none is compiled for binding patterns,
+	// answer-tabled, evaluated by the flat evaluator or fused into native
+	// tests, and rule bodies keep their written order (recursive calls
+	// last). What is left is the rules run as written by the interpreter:
+	// a second opinion for differential tests. It is far slower, and a
+	// static relation that recurses around a cycle fails with ErrDepth
+	// instead of being computed to its fixpoint.
+	Plain bool
+
 	// noFlat leaves every relation to the engine, for tests comparing the
 	// two evaluations.
 	noFlat bool
@@ -247,8 +257,14 @@ func (g *game) ruleCompiler(prog *program) *compiler {
 		tabled[s] = true
 	}
 	c := newCompiler(prog, tabled)
-	c.tables = g.tables
 	c.noFlat = g.opts.noFlat
+	if !g.opts.Plain {
+		// Table statistics turn on planning, versions, answer tables
+		// and fused tests.
+		c.tables = g.tables
+	} else {
+		c.noFlat = true
+	}
 	return c
 }
 
@@ -294,12 +310,12 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 		}
 	}
 	for _, comp := range prog.sccs {
-		if prog.dynamic[comp[0]] {
+		if prog.dynamic[comp[0]] || g.opts.Plain {
 			continue // components are wholly dynamic or wholly static
 		}
 		if prog.recursive[comp[0]] {
 			tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
-			tables, ok, err := g.fixpoint(tctx, prog, scratch, comp)
+			tables, ok, err := g.fixpoint(tctx, c, scratch, comp)
 			cancel()
 			if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 				err, ok = nil, false // over budget: leave it as rules
@@ -373,7 +389,10 @@ func (g *game) evaluateStatic(ctx context.Context, prog *program) error {
 // row must use one; other rules see all rows. ok is false when the
 // component cannot be tabled (an arity above the natives' limit, a
 // non-ground answer, too many rows); it is then left as rules.
-func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, comp []signature) (map[signature][]row, bool, error) {
+//
+// Its clauses go to scratch, the interpreter of static's clauses.
+func (g *game) fixpoint(ctx context.Context, static *compiler, scratch *Reasoner, comp []signature) (map[signature][]row, bool, error) {
+	prog := static.prog
 	tabled := map[signature]bool{}
 	for s := range g.tables {
 		tabled[s] = true
@@ -393,7 +412,7 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 		head      signature
 		recursive int // calls into the component in the body
 	}
-	fc := newCompiler(prog, tabled)
+	fc := static.sharing(prog, tabled)
 	var rules []ruleRel
 	for _, s := range comp {
 		for j, r := range prog.rules[s] {

@@ -1,0 +1,225 @@
+package difftest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/difftest"
+	"github.com/ggp-go/ggp/reasoner/gamegen"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+)
+
+// backends are the evaluation paths compared: the first is the reference.
+// A new backend is compared by adding it here.
+var backends = []difftest.Backend{
+	{Name: "prolog", New: prologWith(prolog.Options{})},
+	{Name: "prolog-plain", New: prologWith(prolog.Options{Plain: true}), MayGiveUp: true},
+}
+
+func prologWith(opts prolog.Options) reasoner.Factory {
+	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		return prolog.NewWithOptions(ctx, d, opts)
+	}
+}
+
+// generatedGames is how many generated games TestGenerated compares; -short
+// compares shortGeneratedGames. DIFFTEST_GAMES and DIFFTEST_FIRST override
+// both, for long runs: DIFFTEST_GAMES=10000 go test -run TestGenerated.
+const (
+	generatedGames      = 3000
+	shortGeneratedGames = 500
+)
+
+// TestGenerated compares the backends on generated games.
+func TestGenerated(t *testing.T) {
+	n, first := generatedGames, uint64(0)
+	if testing.Short() {
+		n = shortGeneratedGames
+	}
+	if s := os.Getenv("DIFFTEST_GAMES"); s != "" {
+		if _, err := fmt.Sscan(s, &n); err != nil {
+			t.Fatalf("DIFFTEST_GAMES=%q: %v", s, err)
+		}
+	}
+	if s := os.Getenv("DIFFTEST_FIRST"); s != "" {
+		if _, err := fmt.Sscan(s, &first); err != nil {
+			t.Fatalf("DIFFTEST_FIRST=%q: %v", s, err)
+		}
+	}
+	unfinished := 0
+	for seed := first; seed < first+uint64(n); seed++ {
+		if !compareGenerated(t, seed) {
+			unfinished++
+		}
+	}
+	t.Logf("%d generated games from seed %d: no disagreement (%d compared only up to the %v deadline or a give-up)", n, first, unfinished, perGame)
+	if unfinished > n/20 {
+		t.Errorf("%d of %d games were not compared to the end: the generator makes games too costly to compare", unfinished, n)
+	}
+}
+
+// compareGenerated compares the backends on the game of seed, failing t
+// on a disagreement. It reports false when the comparison ended early: the
+// plain interpreter proves every call afresh, and on a few games it takes
+// seconds a state, so each game is compared up to a deadline.
+func compareGenerated(t *testing.T, seed uint64) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), perGame)
+	defer cancel()
+	err := difftest.CheckSeed(ctx, seed, backends, difftest.Config{})
+	var gaveUp *difftest.GaveUp
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &gaveUp) {
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
+// perGame bounds the time spent comparing one generated game.
+const perGame = 2 * time.Second
+
+// FuzzGenerated searches generator seeds for a game the backends disagree
+// on: go test -fuzz FuzzGenerated ./reasoner/difftest.
+func FuzzGenerated(f *testing.F) {
+	for seed := range uint64(4) {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		compareGenerated(t, seed)
+	})
+}
+
+// TestRegressions compares the backends on the games kept in testdata,
+// each a game on which they once disagreed, or the shape of a bug found
+// otherwise.
+func TestRegressions(t *testing.T) {
+	paths, err := filepath.Glob("testdata/*.kif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no regression games in testdata")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := gdl.ParseFile(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seed := range uint64(5) {
+				if err := difftest.Compare(context.Background(), d, backends, difftest.Config{Seed: seed}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// sharedGames is the corpus of public games; absent in a user's clone.
+const sharedGames = "../../../shared/games"
+
+// TestCorpus compares the backends on every public game. The plain
+// interpreter is slow on the large games, so -short leaves it out.
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the plain interpreter takes minutes on the corpus")
+	}
+	dirs, err := os.ReadDir(sharedGames)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no shared games")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if !dir.IsDir() {
+			continue
+		}
+		t.Run(dir.Name(), func(t *testing.T) {
+			g, err := games.LoadFolder(filepath.Join(sharedGames, dir.Name()))
+			if err != nil {
+				t.Skip(err) // not a game folder
+			}
+			d, err := gdl.ParseFile(g.Filename, g.Rules)
+			if err != nil {
+				t.Skip(err) // rules that do not parse are the parser's tests
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), perCorpusGame)
+			defer cancel()
+			err = difftest.Compare(ctx, d, backends, difftest.Config{Playouts: 1})
+			var gaveUp *difftest.GaveUp
+			if errors.As(err, &gaveUp) || errors.Is(err, context.DeadlineExceeded) {
+				// Compared up to there; the plain interpreter recurses
+				// around cycles to its depth limit, and is slow.
+				t.Logf("compared until: %v", err)
+				return
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// perCorpusGame bounds the time spent comparing one public game: the
+// plain interpreter takes minutes a state on the large ones.
+const perCorpusGame = 10 * time.Second
+
+// brokenLegal is a backend that loses the last legal move of every role
+// that has several: a bug the comparison must catch.
+type brokenLegal struct{ reasoner.Reasoner }
+
+func (b brokenLegal) Legal(ctx context.Context, s *reasoner.State, role int) ([]reasoner.Move, error) {
+	ms, err := b.Reasoner.Legal(ctx, s, role)
+	if len(ms) > 1 {
+		ms = ms[:len(ms)-1]
+	}
+	return ms, err
+}
+
+// TestCatchesBrokenBackend checks that a wrong backend is caught on
+// generated games, reported with the seed and the game, and shrunk.
+func TestCatchesBrokenBackend(t *testing.T) {
+	broken := []difftest.Backend{backends[0], {Name: "broken", New: func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
+		return brokenLegal{r}, err
+	}}}
+	ctx := context.Background()
+	for seed := range uint64(50) {
+		err := difftest.CheckSeed(ctx, seed, broken, difftest.Config{})
+		if err == nil {
+			continue
+		}
+		var d *difftest.Disagreement
+		if !errors.As(err, &d) || !strings.HasPrefix(d.Question, "legal moves of") {
+			t.Fatalf("seed %d: %v, want a disagreement on legal moves", seed, err)
+		}
+		g, _ := gamegen.Generate(seed)
+		msg := err.Error()
+		if !strings.Contains(msg, fmt.Sprintf("seed %d", seed)) || !strings.Contains(msg, g.Text) {
+			t.Errorf("the report does not hold the seed and the game:\n%s", msg)
+		}
+		if !strings.Contains(msg, "--- shrunk to ") {
+			t.Errorf("no shrunk game in the report:\n%s", msg)
+		}
+		t.Logf("caught at seed %d:\n%s", seed, msg[strings.Index(msg, "--- shrunk"):])
+		return
+	}
+	t.Fatal("a backend losing legal moves agreed with the reference on 50 games")
+}
