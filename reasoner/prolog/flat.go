@@ -359,7 +359,11 @@ func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 	case stepCall:
 		return e.enter(st.rel, st.args, f.vals, nil, f, st, next)
 	case stepTrue:
-		rows = e.r.state.slots[st.slot]
+		if t := e.r.state.indexed(st.slot); t != nil {
+			rows = t.candidates(st.args, f.vals, nil)
+		} else {
+			rows = e.r.state.slots[st.slot]
+		}
 	case stepDoes:
 		rows = e.r.moves.slots[st.slot]
 	case stepTable:

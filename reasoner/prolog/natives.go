@@ -157,11 +157,30 @@ type table struct {
 }
 
 func newTable(arity int, rows []row) *table {
-	t := &table{rows: rows, index: make([]map[engine.Atom][]row, arity), open: make([][]row, arity)}
-	for i := range t.index {
-		t.index[i] = map[engine.Atom][]row{}
+	t := &table{}
+	t.fill(arity, rows)
+	return t
+}
+
+// fill makes t the table of rows, reusing its maps.
+func (t *table) fill(arity int, rows []row) {
+	t.rows = rows
+	if len(t.index) != arity {
+		t.index = make([]map[engine.Atom][]row, arity)
+		t.open = make([][]row, arity)
 	}
-	t.byRow = map[uint64][]row{}
+	for i := range t.index {
+		if t.index[i] == nil {
+			t.index[i] = map[engine.Atom][]row{}
+		}
+		clear(t.index[i])
+		t.open[i] = t.open[i][:0]
+	}
+	if t.byRow == nil {
+		t.byRow = map[uint64][]row{}
+	}
+	clear(t.byRow)
+	t.projections = nil
 	for _, r := range rows {
 		h := rowSeed
 		for i, a := range r {
@@ -177,7 +196,6 @@ func newTable(arity int, rows []row) *table {
 			t.byRow[h] = append(t.byRow[h], r)
 		}
 	}
-	return t
 }
 
 // rowSeed and mixAtom hash a row of constants, one argument at a time.
@@ -289,6 +307,30 @@ func (t *table) call(args []engine.Term, k engine.Cont, env *engine.Env) *engine
 type factIndex struct {
 	slots [][]row       // by slot number
 	all   []engine.Term // every fact, for the generic $true/1
+	// A slot is scanned row by row until it has been looked up
+	// indexAfter times for the same facts; then its rows are indexed in
+	// a table, by argument and by whole row. Small states and states
+	// queried little never pay for building one.
+	scans  []int
+	tables []*table // reused from state to state
+	built  []bool
+}
+
+// Indexing a slot's facts pays once the slot holds indexMinRows rows and
+// has been looked up indexAfter times: building the index costs a few
+// scans.
+const (
+	indexAfter   = 16
+	indexMinRows = 8
+)
+
+func newFactIndex(slots int) factIndex {
+	return factIndex{
+		slots:  make([][]row, slots),
+		scans:  make([]int, slots),
+		tables: make([]*table, slots),
+		built:  make([]bool, slots),
+	}
 }
 
 func (x *factIndex) reset() {
@@ -296,6 +338,32 @@ func (x *factIndex) reset() {
 		x.slots[i] = x.slots[i][:0]
 	}
 	x.all = x.all[:0]
+	clear(x.scans)
+	clear(x.built)
+}
+
+// indexed returns the table of the rows of slot when it pays to have one,
+// else nil: the caller scans the rows.
+func (x *factIndex) indexed(slot int) *table {
+	if x.built[slot] {
+		return x.tables[slot]
+	}
+	rows := x.slots[slot]
+	if len(rows) < indexMinRows {
+		return nil
+	}
+	x.scans[slot]++
+	if x.scans[slot] < indexAfter {
+		return nil
+	}
+	t := x.tables[slot]
+	if t == nil {
+		t = &table{}
+		x.tables[slot] = t
+	}
+	t.fill(len(rows[0]), rows)
+	x.built[slot] = true
+	return t
 }
 
 // registerNatives installs the native predicates of one instance in its VM.
@@ -322,6 +390,9 @@ func (r *Reasoner) registerNatives() {
 	})
 	for slot, key := range g.trueSlots.keys {
 		register(vm, g.trueSlots.names[slot], key.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			if t := r.state.indexed(slot); t != nil {
+				return t.call(args, k, env)
+			}
 			return matchRows(args, r.state.slots[slot], k, env)
 		})
 	}

@@ -171,8 +171,8 @@ func (g *game) instance() (*Reasoner, error) {
 		busy:        map[string]bool{},
 		stats:       make([]memoStats, len(g.memos)),
 	}
-	r.state.slots = make([][]row, len(g.trueSlots.keys))
-	r.moves.slots = make([][]row, len(g.doesSlots.keys))
+	r.state = newFactIndex(len(g.trueSlots.keys))
+	r.moves = newFactIndex(len(g.doesSlots.keys))
 	if err := setUnknownFail(&r.vm); err != nil {
 		return nil, err
 	}

@@ -364,7 +364,11 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 	var found bool
 	switch t.kind {
 	case testTrue:
-		found = anyRow(r.state.slots[t.slot], t.args, vals, env)
+		if x := r.state.indexed(t.slot); x != nil {
+			found = x.contains(t.args, vals, env)
+		} else {
+			found = anyRow(r.state.slots[t.slot], t.args, vals, env)
+		}
 	case testDoes:
 		found = anyRow(r.moves.slots[t.slot], t.args, vals, env)
 	case testTable:
