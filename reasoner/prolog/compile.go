@@ -53,6 +53,11 @@ type compiler struct {
 	memos    map[version]*memoVersion
 	flats    map[version]*flatRelation // nil: not flat, or being compiled
 	noFlat   bool                      // Options.noFlat
+	// derivs holds the recursive components evaluated bottom-up, by
+	// component id (nil: not derivable, or being compiled); derived lists
+	// them by their own dense id.
+	derivs  map[int]*derivedSCC
+	derived []*derivedSCC
 	queue    []version                 // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
@@ -67,6 +72,7 @@ func newCompiler(p *program, tabled map[signature]bool) *compiler {
 		versions: map[version]engine.Atom{},
 		memos:    map[version]*memoVersion{},
 		flats:    map[version]*flatRelation{},
+		derivs:   map[int]*derivedSCC{},
 		trueKeys: &functorSlots{kind: "true", slots: map[functorKey]int{}},
 		doesKeys: &functorSlots{kind: "does", slots: map[functorKey]int{}},
 	}
@@ -499,6 +505,9 @@ func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope, bound map[string]boo
 // callee names the predicate a call to version (s, mode) goes to: the
 // version itself, or its memo native when s is memoised.
 func (c *compiler) callee(s signature, mode uint64) engine.Atom {
+	if d, ok := c.derivedRel(s); ok && d.native != 0 {
+		return d.native
+	}
 	name := engine.NewAtom(relationAtom(s.name))
 	if mode != 0 {
 		name = c.request(s, mode)

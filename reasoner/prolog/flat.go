@@ -47,6 +47,7 @@ const (
 	stepTests                 // check ground tests
 	stepCall                  // enumerate the answers of a flat relation
 	stepOr                    // run each of several alternative steps
+	stepDerived               // enumerate rows of a derived relation
 )
 
 type flatStep struct {
@@ -57,6 +58,10 @@ type flatStep struct {
 	tests []test        // stepTests
 	rel   *flatRelation // stepCall; args are the call's arguments
 	alts  []flatStep    // stepOr
+	// stepDerived: the relation, and which of the rule's reads of its
+	// own component this is (-1 for a relation of a lower component).
+	derived *derivedRel
+	occ     int
 }
 
 // flatRelation returns s compiled as a flat relation for calls binding
@@ -91,13 +96,17 @@ func (c *compiler) flatRelation(s signature, mode uint64) (*flatRelation, bool) 
 func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bool) {
 	// One test compiler for the whole rule, so that its variable slots
 	// are the rule's variables.
-	tc := c.newTestCompiler(s)
+	return c.flatRuleWith(c.newTestCompiler(s), r, s, mode)
+}
+
+// flatRuleWith compiles r with the test compiler tc, which is fresh.
+func (c *compiler) flatRuleWith(tc *testCompiler, r *gdl.Rule, s signature, mode uint64) (flatRule, bool) {
 	head := tc.templates(r.Head.Args)
 	bound := modeBound(r.Head.Args, mode)
 	var steps []flatStep
 	for _, l := range c.plan(r, s, maps.Clone(bound)) {
 		vs := literalVars(l, nil)
-		if allBound(vs, bound) {
+		if allBound(vs, bound) && !tc.inDerived(l) {
 			t, ok := tc.compile(l)
 			if !ok {
 				return flatRule{}, false
@@ -182,6 +191,9 @@ func (tc *testCompiler) generator(l gdl.Literal, bound map[string]bool) (flatSte
 	sig := signature{s.Name.Name, len(s.Args)}
 	if t, ok := tc.c.tables[sig]; ok {
 		return flatStep{kind: stepTable, table: t, args: tc.templates(s.Args)}, true
+	}
+	if st, ok := tc.derivedStep(sig, s.Args); ok {
+		return st, true
 	}
 	if tc.c.prog.scc[sig] == tc.scc {
 		return flatStep{}, false
@@ -368,6 +380,13 @@ func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 		rows = e.r.moves.slots[st.slot]
 	case stepTable:
 		rows = st.table.candidates(st.args, f.vals, nil)
+	case stepDerived:
+		t, err := e.derivedRows(st)
+		if err != nil {
+			e.err = err
+			return true
+		}
+		rows = t.candidates(st.args, f.vals, nil)
 	}
 	for _, rw := range rows {
 		if e.tick() {
@@ -465,4 +484,20 @@ func (e *flatEval) bind(vals []engine.Term, a template, g engine.Term) bool {
 		}
 	}
 	return true
+}
+
+// derivedRows returns the table a derived step reads: during the
+// derivation of its own component, the rows found so far or those new in
+// the last round, as the rule's semi-naive variant wants; else the
+// relation's rows in the state.
+func (e *flatEval) derivedRows(st *flatStep) (*table, error) {
+	rel := st.derived
+	if st.occ < 0 {
+		return e.r.derivedTable(e.ctx, rel)
+	}
+	ds := &e.r.derived[rel.scc.id]
+	if ds.deltaAt == st.occ {
+		return ds.delta[rel.index], nil
+	}
+	return ds.full[rel.index], nil
 }

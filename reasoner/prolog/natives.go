@@ -411,6 +411,24 @@ func (r *Reasoner) registerNatives() {
 			return r.memoCall(m, args, k, env)
 		})
 	}
+	for _, d := range g.derived {
+		for _, rel := range d.rels {
+			if rel.native == 0 {
+				continue
+			}
+			arity := rel.sig.arity
+			if rel.depth {
+				arity++
+			}
+			register(vm, rel.native, arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+				t, err := r.derivedTable(r.ctx, rel)
+				if err != nil {
+					return engine.Error(err)
+				}
+				return t.call(args[:rel.sig.arity], k, env)
+			})
+		}
+	}
 	for _, f := range g.fused {
 		register(vm, f.name, f.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 			ok, err := r.evalTests(f.tests, args, env)

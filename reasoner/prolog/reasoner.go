@@ -91,6 +91,9 @@ type game struct {
 	// flat holds the relations the queries ask that are evaluated in Go;
 	// see flat.go.
 	flat map[signature]*flatRelation
+	// derived holds the recursive components evaluated bottom-up in each
+	// state; see derive.go.
+	derived []*derivedSCC
 }
 
 // Reasoner is one instance of the Prolog backend for a game. It is not safe
@@ -118,6 +121,9 @@ type Reasoner struct {
 	// Evaluators and frames of the flat evaluator, kept for reuse.
 	evals  []*flatEval
 	frames []*flatFrame
+	// derived holds the rows of the derived components in the state, by
+	// derivedSCC.id.
+	derived []derivedState
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -171,6 +177,7 @@ func (g *game) instance() (*Reasoner, error) {
 		busy:        map[string]bool{},
 		stats:       make([]memoStats, len(g.memos)),
 	}
+	r.derived = make([]derivedState, len(g.derived))
 	r.state = newFactIndex(len(g.trueSlots.keys))
 	r.moves = newFactIndex(len(g.doesSlots.keys))
 	if err := setUnknownFail(&r.vm); err != nil {
@@ -211,14 +218,41 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	if err := g.evaluateStatic(ctx, prog); err != nil {
 		return nil, err
 	}
+	if err := g.compileRules(prog, nil); err != nil {
+		return nil, err
+	}
+	if len(g.derived) == 0 {
+		return g, nil
+	}
+	// Evaluating a component bottom-up computes all its rows, where the
+	// interpreter proves only the calls made; a component with many rows
+	// in the initial state stays with the interpreter.
+	banned, err := g.costlyDerived(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(banned) > 0 {
+		if err := g.compileRules(prog, banned); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
 
+// compileRules compiles the rules left once the static relations are
+// tables into g, deriving no component in banned.
+func (g *game) compileRules(prog *program, banned map[int]bool) error {
+	g.takeDepth = map[signature]bool{}
 	c := g.ruleCompiler(prog)
+	for id := range banned {
+		c.derivs[id] = nil
+	}
 	for _, s := range prog.order {
 		if c.tabled[s] {
 			continue
 		}
 		if err := c.compileRelation(s); err != nil {
-			return nil, err
+			return err
 		}
 		if c.takesDepth(s) {
 			g.takeDepth[s] = true
@@ -230,13 +264,15 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 			g.flat[s] = rel
 		}
 	}
+	g.derived = c.derived
 	g.clauses = c.clauses
 	g.trueSlots, g.doesSlots = c.trueKeys, c.doesKeys
 	g.fused = c.fused
+	g.memos = nil
 	for _, m := range c.memos {
 		g.memos = append(g.memos, m)
 	}
-	return g, nil
+	return nil
 }
 
 // ruleCompiler returns the compiler of the rules left once the static
@@ -845,6 +881,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 	r.stateOf = nil
 	r.state.reset()
 	r.memo.reset()
+	r.resetDerived(false)
 	for _, f := range s.Facts() {
 		t, err := r.term(string(f))
 		if err != nil {
@@ -862,6 +899,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 // setMoves loads a joint move into the does natives' index; nil clears it.
 func (r *Reasoner) setMoves(joint []reasoner.Move) error {
 	r.memo.clearMoves()
+	r.resetDerived(true)
 	r.moves.reset()
 	r.moveTerms = r.moveTerms[:0]
 	for i, m := range joint {

@@ -1,6 +1,7 @@
 package prolog
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -39,6 +40,7 @@ const (
 	testDistinct                 // two terms differ
 	testCall                     // a relation of a lower stratum has an answer
 	testOr                       // one of several tests holds
+	testDerived                  // a row of a derived relation in the state
 )
 
 // test is one compiled ground test.
@@ -52,6 +54,7 @@ type test struct {
 	flat   *flatRelation // testCall: the relation's flat version, if any
 	args   []template    // the arguments (testDoes: role first)
 	or     []test        // testOr
+	rel    *derivedRel   // testDerived
 }
 
 // testCompiler builds ground tests for one rule.
@@ -60,6 +63,10 @@ type testCompiler struct {
 	slots map[string]int // variable name -> argument slot of the fused test
 	vars  []string       // variables in slot order
 	scc   int            // component of the rule's head
+	// derive is the component being derived when the rule is one of its
+	// rules, and occ counts the rule's reads of it so far.
+	derive *derivedSCC
+	occ    int
 }
 
 func (tc *testCompiler) template(t gdl.Term) template {
@@ -175,6 +182,9 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 	}
 	if _, defined := tc.c.prog.rules[sig]; !defined {
 		return test{kind: testTable, table: newTable(len(s.Args), nil), args: tc.templates(s.Args)}
+	}
+	if rel, ok := tc.c.derivedRel(sig); ok {
+		return test{kind: testDerived, rel: rel, args: tc.templates(s.Args)}
 	}
 	if t, ok := tc.unfold(s); ok {
 		return t
@@ -388,6 +398,16 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 				break
 			}
 		}
+	case testDerived:
+		ctx := r.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		x, err := r.derivedTable(ctx, t.rel)
+		if err != nil {
+			return false, err
+		}
+		found = x.contains(t.args, vals, env)
 	case testDistinct:
 		found = !identical(instantiate(t.args[0], vals), instantiate(t.args[1], vals), env)
 	case testOr:
