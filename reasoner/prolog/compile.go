@@ -58,7 +58,7 @@ type compiler struct {
 	// them by their own dense id.
 	derivs  map[int]*derivedSCC
 	derived []*derivedSCC
-	queue    []version                 // versions still to compile
+	queue   []version // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
 	// their written order.

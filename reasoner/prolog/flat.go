@@ -41,13 +41,13 @@ type flatRule struct {
 type stepKind int
 
 const (
-	stepTrue  stepKind = iota // enumerate facts of the state, by true slot
-	stepDoes                  // enumerate moves of the joint move, by does slot
-	stepTable                 // enumerate rows of a static table
-	stepTests                 // check ground tests
-	stepCall                  // enumerate the answers of a flat relation
-	stepOr                    // run each of several alternative steps
-	stepDerived               // enumerate rows of a derived relation
+	stepTrue    stepKind = iota // enumerate facts of the state, by true slot
+	stepDoes                    // enumerate moves of the joint move, by does slot
+	stepTable                   // enumerate rows of a static table
+	stepTests                   // check ground tests
+	stepCall                    // enumerate the answers of a flat relation
+	stepOr                      // run each of several alternative steps
+	stepDerived                 // enumerate rows of a derived relation
 )
 
 type flatStep struct {
