@@ -58,6 +58,9 @@ type compiler struct {
 	// them by their own dense id.
 	derivs  map[int]*derivedSCC
 	derived []*derivedSCC
+	// partOnly holds the components, by id, derived only by partition:
+	// all their rows are too many.
+	partOnly map[int]bool
 	queue   []version // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
@@ -506,8 +509,16 @@ func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope, bound map[string]boo
 // version itself, or its memo native when s is memoised.
 func (c *compiler) callee(s signature, mode uint64) engine.Atom {
 	if d, ok := c.derivedRel(s); ok && d.native != 0 {
+		if d.scc.partOnly && d.fallback == 0 {
+			d.fallback = c.interpreterCallee(s, 0)
+		}
 		return d.native
 	}
+	return c.interpreterCallee(s, mode)
+}
+
+// interpreterCallee is callee for relations the interpreter proves.
+func (c *compiler) interpreterCallee(s signature, mode uint64) engine.Atom {
 	name := engine.NewAtom(relationAtom(s.name))
 	if mode != 0 {
 		name = c.request(s, mode)

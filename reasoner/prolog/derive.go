@@ -35,6 +35,17 @@ type derivedSCC struct {
 	rels     []*derivedRel
 	rules    []derivedRule
 	usesDoes bool // rows depend on the joint move
+	// inv marks the invariant arguments of a component of one relation:
+	// each rule's head has a variable there that every call into the
+	// component passes on unchanged. A call binding them needs only the
+	// rows with those values, a partition evaluated with partRules, the
+	// rules compiled with the invariant arguments bound.
+	inv       uint64
+	partRules []derivedRule
+	// partOnly is set when all the rows are too many: only calls binding
+	// the invariant arguments are answered here; the interpreter proves
+	// the others.
+	partOnly bool
 }
 
 // derivedRel is one relation of a derived component.
@@ -43,6 +54,9 @@ type derivedRel struct {
 	index  int // in scc.rels
 	sig    signature
 	native engine.Atom // the interpreter's way in; 0 when over the arity limit
+	// fallback proves, in the interpreter, the native's calls that leave
+	// an invariant argument free when the component is partOnly.
+	fallback engine.Atom
 	depth  bool        // the interpreter passes a depth argument, ignored
 }
 
@@ -66,33 +80,63 @@ type derivedRule struct {
 const (
 	maxDerivedRows = 1 << 18
 	maxTrialRows   = 2048
+	maxPartitions  = 64
 )
 
-// costlyDerived returns the components of g.derived, by component id, too
-// costly to derive.
-func (g *game) costlyDerived(ctx context.Context) (map[int]bool, error) {
+// costlyDerived returns the components of g.derived, by component id,
+// too costly to derive (banned), and those to derive only by partition.
+func (g *game) costlyDerived(ctx context.Context) (banned, partOnly map[int]bool, err error) {
 	r, err := g.instance()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := r.setState(g.initial); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	banned := map[int]bool{}
-	for _, d := range g.derived {
+	banned, partOnly = map[int]bool{}, map[int]bool{}
+	trial := func(d *derivedSCC, dv *derivation, rules []derivedRule) error {
 		tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
+		defer cancel()
 		r.ctx = tctx
-		err := r.derive(tctx, d, &r.derived[d.id], maxTrialRows)
-		r.ctx = nil
-		cancel()
+		defer func() { r.ctx = nil }()
+		return r.derive(tctx, d, &r.derived[d.id], dv, rules, maxTrialRows)
+	}
+	for _, d := range g.derived {
+		ds := &r.derived[d.id]
+		err := trial(d, &ds.whole, d.rules)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
-		if err != nil {
-			banned[d.scc] = true
+		if err == nil {
+			continue
+		}
+		banned[d.scc] = true
+		if d.inv == 0 {
+			continue
+		}
+		// Try a partition, keyed by a row found before giving up.
+		rows := ds.whole.fresh[0] // a component with invariants has one relation
+		if len(rows) == 0 {
+			rows = ds.whole.full[0].rows
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		var key []engine.Term
+		for j, t := range rows[0] {
+			if d.inv&(1<<j) != 0 {
+				key = append(key, t)
+			}
+		}
+		if trial(d, &derivation{key: key}, d.partRules) == nil {
+			delete(banned, d.scc)
+			partOnly[d.scc] = true
+		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
 		}
 	}
-	return banned, nil
+	return banned, partOnly, nil
 }
 
 // derivedRel returns the derived relation s, compiling its component the
@@ -163,25 +207,133 @@ func (c *compiler) deriveSCC(id int) *derivedSCC {
 		d.rels = append(d.rels, rel)
 		d.usesDoes = d.usesDoes || c.prog.usesDoes[s]
 	}
-	for i, s := range comp {
+	for _, s := range comp {
 		for _, r := range c.prog.rules[s] {
 			if buildsTerms(r.Head.Args) {
 				return nil
 			}
+		}
+	}
+	var ok bool
+	if d.rules, ok = c.derivedRules(d, comp, 0); !ok {
+		return nil
+	}
+	if len(comp) == 1 {
+		d.inv = invariantArgs(comp[0], c.prog.rules[comp[0]])
+	}
+	if d.inv != 0 {
+		if d.partRules, ok = c.derivedRules(d, comp, d.inv); !ok {
+			d.inv = 0
+		}
+	}
+	d.partOnly = c.partOnly[id] && d.inv != 0
+	return d
+}
+
+// derivedRules compiles the rules of the component d, whose relations
+// are comp, for calls binding the arguments in mode.
+func (c *compiler) derivedRules(d *derivedSCC, comp []signature, mode uint64) ([]derivedRule, bool) {
+	var out []derivedRule
+	for i, s := range comp {
+		for _, r := range c.prog.rules[s] {
 			tc := c.newTestCompiler(s)
 			tc.derive = d
-			fr, ok := c.flatRuleWith(tc, r, s, 0)
+			fr, ok := c.flatRuleWith(tc, r, s, mode)
 			if !ok {
-				return nil
+				return nil, false
 			}
 			needs := false
 			for _, st := range fr.steps {
 				needs = needs || (st.kind == stepDerived && st.occ >= 0)
 			}
-			d.rules = append(d.rules, derivedRule{head: i, rel: &flatRelation{rules: []flatRule{fr}}, calls: tc.occ, needsRows: needs})
+			out = append(out, derivedRule{head: i, rel: &flatRelation{mode: mode, rules: []flatRule{fr}}, calls: tc.occ, needsRows: needs})
 		}
 	}
-	return d
+	return out, true
+}
+
+// invariantArgs returns the arguments of the recursive relation s that
+// every rule passes on unchanged to its recursive calls: in each head a
+// variable, found at the same place in each call of s in the body.
+func invariantArgs(s signature, rules []*gdl.Rule) uint64 {
+	var inv uint64
+	for i := 0; i < s.arity && i < maxModeArity; i++ {
+		inv |= 1 << i
+	}
+	for _, r := range rules {
+		for i, a := range r.Head.Args {
+			v, ok := a.(*gdl.Var)
+			if !ok || v.Name == wildcard {
+				inv &^= 1 << i
+				continue
+			}
+			var check func(l gdl.Literal)
+			check = func(l gdl.Literal) {
+				switch l := l.(type) {
+				case *gdl.Sentence:
+					if l.Name.Name != s.name || len(l.Args) != s.arity {
+						return
+					}
+					if w, ok := l.Args[i].(*gdl.Var); !ok || w.Name != v.Name {
+						inv &^= 1 << i
+					}
+				case *gdl.Not:
+					check(l.Arg)
+				case *gdl.Or:
+					for _, d := range l.Disjuncts {
+						check(d)
+					}
+				}
+			}
+			for _, l := range r.Body {
+				check(l)
+			}
+		}
+	}
+	return inv
+}
+
+// partitionKey returns the values of the invariant arguments of d in a
+// call with the templates args instantiated by vals (resolved in env),
+// appended to buf, or nil when some is not bound.
+func partitionKey(d *derivedSCC, args []template, vals []engine.Term, env *engine.Env, buf []engine.Term) []engine.Term {
+	if d.inv == 0 {
+		return nil
+	}
+	key := buf[:0]
+	for i, a := range args {
+		if d.inv&(1<<i) == 0 {
+			continue
+		}
+		if !templateBound(a, vals) {
+			return nil
+		}
+		t := resolveTemplate(a, vals, env)
+		if t == nil {
+			return nil
+		}
+		if _, free := t.(engine.Variable); free {
+			return nil
+		}
+		key = append(key, t)
+	}
+	return key
+}
+
+// templateBound reports whether every variable of a is bound in vals.
+func templateBound(a template, vals []engine.Term) bool {
+	switch {
+	case a.wild:
+		return false
+	case a.slot >= 0:
+		return vals[a.slot] != nil
+	}
+	for _, x := range a.args {
+		if !templateBound(x, vals) {
+			return false
+		}
+	}
+	return true
 }
 
 // buildsTerms reports whether some argument is a compound term.
@@ -208,7 +360,7 @@ func (tc *testCompiler) inDerived(l gdl.Literal) bool {
 // derivedStep returns the step reading the derived relation sig: from the
 // rows found so far when the rule being compiled is of its component,
 // else from its rows in the state.
-func (tc *testCompiler) derivedStep(sig signature, args []gdl.Term) (flatStep, bool) {
+func (tc *testCompiler) derivedStep(sig signature, args []gdl.Term, bound map[string]bool) (flatStep, bool) {
 	if tc.derive != nil && tc.c.prog.scc[sig] == tc.derive.scc {
 		for _, r := range tc.derive.rels {
 			if r.sig == sig {
@@ -223,21 +375,38 @@ func (tc *testCompiler) derivedStep(sig signature, args []gdl.Term) (flatStep, b
 	if !ok {
 		return flatStep{}, false
 	}
+	if r.scc.partOnly {
+		for i, a := range args {
+			if r.scc.inv&(1<<i) != 0 && !allBound(termVars([]gdl.Term{a}, nil), bound) {
+				return flatStep{}, false
+			}
+		}
+	}
 	return flatStep{kind: stepDerived, derived: r, occ: -1, args: tc.templates(args)}, true
 }
 
-// derivedState is the evaluation of one derived component in the current
-// state: complete when done, else under way or not started.
+// derivedState holds the derivations of one derived component in the
+// current state: of all its rows, and of the partitions asked for.
 type derivedState struct {
-	done, busy bool
-	rows       [][]row  // by relation, every row found
-	full       []*table // by relation, indexing rows
-	delta      []*table // by relation, the rows new in the last round
-	seen       []rowSet // by relation
-	fresh      [][]row  // by relation, the rows new in this round
-	deltaAt    int      // occurrence reading delta in the rule run; -1: none
-	total      int      // rows found
-	arities    []int    // by relation
+	whole derivation
+	parts map[uint64][]*derivation // by hash of the key
+	cur   *derivation              // under way
+	// deltaAt is the read of the component, numbered in the rule, that
+	// sees the rows new in the last round in the rule being run; -1:
+	// none.
+	deltaAt int
+}
+
+// derivation is the evaluation of a component, or of one partition of
+// it, in the current state.
+type derivation struct {
+	done  bool
+	key   []engine.Term // the partition's invariant arguments; nil: whole
+	full  []*table      // by relation, every row found
+	delta []*table      // by relation, the rows new in the last round
+	seen  []rowSet      // by relation
+	fresh [][]row       // by relation, the rows new in this round
+	total int           // rows found
 }
 
 // resetDerived forgets the derived rows of the state, or only those that
@@ -245,64 +414,105 @@ type derivedState struct {
 func (r *Reasoner) resetDerived(movesOnly bool) {
 	for i, d := range r.game.derived {
 		if !movesOnly || d.usesDoes {
-			r.derived[i].done = false
+			ds := &r.derived[i]
+			ds.whole.done = false
+			clear(ds.parts)
 		}
 	}
 }
 
 // derivedTable returns the table of the derived relation rel in the
-// current state, evaluating its component first if need be.
-func (r *Reasoner) derivedTable(ctx context.Context, rel *derivedRel) (*table, error) {
-	ds := &r.derived[rel.scc.id]
-	if !ds.done {
-		if err := r.derive(ctx, rel.scc, ds, maxDerivedRows); err != nil {
-			return nil, err
+// current state, evaluating its component first if need be. key holds
+// the values of the component's invariant arguments, when the caller
+// knows them all: then only that partition is evaluated.
+func (r *Reasoner) derivedTable(ctx context.Context, rel *derivedRel, key []engine.Term) (*table, error) {
+	d := rel.scc
+	ds := &r.derived[d.id]
+	if d.partOnly && key == nil {
+		return nil, fmt.Errorf("derived relation %s called with its invariant arguments free", rel.sig)
+	}
+	if d.inv == 0 || key == nil {
+		if !ds.whole.done {
+			if err := r.derive(ctx, d, ds, &ds.whole, d.rules, maxDerivedRows); err != nil {
+				return nil, err
+			}
+		}
+		return ds.whole.full[rel.index], nil
+	}
+	h := rowSeed
+	for _, t := range key {
+		h = hashTerm(h, t)
+	}
+	for _, dv := range ds.parts[h] {
+		if identicalRows(dv.key, key) {
+			return dv.full[rel.index], nil
 		}
 	}
-	return ds.full[rel.index], nil
+	dv := &derivation{key: slices.Clone(key)}
+	if err := r.derive(ctx, d, ds, dv, d.partRules, maxDerivedRows); err != nil {
+		return nil, err
+	}
+	if ds.parts == nil {
+		ds.parts = map[uint64][]*derivation{}
+	}
+	ds.parts[h] = append(ds.parts[h], dv)
+	return dv.full[rel.index], nil
 }
 
-// derive evaluates the component d in the current state into ds; finding
-// more than limit rows is an error.
-func (r *Reasoner) derive(ctx context.Context, d *derivedSCC, ds *derivedState, limit int) error {
-	if ds.busy {
+// derive evaluates the component d, or the partition dv.key of it, in the
+// current state into dv with rules; finding more than limit rows is an
+// error.
+func (r *Reasoner) derive(ctx context.Context, d *derivedSCC, ds *derivedState, dv *derivation, rules []derivedRule, limit int) error {
+	if ds.cur != nil {
 		return fmt.Errorf("derived relation %s called while being derived", d.rels[0].sig)
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ds.busy = true
-	defer func() { ds.busy = false }()
+	ds.cur = dv
+	defer func() { ds.cur = nil }()
 	n := len(d.rels)
-	if ds.full == nil {
-		ds.rows = make([][]row, n)
-		ds.full = make([]*table, n)
-		ds.delta = make([]*table, n)
-		ds.seen = make([]rowSet, n)
-		ds.fresh = make([][]row, n)
-		ds.arities = make([]int, n)
-		for i, rel := range d.rels {
-			ds.full[i], ds.delta[i] = &table{}, &table{}
-			ds.arities[i] = rel.sig.arity
+	if dv.full == nil {
+		dv.full = make([]*table, n)
+		dv.delta = make([]*table, n)
+		dv.seen = make([]rowSet, n)
+		dv.fresh = make([][]row, n)
+		for i := range d.rels {
+			dv.full[i], dv.delta[i] = &table{}, &table{}
 		}
 	}
-	ds.total = 0
-	for i := range d.rels {
+	dv.total = 0
+	for i, rel := range d.rels {
 		// Rows are handed out in tables; fresh slices keep earlier
 		// states' tables, which nobody holds any more, out of the way.
-		ds.rows[i] = nil
-		ds.fresh[i] = nil
-		ds.seen[i].reset()
-		ds.full[i].fill(ds.arities[i], nil)
-		ds.delta[i].fill(ds.arities[i], nil)
+		dv.fresh[i] = nil
+		dv.seen[i].reset()
+		dv.full[i].reset(rel.sig.arity)
+		dv.delta[i].reset(rel.sig.arity)
+	}
+	// A partition's rules take the key as their bound arguments.
+	var args []template
+	var vals []engine.Term
+	if dv.key != nil {
+		arity := d.rels[0].sig.arity
+		args = make([]template, arity)
+		vals = make([]engine.Term, arity)
+		k := 0
+		for i := range args {
+			args[i] = template{slot: i}
+			if d.inv&(1<<i) != 0 {
+				vals[i] = dv.key[k]
+				k++
+			}
+		}
 	}
 	var err error
 	collect := func(head int) func([]engine.Term) bool {
-		return func(args []engine.Term) bool {
-			if rw, ok := ds.seen[head].add(args); ok {
-				ds.fresh[head] = append(ds.fresh[head], rw)
-				ds.total++
-				if ds.total > limit {
+		return func(row []engine.Term) bool {
+			if rw, ok := dv.seen[head].add(row); ok {
+				dv.fresh[head] = append(dv.fresh[head], rw)
+				dv.total++
+				if dv.total > limit {
 					err = fmt.Errorf("derived relation %s: more than %d rows in one state", d.rels[head].sig, limit)
 					return true
 				}
@@ -312,7 +522,7 @@ func (r *Reasoner) derive(ctx context.Context, d *derivedSCC, ds *derivedState, 
 	}
 	run := func(rule *derivedRule, deltaAt int) error {
 		ds.deltaAt = deltaAt
-		if e := r.solveFlat(ctx, rule.rel, collect(rule.head)); e != nil {
+		if e := r.solveFlatWith(ctx, rule.rel, args, vals, collect(rule.head)); e != nil {
 			return e
 		}
 		return err
@@ -320,36 +530,35 @@ func (r *Reasoner) derive(ctx context.Context, d *derivedSCC, ds *derivedState, 
 	// The first round runs every rule that can answer with no row of the
 	// component yet: those that read it only in some alternatives of a
 	// disjunction, if at all.
-	for k := range d.rules {
-		if !d.rules[k].needsRows {
-			if e := run(&d.rules[k], -1); e != nil {
+	for k := range rules {
+		if !rules[k].needsRows {
+			if e := run(&rules[k], -1); e != nil {
 				return e
 			}
 		}
 	}
 	for {
 		added := false
-		for i := range d.rels {
-			if len(ds.fresh[i]) > 0 {
+		for i, rel := range d.rels {
+			if len(dv.fresh[i]) > 0 {
 				added = true
 			}
-			ds.rows[i] = append(ds.rows[i], ds.fresh[i]...)
-			ds.full[i].fill(ds.arities[i], ds.rows[i])
-			ds.delta[i].fill(ds.arities[i], ds.fresh[i])
-			ds.fresh[i] = nil
+			dv.full[i].extend(dv.fresh[i])
+			dv.delta[i].fill(rel.sig.arity, dv.fresh[i])
+			dv.fresh[i] = nil
 		}
 		if !added {
 			break
 		}
-		for k := range d.rules {
-			for j := 0; j < d.rules[k].calls; j++ {
-				if e := run(&d.rules[k], j); e != nil {
+		for k := range rules {
+			for j := 0; j < rules[k].calls; j++ {
+				if e := run(&rules[k], j); e != nil {
 					return e
 				}
 			}
 		}
 	}
-	ds.done = true
+	dv.done = true
 	return nil
 }
 

@@ -192,7 +192,7 @@ func (tc *testCompiler) generator(l gdl.Literal, bound map[string]bool) (flatSte
 	if t, ok := tc.c.tables[sig]; ok {
 		return flatStep{kind: stepTable, table: t, args: tc.templates(s.Args)}, true
 	}
-	if st, ok := tc.derivedStep(sig, s.Args); ok {
+	if st, ok := tc.derivedStep(sig, s.Args, bound); ok {
 		return st, true
 	}
 	if tc.c.prog.scc[sig] == tc.scc {
@@ -217,6 +217,7 @@ type flatEval struct {
 	head  []engine.Term
 	steps int // rows tried, for checking the deadline now and then
 	err   error
+	key   []engine.Term // scratch for partition keys
 }
 
 // flatFrame is one rule being evaluated: the top-level query's, or that of
@@ -233,9 +234,15 @@ type flatFrame struct {
 // with every argument free, until it returns true. The arguments are valid
 // only during the call.
 func (r *Reasoner) solveFlat(ctx context.Context, rel *flatRelation, each func(head []engine.Term) bool) error {
+	return r.solveFlatWith(ctx, rel, nil, nil, each)
+}
+
+// solveFlatWith is solveFlat for a call binding the arguments in rel's
+// mode to the templates args instantiated by vals.
+func (r *Reasoner) solveFlatWith(ctx context.Context, rel *flatRelation, args []template, vals []engine.Term, each func(head []engine.Term) bool) error {
 	e := r.newEval(ctx, each)
 	defer r.freeEval(e)
-	e.enter(rel, nil, nil, nil, nil, nil, 0)
+	e.enter(rel, args, vals, nil, nil, nil, 0)
 	return e.err
 }
 
@@ -263,7 +270,7 @@ func (r *Reasoner) newEval(ctx context.Context, each func([]engine.Term) bool) *
 	} else {
 		e = &flatEval{r: r}
 	}
-	*e = flatEval{r: r, ctx: ctx, each: each, trail: e.trail[:0], head: e.head[:0]}
+	*e = flatEval{r: r, ctx: ctx, each: each, trail: e.trail[:0], head: e.head[:0], key: e.key[:0]}
 	return e
 }
 
@@ -381,7 +388,7 @@ func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 	case stepTable:
 		rows = st.table.candidates(st.args, f.vals, nil)
 	case stepDerived:
-		t, err := e.derivedRows(st)
+		t, err := e.derivedRows(f, st)
 		if err != nil {
 			e.err = err
 			return true
@@ -490,14 +497,15 @@ func (e *flatEval) bind(vals []engine.Term, a template, g engine.Term) bool {
 // derivation of its own component, the rows found so far or those new in
 // the last round, as the rule's semi-naive variant wants; else the
 // relation's rows in the state.
-func (e *flatEval) derivedRows(st *flatStep) (*table, error) {
+func (e *flatEval) derivedRows(f *flatFrame, st *flatStep) (*table, error) {
 	rel := st.derived
 	if st.occ < 0 {
-		return e.r.derivedTable(e.ctx, rel)
+		e.key = partitionKey(rel.scc, st.args, f.vals, nil, e.key)
+		return e.r.derivedTable(e.ctx, rel, e.key)
 	}
 	ds := &e.r.derived[rel.scc.id]
 	if ds.deltaAt == st.occ {
-		return ds.delta[rel.index], nil
+		return ds.cur.delta[rel.index], nil
 	}
-	return ds.full[rel.index], nil
+	return ds.cur.full[rel.index], nil
 }

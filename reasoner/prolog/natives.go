@@ -164,7 +164,14 @@ func newTable(arity int, rows []row) *table {
 
 // fill makes t the table of rows, reusing its maps.
 func (t *table) fill(arity int, rows []row) {
+	t.reset(arity)
 	t.rows = rows
+	t.indexRows(rows)
+}
+
+// reset empties t, keeping its maps for reuse.
+func (t *table) reset(arity int) {
+	t.rows = nil
 	if len(t.index) != arity {
 		t.index = make([]map[engine.Atom][]row, arity)
 		t.open = make([][]row, arity)
@@ -174,13 +181,23 @@ func (t *table) fill(arity int, rows []row) {
 			t.index[i] = map[engine.Atom][]row{}
 		}
 		clear(t.index[i])
-		t.open[i] = t.open[i][:0]
+		t.open[i] = nil
 	}
 	if t.byRow == nil {
 		t.byRow = map[uint64][]row{}
 	}
 	clear(t.byRow)
 	t.projections = nil
+}
+
+// extend adds rows to t. Slices of rows handed out before stay valid:
+// appending never changes what they hold.
+func (t *table) extend(rows []row) {
+	t.rows = append(t.rows, rows...)
+	t.indexRows(rows)
+}
+
+func (t *table) indexRows(rows []row) {
 	for _, r := range rows {
 		h := rowSeed
 		for i, a := range r {
@@ -411,6 +428,11 @@ func (r *Reasoner) registerNatives() {
 			return r.memoCall(m, args, k, env)
 		})
 	}
+	// Templates standing for the arguments of a native, as they are.
+	argTemplates := make([]template, maxNativeArity)
+	for i := range argTemplates {
+		argTemplates[i] = template{slot: i}
+	}
 	for _, d := range g.derived {
 		for _, rel := range d.rels {
 			if rel.native == 0 {
@@ -421,7 +443,11 @@ func (r *Reasoner) registerNatives() {
 				arity++
 			}
 			register(vm, rel.native, arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
-				t, err := r.derivedTable(r.ctx, rel)
+				r.keyBuf = partitionKey(rel.scc, argTemplates[:rel.sig.arity], args, env, r.keyBuf)
+				if r.keyBuf == nil && rel.fallback != 0 {
+					return r.vm.Arrive(rel.fallback, args, k, env)
+				}
+				t, err := r.derivedTable(r.ctx, rel, r.keyBuf)
 				if err != nil {
 					return engine.Error(err)
 				}

@@ -124,6 +124,7 @@ type Reasoner struct {
 	// derived holds the rows of the derived components in the state, by
 	// derivedSCC.id.
 	derived []derivedState
+	keyBuf  []engine.Term // scratch for partition keys
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -218,7 +219,7 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	if err := g.evaluateStatic(ctx, prog); err != nil {
 		return nil, err
 	}
-	if err := g.compileRules(prog, nil); err != nil {
+	if err := g.compileRules(prog, nil, nil); err != nil {
 		return nil, err
 	}
 	if len(g.derived) == 0 {
@@ -227,12 +228,12 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	// Evaluating a component bottom-up computes all its rows, where the
 	// interpreter proves only the calls made; a component with many rows
 	// in the initial state stays with the interpreter.
-	banned, err := g.costlyDerived(ctx)
+	banned, partOnly, err := g.costlyDerived(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(banned) > 0 {
-		if err := g.compileRules(prog, banned); err != nil {
+	if len(banned) > 0 || len(partOnly) > 0 {
+		if err := g.compileRules(prog, banned, partOnly); err != nil {
 			return nil, err
 		}
 	}
@@ -240,13 +241,15 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 }
 
 // compileRules compiles the rules left once the static relations are
-// tables into g, deriving no component in banned.
-func (g *game) compileRules(prog *program, banned map[int]bool) error {
+// tables into g, deriving no component in banned, and those in partOnly
+// only by partition.
+func (g *game) compileRules(prog *program, banned, partOnly map[int]bool) error {
 	g.takeDepth = map[signature]bool{}
 	c := g.ruleCompiler(prog)
 	for id := range banned {
 		c.derivs[id] = nil
 	}
+	c.partOnly = partOnly
 	for _, s := range prog.order {
 		if c.tabled[s] {
 			continue

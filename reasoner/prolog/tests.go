@@ -403,7 +403,8 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		x, err := r.derivedTable(ctx, t.rel)
+		r.keyBuf = partitionKey(t.rel.scc, t.args, vals, env, r.keyBuf)
+		x, err := r.derivedTable(ctx, t.rel, r.keyBuf)
 		if err != nil {
 			return false, err
 		}
