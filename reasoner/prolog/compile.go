@@ -61,7 +61,7 @@ type compiler struct {
 	// partOnly holds the components, by id, derived only by partition:
 	// all their rows are too many.
 	partOnly map[int]bool
-	queue   []version // versions still to compile
+	queue    []version // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
 	// their written order.

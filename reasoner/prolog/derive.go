@@ -3,6 +3,7 @@ package prolog
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/ichiban/prolog/engine"
@@ -40,12 +41,16 @@ type derivedSCC struct {
 	// component passes on unchanged. A call binding them needs only the
 	// rows with those values, a partition evaluated with partRules, the
 	// rules compiled with the invariant arguments bound.
-	inv       uint64
-	partRules []derivedRule
+	inv uint64
 	// partOnly is set when all the rows are too many: only calls binding
-	// the invariant arguments are answered here; the interpreter proves
-	// the others.
-	partOnly bool
+	// some invariant arguments are answered here, by partition; the
+	// interpreter proves the others. partRules holds the rules compiled
+	// for each set of invariant arguments bound that a call site binds,
+	// and masks those sets, most arguments first.
+	partOnly  bool
+	partRules map[uint64][]derivedRule
+	masks     []uint64
+	comp      []signature
 }
 
 // derivedRel is one relation of a derived component.
@@ -57,7 +62,7 @@ type derivedRel struct {
 	// fallback proves, in the interpreter, the native's calls that leave
 	// an invariant argument free when the component is partOnly.
 	fallback engine.Atom
-	depth  bool        // the interpreter passes a depth argument, ignored
+	depth    bool // the interpreter passes a depth argument, ignored
 }
 
 // derivedRule is one rule of a derived component, as a flat relation of
@@ -128,7 +133,7 @@ func (g *game) costlyDerived(ctx context.Context) (banned, partOnly map[int]bool
 				key = append(key, t)
 			}
 		}
-		if trial(d, &derivation{key: key}, d.partRules) == nil {
+		if trial(d, &derivation{mask: d.inv, key: key}, d.partRules[d.inv]) == nil {
 			delete(banned, d.scc)
 			partOnly[d.scc] = true
 		}
@@ -218,16 +223,32 @@ func (c *compiler) deriveSCC(id int) *derivedSCC {
 	if d.rules, ok = c.derivedRules(d, comp, 0); !ok {
 		return nil
 	}
+	d.comp = comp
 	if len(comp) == 1 {
 		d.inv = invariantArgs(comp[0], c.prog.rules[comp[0]])
 	}
-	if d.inv != 0 {
-		if d.partRules, ok = c.derivedRules(d, comp, d.inv); !ok {
-			d.inv = 0
-		}
+	d.partRules = map[uint64][]derivedRule{}
+	if d.inv != 0 && !c.partitioned(d, d.inv) {
+		d.inv = 0
 	}
 	d.partOnly = c.partOnly[id] && d.inv != 0
 	return d
+}
+
+// partitioned compiles the rules of d for partitions by the invariant
+// arguments in mask, and reports whether they are flat.
+func (c *compiler) partitioned(d *derivedSCC, mask uint64) bool {
+	if _, ok := d.partRules[mask]; ok {
+		return true
+	}
+	rules, ok := c.derivedRules(d, d.comp, mask)
+	if !ok {
+		return false
+	}
+	d.partRules[mask] = rules
+	d.masks = append(d.masks, mask)
+	slices.SortStableFunc(d.masks, func(a, b uint64) int { return bits.OnesCount64(b) - bits.OnesCount64(a) })
+	return true
 }
 
 // derivedRules compiles the rules of the component d, whose relations
@@ -293,16 +314,13 @@ func invariantArgs(s signature, rules []*gdl.Rule) uint64 {
 	return inv
 }
 
-// partitionKey returns the values of the invariant arguments of d in a
-// call with the templates args instantiated by vals (resolved in env),
-// appended to buf, or nil when some is not bound.
-func partitionKey(d *derivedSCC, args []template, vals []engine.Term, env *engine.Env, buf []engine.Term) []engine.Term {
-	if d.inv == 0 {
-		return nil
-	}
+// partitionKey returns the values of the arguments in mask of a call with
+// the templates args instantiated by vals (resolved in env), appended to
+// buf, or nil when some is not bound.
+func partitionKey(mask uint64, args []template, vals []engine.Term, env *engine.Env, buf []engine.Term) []engine.Term {
 	key := buf[:0]
 	for i, a := range args {
-		if d.inv&(1<<i) == 0 {
+		if mask&(1<<i) == 0 {
 			continue
 		}
 		if !templateBound(a, vals) {
@@ -318,6 +336,18 @@ func partitionKey(d *derivedSCC, args []template, vals []engine.Term, env *engin
 		key = append(key, t)
 	}
 	return key
+}
+
+// boundMask returns the invariant arguments of d among args that the
+// variables in bound bind.
+func boundMask(d *derivedSCC, args []gdl.Term, bound map[string]bool) uint64 {
+	var mask uint64
+	for i, a := range args {
+		if d.inv&(1<<i) != 0 && allBound(termVars([]gdl.Term{a}, nil), bound) {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // templateBound reports whether every variable of a is bound in vals.
@@ -375,14 +405,17 @@ func (tc *testCompiler) derivedStep(sig signature, args []gdl.Term, bound map[st
 	if !ok {
 		return flatStep{}, false
 	}
-	if r.scc.partOnly {
-		for i, a := range args {
-			if r.scc.inv&(1<<i) != 0 && !allBound(termVars([]gdl.Term{a}, nil), bound) {
-				return flatStep{}, false
-			}
-		}
+	// A call binding invariant arguments reads their partition, which
+	// has fewer rows than the whole; planned for the arguments bound,
+	// its rules tend to run faster too.
+	mask := boundMask(r.scc, args, bound)
+	if mask != 0 && !tc.c.partitioned(r.scc, mask) {
+		mask = 0
 	}
-	return flatStep{kind: stepDerived, derived: r, occ: -1, args: tc.templates(args)}, true
+	if r.scc.partOnly && mask == 0 {
+		return flatStep{}, false
+	}
+	return flatStep{kind: stepDerived, derived: r, occ: -1, mask: mask, args: tc.templates(args)}, true
 }
 
 // derivedState holds the derivations of one derived component in the
@@ -401,7 +434,8 @@ type derivedState struct {
 // it, in the current state.
 type derivation struct {
 	done  bool
-	key   []engine.Term // the partition's invariant arguments; nil: whole
+	mask  uint64        // the invariant arguments the partition binds; 0: whole
+	key   []engine.Term // their values
 	full  []*table      // by relation, every row found
 	delta []*table      // by relation, the rows new in the last round
 	seen  []rowSet      // by relation
@@ -425,13 +459,13 @@ func (r *Reasoner) resetDerived(movesOnly bool) {
 // current state, evaluating its component first if need be. key holds
 // the values of the component's invariant arguments, when the caller
 // knows them all: then only that partition is evaluated.
-func (r *Reasoner) derivedTable(ctx context.Context, rel *derivedRel, key []engine.Term) (*table, error) {
+func (r *Reasoner) derivedTable(ctx context.Context, rel *derivedRel, mask uint64, key []engine.Term) (*table, error) {
 	d := rel.scc
 	ds := &r.derived[d.id]
-	if d.partOnly && key == nil {
+	if d.partOnly && (mask == 0 || key == nil) {
 		return nil, fmt.Errorf("derived relation %s called with its invariant arguments free", rel.sig)
 	}
-	if d.inv == 0 || key == nil {
+	if mask == 0 || key == nil {
 		if !ds.whole.done {
 			if err := r.derive(ctx, d, ds, &ds.whole, d.rules, maxDerivedRows); err != nil {
 				return nil, err
@@ -439,17 +473,17 @@ func (r *Reasoner) derivedTable(ctx context.Context, rel *derivedRel, key []engi
 		}
 		return ds.whole.full[rel.index], nil
 	}
-	h := rowSeed
+	h := mixAtom(rowSeed, engine.Atom(mask))
 	for _, t := range key {
 		h = hashTerm(h, t)
 	}
 	for _, dv := range ds.parts[h] {
-		if identicalRows(dv.key, key) {
+		if dv.mask == mask && identicalRows(dv.key, key) {
 			return dv.full[rel.index], nil
 		}
 	}
-	dv := &derivation{key: slices.Clone(key)}
-	if err := r.derive(ctx, d, ds, dv, d.partRules, maxDerivedRows); err != nil {
+	dv := &derivation{mask: mask, key: slices.Clone(key)}
+	if err := r.derive(ctx, d, ds, dv, d.partRules[mask], maxDerivedRows); err != nil {
 		return nil, err
 	}
 	if ds.parts == nil {
@@ -493,14 +527,14 @@ func (r *Reasoner) derive(ctx context.Context, d *derivedSCC, ds *derivedState, 
 	// A partition's rules take the key as their bound arguments.
 	var args []template
 	var vals []engine.Term
-	if dv.key != nil {
+	if dv.mask != 0 {
 		arity := d.rels[0].sig.arity
 		args = make([]template, arity)
 		vals = make([]engine.Term, arity)
 		k := 0
 		for i := range args {
 			args[i] = template{slot: i}
-			if d.inv&(1<<i) != 0 {
+			if dv.mask&(1<<i) != 0 {
 				vals[i] = dv.key[k]
 				k++
 			}

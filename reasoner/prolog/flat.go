@@ -62,6 +62,7 @@ type flatStep struct {
 	// own component this is (-1 for a relation of a lower component).
 	derived *derivedRel
 	occ     int
+	mask    uint64 // the invariant arguments giving the partition read; 0: all rows
 }
 
 // flatRelation returns s compiled as a flat relation for calls binding
@@ -500,8 +501,12 @@ func (e *flatEval) bind(vals []engine.Term, a template, g engine.Term) bool {
 func (e *flatEval) derivedRows(f *flatFrame, st *flatStep) (*table, error) {
 	rel := st.derived
 	if st.occ < 0 {
-		e.key = partitionKey(rel.scc, st.args, f.vals, nil, e.key)
-		return e.r.derivedTable(e.ctx, rel, e.key)
+		var key []engine.Term
+		if st.mask != 0 {
+			e.key = partitionKey(st.mask, st.args, f.vals, nil, e.key)
+			key = e.key
+		}
+		return e.r.derivedTable(e.ctx, rel, st.mask, key)
 	}
 	ds := &e.r.derived[rel.scc.id]
 	if ds.deltaAt == st.occ {

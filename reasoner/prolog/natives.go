@@ -443,11 +443,21 @@ func (r *Reasoner) registerNatives() {
 				arity++
 			}
 			register(vm, rel.native, arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
-				r.keyBuf = partitionKey(rel.scc, argTemplates[:rel.sig.arity], args, env, r.keyBuf)
-				if r.keyBuf == nil && rel.fallback != 0 {
+				var mask uint64
+				var key []engine.Term
+				// The partition binding the most of the arguments the
+				// call binds, else all rows, or the interpreter when they
+				// are too many.
+				for _, m := range d.masks {
+					if r.keyBuf = partitionKey(m, argTemplates[:rel.sig.arity], args, env, r.keyBuf); r.keyBuf != nil {
+						mask, key = m, r.keyBuf
+						break
+					}
+				}
+				if key == nil && d.partOnly {
 					return r.vm.Arrive(rel.fallback, args, k, env)
 				}
-				t, err := r.derivedTable(r.ctx, rel, r.keyBuf)
+				t, err := r.derivedTable(r.ctx, rel, mask, key)
 				if err != nil {
 					return engine.Error(err)
 				}

@@ -403,8 +403,14 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		r.keyBuf = partitionKey(t.rel.scc, t.args, vals, env, r.keyBuf)
-		x, err := r.derivedTable(ctx, t.rel, r.keyBuf)
+		var mask uint64
+		var key []engine.Term
+		if t.rel.scc.inv != 0 {
+			mask = t.rel.scc.inv
+			r.keyBuf = partitionKey(mask, t.args, vals, env, r.keyBuf)
+			key = r.keyBuf
+		}
+		x, err := r.derivedTable(ctx, t.rel, mask, key)
 		if err != nil {
 			return false, err
 		}
