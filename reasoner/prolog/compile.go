@@ -53,6 +53,8 @@ type compiler struct {
 	memos    map[version]*memoVersion
 	flats    map[version]*flatRelation // nil: not flat, or being compiled
 	noFlat   bool                      // Options.noFlat
+	nextFlat int                       // flatRelation.id of the next one
+	bottomUp bool                      // planning rules of a derived component
 	// derivs holds the recursive components evaluated bottom-up, by
 	// component id (nil: not derivable, or being compiled); derived lists
 	// them by their own dense id.
@@ -312,6 +314,17 @@ func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.L
 		// Without table statistics keep the written order, but for
 		// recursive calls.
 		return planBody(r.Body, bound, whole, nil, pinned)
+	}
+	if c.bottomUp {
+		// A rule of a component evaluated bottom-up reads the
+		// component's rows found so far, mostly those new in the last
+		// round: few, and known, so they come first.
+		return planBody(r.Body, bound, whole, func(l *gdl.Sentence, b map[string]bool) float64 {
+			if d, ok := c.prog.scc[signature{l.Name.Name, len(l.Args)}]; ok && d == scc {
+				return 0.9
+			}
+			return c.cost(l, b)
+		}, nil)
 	}
 	return planBody(r.Body, bound, whole, c.cost, pinned)
 }

@@ -259,7 +259,9 @@ func (c *compiler) derivedRules(d *derivedSCC, comp []signature, mode uint64) ([
 		for _, r := range c.prog.rules[s] {
 			tc := c.newTestCompiler(s)
 			tc.derive = d
+			c.bottomUp = true
 			fr, ok := c.flatRuleWith(tc, r, s, mode)
+			c.bottomUp = false
 			if !ok {
 				return nil, false
 			}
@@ -602,9 +604,6 @@ type rowSet struct {
 }
 
 func (s *rowSet) reset() {
-	if s.m == nil {
-		s.m = map[uint64][]row{}
-	}
 	clear(s.m)
 }
 
@@ -620,6 +619,9 @@ func (s *rowSet) add(rw []engine.Term) (row, bool) {
 		}
 	}
 	c := row(slices.Clone(rw))
+	if s.m == nil {
+		s.m = map[uint64][]row{}
+	}
 	s.m[h] = append(s.m[h], c)
 	return c, true
 }

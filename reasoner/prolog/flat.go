@@ -28,6 +28,11 @@ import (
 type flatRelation struct {
 	mode  uint64
 	rules []flatRule
+	// id numbers the relations compiled for a game, for the answers of
+	// tests kept per state (holdsMemo); usesDoes says they depend on the
+	// joint move too.
+	id       int
+	usesDoes bool
 }
 
 // flatRule is one rule of a flat relation: its body in the planner's
@@ -82,7 +87,8 @@ func (c *compiler) flatRelation(s signature, mode uint64) (*flatRelation, bool) 
 	if len(rules) == 0 || c.tabled[s] || c.prog.recursive[s] {
 		return nil, false
 	}
-	rel := &flatRelation{mode: mode}
+	rel := &flatRelation{mode: mode, id: c.nextFlat, usesDoes: c.prog.usesDoes[s]}
+	c.nextFlat++
 	for _, r := range rules {
 		fr, ok := c.flatRule(r, s, mode)
 		if !ok {
@@ -105,7 +111,8 @@ func (c *compiler) flatRuleWith(tc *testCompiler, r *gdl.Rule, s signature, mode
 	head := tc.templates(r.Head.Args)
 	bound := modeBound(r.Head.Args, mode)
 	var steps []flatStep
-	for _, l := range c.plan(r, s, maps.Clone(bound)) {
+	lits := c.plan(r, s, maps.Clone(bound))
+	for k, l := range lits {
 		vs := literalVars(l, nil)
 		if allBound(vs, bound) && !tc.inDerived(l) {
 			t, ok := tc.compile(l)
@@ -119,7 +126,7 @@ func (c *compiler) flatRuleWith(tc *testCompiler, r *gdl.Rule, s signature, mode
 			}
 			continue
 		}
-		st, ok := tc.generatorOrDisjunction(l, bound)
+		st, ok := tc.generatorOrDisjunction(l, bound, laterVars(r, lits[k+1:]))
 		if !ok {
 			return flatRule{}, false
 		}
@@ -136,19 +143,34 @@ func (c *compiler) flatRuleWith(tc *testCompiler, r *gdl.Rule, s signature, mode
 	return flatRule{vars: len(tc.vars), head: head, steps: steps}, true
 }
 
+// laterVars returns the variables of r's head and of the literals rest.
+func laterVars(r *gdl.Rule, rest []gdl.Literal) map[string]bool {
+	later := map[string]bool{}
+	for _, v := range termVars(r.Head.Args, nil) {
+		later[v] = true
+	}
+	for _, l := range rest {
+		for _, v := range literalVars(l, nil) {
+			later[v] = true
+		}
+	}
+	return later
+}
+
 // generatorOrDisjunction returns the step enumerating the answers of l, a
 // positive literal or a disjunction of them, given the variables bound. A
 // disjunction is taken only when each of its disjuncts binds every variable
-// the disjunction leaves free, as in (or (succ ?x ?u) (pred ?x ?u)), so
-// that the steps after it find them bound whichever disjunct answered.
-func (tc *testCompiler) generatorOrDisjunction(l gdl.Literal, bound map[string]bool) (flatStep, bool) {
+// the disjunction leaves free and the rest of the rule (in later) uses, as
+// in (or (succ ?x ?u) (pred ?x ?u)), so that the steps after it find them
+// bound whichever disjunct answered.
+func (tc *testCompiler) generatorOrDisjunction(l gdl.Literal, bound, later map[string]bool) (flatStep, bool) {
 	or, ok := l.(*gdl.Or)
 	if !ok {
 		return tc.generator(l, bound)
 	}
 	var free []string
 	for _, v := range literalVars(or, nil) {
-		if !bound[v] {
+		if !bound[v] && later[v] {
 			free = append(free, v)
 		}
 	}
@@ -247,10 +269,10 @@ func (r *Reasoner) solveFlatWith(ctx context.Context, rel *flatRelation, args []
 	return e.err
 }
 
-// holds reports whether rel, called with the templates instantiated by
+// holdsFlat reports whether rel, called with the templates instantiated by
 // vals as arguments, has an answer. It is a test inside a query under way,
 // flat or not, so it has an evaluator of its own.
-func (r *Reasoner) holds(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env) (bool, error) {
+func (r *Reasoner) holdsFlat(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env) (bool, error) {
 	ctx := r.ctx
 	if ctx == nil {
 		ctx = context.Background()

@@ -137,8 +137,9 @@ func matchRows(args []engine.Term, candidates []row, k engine.Cont, env *engine.
 	return engine.Delay(ks...)
 }
 
-// table is the extension of a state-independent relation, computed once
-// when the game is loaded. It is immutable and shared by all instances.
+// table is the extension of a relation: of a state-independent one,
+// computed once when the game is loaded, immutable and shared by all
+// instances; or of a state's facts or derived rows, owned by one instance.
 type table struct {
 	rows []row
 	// index maps, for each argument position, a constant to the rows that
@@ -148,17 +149,29 @@ type table struct {
 	index []map[engine.Atom][]row
 	open  [][]row
 	// byRow maps the hash of a row of constants to the rows with that
-	// hash, for ground lookups; nil when some row holds a compound.
-	byRow map[uint64][]row
+	// hash, for ground lookups; unused when compound is set, some row
+	// holding a compound.
+	byRow    map[uint64][]row
+	compound bool
+	arity    int
+	// indexed counts the rows indexed so far. An instance's tables index
+	// their rows when first looked up with more than smallTable rows:
+	// most derived tables are small and looked up little. Shared tables
+	// are indexed when made, so that reading them never writes.
+	indexed int
 
 	// projections caches distinct for the planner, which runs at load.
 	mu          sync.Mutex
 	projections map[uint64]int
 }
 
+// A table of at most smallTable rows is scanned rather than indexed.
+const smallTable = 8
+
 func newTable(arity int, rows []row) *table {
 	t := &table{}
 	t.fill(arity, rows)
+	t.ensureIndex()
 	return t
 }
 
@@ -166,25 +179,17 @@ func newTable(arity int, rows []row) *table {
 func (t *table) fill(arity int, rows []row) {
 	t.reset(arity)
 	t.rows = rows
-	t.indexRows(rows)
 }
 
 // reset empties t, keeping its maps for reuse.
 func (t *table) reset(arity int) {
 	t.rows = nil
-	if len(t.index) != arity {
-		t.index = make([]map[engine.Atom][]row, arity)
-		t.open = make([][]row, arity)
-	}
+	t.arity = arity
+	t.indexed = 0
+	t.compound = false
 	for i := range t.index {
-		if t.index[i] == nil {
-			t.index[i] = map[engine.Atom][]row{}
-		}
 		clear(t.index[i])
 		t.open[i] = nil
-	}
-	if t.byRow == nil {
-		t.byRow = map[uint64][]row{}
 	}
 	clear(t.byRow)
 	t.projections = nil
@@ -194,11 +199,24 @@ func (t *table) reset(arity int) {
 // appending never changes what they hold.
 func (t *table) extend(rows []row) {
 	t.rows = append(t.rows, rows...)
-	t.indexRows(rows)
 }
 
-func (t *table) indexRows(rows []row) {
-	for _, r := range rows {
+// ensureIndex indexes the rows not indexed yet.
+func (t *table) ensureIndex() {
+	if t.indexed == len(t.rows) {
+		return
+	}
+	if len(t.index) != t.arity {
+		t.index = make([]map[engine.Atom][]row, t.arity)
+		t.open = make([][]row, t.arity)
+		for i := range t.index {
+			t.index[i] = map[engine.Atom][]row{}
+		}
+	}
+	if t.byRow == nil {
+		t.byRow = map[uint64][]row{}
+	}
+	for _, r := range t.rows[t.indexed:] {
 		h := rowSeed
 		for i, a := range r {
 			if atom, ok := a.(engine.Atom); ok {
@@ -206,13 +224,24 @@ func (t *table) indexRows(rows []row) {
 				h = mixAtom(h, atom)
 			} else {
 				t.open[i] = append(t.open[i], r)
-				t.byRow = nil
+				t.compound = true
 			}
 		}
-		if t.byRow != nil {
+		if !t.compound {
 			t.byRow[h] = append(t.byRow[h], r)
 		}
 	}
+	t.indexed = len(t.rows)
+}
+
+// small reports whether t is scanned rather than indexed, indexing it
+// otherwise.
+func (t *table) small() bool {
+	if len(t.rows) <= smallTable {
+		return true
+	}
+	t.ensureIndex()
+	return false
 }
 
 // rowSeed and mixAtom hash a row of constants, one argument at a time.
@@ -300,6 +329,9 @@ func writeKey(b *strings.Builder, t engine.Term) {
 // constant argument.
 func (t *table) call(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 	candidates := t.rows
+	if t.small() {
+		return matchRows(args, candidates, k, env)
+	}
 	for i, a := range args {
 		atom, ok := env.Resolve(a).(engine.Atom)
 		if !ok {

@@ -125,6 +125,7 @@ type Reasoner struct {
 	// derivedSCC.id.
 	derived []derivedState
 	keyBuf  []engine.Term // scratch for partition keys
+	holds   holdsMemo     // answers of tests of flat relations
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -884,6 +885,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 	r.stateOf = nil
 	r.state.reset()
 	r.memo.reset()
+	r.holds.reset()
 	r.resetDerived(false)
 	for _, f := range s.Facts() {
 		t, err := r.term(string(f))
@@ -902,6 +904,7 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 // setMoves loads a joint move into the does natives' index; nil clears it.
 func (r *Reasoner) setMoves(joint []reasoner.Move) error {
 	r.memo.clearMoves()
+	r.holds.clearMoves()
 	r.resetDerived(true)
 	r.moves.reset()
 	r.moveTerms = r.moveTerms[:0]

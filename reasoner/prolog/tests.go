@@ -430,7 +430,7 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 		}
 	case testCall:
 		if t.flat != nil {
-			ok, err := r.holds(t.flat, t.args, vals, env)
+			ok, err := r.holdsMemoised(t.flat, t.args, vals, env)
 			if err != nil {
 				return false, err
 			}
@@ -478,7 +478,7 @@ func (t *table) contains(args []template, vals []engine.Term, env *engine.Env) b
 // lookup returns the rows hashed like the templates when every template
 // is a known constant and the table holds constants only.
 func (t *table) lookup(args []template, vals []engine.Term, env *engine.Env) ([]row, bool) {
-	if t.byRow == nil {
+	if t.small() || t.compound {
 		return nil, false
 	}
 	h := rowSeed
@@ -500,6 +500,9 @@ func (t *table) candidates(args []template, vals []engine.Term, env *engine.Env)
 		return rows
 	}
 	best := t.rows
+	if t.small() {
+		return best
+	}
 	for i, a := range args {
 		if len(t.open[i]) > 0 {
 			continue
