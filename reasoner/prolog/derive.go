@@ -212,9 +212,18 @@ func (c *compiler) deriveSCC(id int) *derivedSCC {
 		d.rels = append(d.rels, rel)
 		d.usesDoes = d.usesDoes || c.prog.usesDoes[s]
 	}
+	// Recursion through compound terms, in a head or in a call of the
+	// component, stays with the interpreter: the first may build terms
+	// without end, and the second is how rules walk terms (or fail to,
+	// when GDL's recursion restriction is broken, which the interpreter
+	// reports at its depth limit).
+	inComp := map[signature]bool{}
+	for _, s := range comp {
+		inComp[s] = true
+	}
 	for _, s := range comp {
 		for _, r := range c.prog.rules[s] {
-			if buildsTerms(r.Head.Args) {
+			if buildsTerms(r.Head.Args) || callsWithTerms(r.Body, inComp) {
 				return nil
 			}
 		}
@@ -366,6 +375,31 @@ func templateBound(a template, vals []engine.Term) bool {
 		}
 	}
 	return true
+}
+
+// callsWithTerms reports whether a literal of body, looking inside not
+// and or, calls a relation in set with a compound argument.
+func callsWithTerms(body []gdl.Literal, set map[signature]bool) bool {
+	found := false
+	var walk func(l gdl.Literal)
+	walk = func(l gdl.Literal) {
+		switch l := l.(type) {
+		case *gdl.Sentence:
+			if set[signature{l.Name.Name, len(l.Args)}] && buildsTerms(l.Args) {
+				found = true
+			}
+		case *gdl.Not:
+			walk(l.Arg)
+		case *gdl.Or:
+			for _, d := range l.Disjuncts {
+				walk(d)
+			}
+		}
+	}
+	for _, l := range body {
+		walk(l)
+	}
+	return found
 }
 
 // buildsTerms reports whether some argument is a compound term.
