@@ -299,27 +299,14 @@ func invariantArgs(s signature, rules []*gdl.Rule) uint64 {
 				inv &^= 1 << i
 				continue
 			}
-			var check func(l gdl.Literal)
-			check = func(l gdl.Literal) {
-				switch l := l.(type) {
-				case *gdl.Sentence:
-					if l.Name.Name != s.name || len(l.Args) != s.arity {
-						return
-					}
-					if w, ok := l.Args[i].(*gdl.Var); !ok || w.Name != v.Name {
-						inv &^= 1 << i
-					}
-				case *gdl.Not:
-					check(l.Arg)
-				case *gdl.Or:
-					for _, d := range l.Disjuncts {
-						check(d)
-					}
+			visitSentences(r.Body, func(l *gdl.Sentence) {
+				if l.Name.Name != s.name || len(l.Args) != s.arity {
+					return
 				}
-			}
-			for _, l := range r.Body {
-				check(l)
-			}
+				if w, ok := l.Args[i].(*gdl.Var); !ok || w.Name != v.Name {
+					inv &^= 1 << i
+				}
+			})
 		}
 	}
 	return inv
@@ -381,24 +368,11 @@ func templateBound(a template, vals []engine.Term) bool {
 // and or, calls a relation in set with a compound argument.
 func callsWithTerms(body []gdl.Literal, set map[signature]bool) bool {
 	found := false
-	var walk func(l gdl.Literal)
-	walk = func(l gdl.Literal) {
-		switch l := l.(type) {
-		case *gdl.Sentence:
-			if set[signature{l.Name.Name, len(l.Args)}] && buildsTerms(l.Args) {
-				found = true
-			}
-		case *gdl.Not:
-			walk(l.Arg)
-		case *gdl.Or:
-			for _, d := range l.Disjuncts {
-				walk(d)
-			}
+	visitSentences(body, func(l *gdl.Sentence) {
+		if set[signature{l.Name.Name, len(l.Args)}] && buildsTerms(l.Args) {
+			found = true
 		}
-	}
-	for _, l := range body {
-		walk(l)
-	}
+	})
 	return found
 }
 

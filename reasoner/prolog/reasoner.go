@@ -514,13 +514,22 @@ func (g *game) fixpoint(ctx context.Context, prog *program, scratch *Reasoner, c
 // call one of the relations in set.
 func countCalls(body []gdl.Literal, set map[signature]bool) int {
 	n := 0
+	visitSentences(body, func(l *gdl.Sentence) {
+		if set[signature{l.Name.Name, len(l.Args)}] {
+			n++
+		}
+	})
+	return n
+}
+
+// visitSentences calls f with every sentence of body, looking inside not
+// and or.
+func visitSentences(body []gdl.Literal, f func(*gdl.Sentence)) {
 	var walk func(l gdl.Literal)
 	walk = func(l gdl.Literal) {
 		switch l := l.(type) {
 		case *gdl.Sentence:
-			if set[signature{l.Name.Name, len(l.Args)}] {
-				n++
-			}
+			f(l)
 		case *gdl.Not:
 			walk(l.Arg)
 		case *gdl.Or:
@@ -532,7 +541,6 @@ func countCalls(body []gdl.Literal, set map[signature]bool) int {
 	for _, l := range body {
 		walk(l)
 	}
-	return n
 }
 
 // extension returns every answer of relation s, in the order found, without
