@@ -63,6 +63,8 @@ type compiler struct {
 	// partOnly holds the components, by id, derived only by partition:
 	// all their rows are too many.
 	partOnly map[int]bool
+	// badMasks holds, by component id, the partitions too large to use.
+	badMasks map[int]map[uint64]bool
 	queue    []version // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep

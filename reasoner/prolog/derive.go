@@ -144,6 +144,70 @@ func (g *game) costlyDerived(ctx context.Context) (banned, partOnly map[int]bool
 	return banned, partOnly, nil
 }
 
+// maxPartitionRows bounds the rows of a partition in the initial state:
+// a partition is worth it when a call binding those arguments needs few
+// rows. Bound from the wrong end, a partition holds far more rows than a
+// top-down proof visits (amazons asks for the open paths from a given
+// square in a given direction; the direction alone keys a partition of
+// every path that way).
+const maxPartitionRows = 128
+
+// costlyPartitions returns, by component id, the partitions of g.derived
+// with more than maxPartitionRows rows in the initial state, tried with
+// the key of a row of the component found there.
+func (g *game) costlyPartitions(ctx context.Context) (map[int]map[uint64]bool, error) {
+	r, err := g.instance()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.setState(g.initial); err != nil {
+		return nil, err
+	}
+	bad := map[int]map[uint64]bool{}
+	try := func(d *derivedSCC, dv *derivation, rules []derivedRule, limit int) error {
+		tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
+		defer cancel()
+		r.ctx = tctx
+		defer func() { r.ctx = nil }()
+		return r.derive(tctx, d, &r.derived[d.id], dv, rules, limit)
+	}
+	for _, d := range g.derived {
+		if len(d.masks) == 0 {
+			continue
+		}
+		ds := &r.derived[d.id]
+		_ = try(d, &ds.whole, d.rules, maxTrialRows) // only a sample is wanted
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rows := ds.whole.full[0].rows
+		if len(rows) == 0 {
+			rows = ds.whole.fresh[0]
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		for _, mask := range d.masks {
+			var key []engine.Term
+			for j, t := range rows[0] {
+				if mask&(1<<j) != 0 {
+					key = append(key, t)
+				}
+			}
+			if try(d, &derivation{mask: mask, key: key}, d.partRules[mask], maxPartitionRows) != nil {
+				if bad[d.scc] == nil {
+					bad[d.scc] = map[uint64]bool{}
+				}
+				bad[d.scc][mask] = true
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	return bad, nil
+}
+
 // derivedRel returns the derived relation s, compiling its component the
 // first time, or false when s is not recursive, does not depend on the
 // state, or its component cannot be derived. Components are keyed by
@@ -249,6 +313,9 @@ func (c *compiler) deriveSCC(id int) *derivedSCC {
 func (c *compiler) partitioned(d *derivedSCC, mask uint64) bool {
 	if _, ok := d.partRules[mask]; ok {
 		return true
+	}
+	if c.badMasks[d.scc][mask] && mask != d.inv {
+		return false
 	}
 	rules, ok := c.derivedRules(d, d.comp, mask)
 	if !ok {

@@ -220,7 +220,7 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	if err := g.evaluateStatic(ctx, prog); err != nil {
 		return nil, err
 	}
-	if err := g.compileRules(prog, nil, nil); err != nil {
+	if err := g.compileRules(prog, nil, nil, nil); err != nil {
 		return nil, err
 	}
 	if len(g.derived) == 0 {
@@ -234,7 +234,16 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 		return nil, err
 	}
 	if len(banned) > 0 || len(partOnly) > 0 {
-		if err := g.compileRules(prog, banned, partOnly); err != nil {
+		if err := g.compileRules(prog, banned, partOnly, nil); err != nil {
+			return nil, err
+		}
+	}
+	badMasks, err := g.costlyPartitions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(badMasks) > 0 {
+		if err := g.compileRules(prog, banned, partOnly, badMasks); err != nil {
 			return nil, err
 		}
 	}
@@ -242,15 +251,16 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 }
 
 // compileRules compiles the rules left once the static relations are
-// tables into g, deriving no component in banned, and those in partOnly
-// only by partition.
-func (g *game) compileRules(prog *program, banned, partOnly map[int]bool) error {
+// tables into g, deriving no component in banned, those in partOnly only
+// by partition, and using no partition in badMasks.
+func (g *game) compileRules(prog *program, banned, partOnly map[int]bool, badMasks map[int]map[uint64]bool) error {
 	g.takeDepth = map[signature]bool{}
 	c := g.ruleCompiler(prog)
 	for id := range banned {
 		c.derivs[id] = nil
 	}
 	c.partOnly = partOnly
+	c.badMasks = badMasks
 	for _, s := range prog.order {
 		if c.tabled[s] {
 			continue
