@@ -67,7 +67,7 @@ func (b benchRun) single(ctx context.Context, env *environment, arg string) erro
 	if len(res.Interpreted) > 0 {
 		fmt.Fprintf(env.stdout, "in the interpreter: %s\n", joinOrDash(res.Interpreted))
 	}
-	fmt.Fprintf(env.stdout, "%d rollouts, %d states in %.2fs\n", res.Rollouts, res.States, res.Seconds)
+	fmt.Fprintf(env.stdout, "%d rollouts, %d states in %.2fs (%.2fs of CPU)\n", res.Rollouts, res.States, res.Seconds, res.CPUSeconds)
 	fmt.Fprintf(env.stdout, "rollouts/s %.1f states/s %.0f\n", res.RolloutsPerSec, res.StatesPerSec)
 	return nil
 }
@@ -140,6 +140,7 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	joint := make([]reasoner.Move, len(r.Roles()))
 	s, step := s0, 0
+	cpu0 := cpuSeconds()
 	start := time.Now()
 	deadline := start.Add(time.Duration(b.seconds * float64(time.Second)))
 	for time.Now().Before(deadline) {
@@ -174,5 +175,9 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 	res.Seconds = time.Since(start).Seconds()
 	res.RolloutsPerSec = float64(res.Rollouts) / res.Seconds
 	res.StatesPerSec = float64(res.States) / res.Seconds
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		res.CPUSeconds = cpu
+		res.StatesPerCPUSec = float64(res.States) / cpu
+	}
 	return res
 }

@@ -59,7 +59,9 @@ func TestBenchCorpusSaveCompare(t *testing.T) {
 	old := *tab
 	old.Games = append([]benchResult(nil), tab.Games...)
 	old.Games[0].StatesPerSec /= 2
+	old.Games[0].StatesPerCPUSec /= 2
 	old.Games[2].StatesPerSec *= 2
+	old.Games[2].StatesPerCPUSec *= 2
 	oldPath := filepath.Join(dir, "old.json")
 	if err := old.save(oldPath); err != nil {
 		t.Fatal(err)

@@ -25,6 +25,11 @@ type benchResult struct {
 	Seconds        float64 `json:"seconds"`
 	RolloutsPerSec float64 `json:"rollouts_per_s"`
 	StatesPerSec   float64 `json:"states_per_s"`
+	// CPUSeconds is the process's CPU time over the measurement, GC
+	// included; states per CPU-second varies less than states per second
+	// on a machine shared with other work. Zero when unknown.
+	CPUSeconds      float64 `json:"cpu_seconds,omitempty"`
+	StatesPerCPUSec float64 `json:"states_per_cpu_s,omitempty"`
 	// Interpreted lists the relations the queries ask that ran in the
 	// interpreter rather than the flat evaluator.
 	Interpreted []string `json:"interpreted,omitempty"`
@@ -33,14 +38,14 @@ type benchResult struct {
 }
 
 func benchHeader() string {
-	return fmt.Sprintf("%-32s %10s %10s  %s", "game", "rollouts/s", "states/s", "in the interpreter")
+	return fmt.Sprintf("%-32s %10s %10s %10s  %s", "game", "rollouts/s", "states/s", "st/CPU-s", "in the interpreter")
 }
 
 func (r benchResult) line() string {
 	if r.Error != "" {
-		return fmt.Sprintf("%-32s %10s %10s  error: %s", r.Game, "-", "-", r.Error)
+		return fmt.Sprintf("%-32s %10s %10s %10s  error: %s", r.Game, "-", "-", "-", r.Error)
 	}
-	return fmt.Sprintf("%-32s %10.1f %10.0f  %s", r.Game, r.RolloutsPerSec, r.StatesPerSec, joinOrDash(r.Interpreted))
+	return fmt.Sprintf("%-32s %10.1f %10.0f %10.0f  %s", r.Game, r.RolloutsPerSec, r.StatesPerSec, r.StatesPerCPUSec, joinOrDash(r.Interpreted))
 }
 
 func joinOrDash(s []string) string {
@@ -93,7 +98,11 @@ func (t *benchTable) printSummary(w io.Writer) {
 	for i, r := range ok {
 		states[i], rollouts[i] = r.StatesPerSec, r.RolloutsPerSec
 	}
-	fmt.Fprintf(w, "median states/s %.0f, median rollouts/s %.1f\n", median(states), median(rollouts))
+	cpu := make([]float64, len(ok))
+	for i, r := range ok {
+		cpu[i] = r.StatesPerCPUSec
+	}
+	fmt.Fprintf(w, "median states/s %.0f, median rollouts/s %.1f, median states/CPU-s %.0f\n", median(states), median(rollouts), median(cpu))
 	slices.SortStableFunc(ok, func(a, b benchResult) int { return cmpFloat(a.StatesPerSec, b.StatesPerSec) })
 	fmt.Fprintln(w, "slowest by states/s:")
 	for _, r := range ok[:min(5, len(ok))] {
@@ -159,7 +168,13 @@ func compareTables(w io.Writer, oldPath, newPath string) error {
 	var rows []row
 	var onlyOld, onlyNew, failed []string
 	seen := map[string]bool{}
-	fmt.Fprintf(w, "%-32s %10s %10s %7s  %s\n", "game", "old st/s", "new st/s", "ratio", "in the interpreter (new)")
+	// States per CPU-second when both tables have them: they vary less.
+	perCPU := hasCPU(old) && hasCPU(cur)
+	unit := "st/s"
+	if perCPU {
+		unit = "st/CPU-s"
+	}
+	fmt.Fprintf(w, "%-32s %10s %10s %7s  %s\n", "game", "old "+unit, "new "+unit, "ratio", "in the interpreter (new)")
 	for _, r := range cur.Games {
 		seen[r.Game] = true
 		o, ok := before[r.Game]
@@ -172,7 +187,11 @@ func compareTables(w io.Writer, oldPath, newPath string) error {
 			fmt.Fprintf(w, "%-32s %10s %10s %7s  old: %s; new: %s\n", r.Game, "-", "-", "-", orDash(o.Error), orDash(r.Error))
 			continue
 		}
-		x := row{game: r.Game, old: o.StatesPerSec, new: r.StatesPerSec, ratio: ratio(r.StatesPerSec, o.StatesPerSec)}
+		x := row{game: r.Game, old: o.StatesPerSec, new: r.StatesPerSec}
+		if perCPU {
+			x.old, x.new = o.StatesPerCPUSec, r.StatesPerCPUSec
+		}
+		x.ratio = ratio(x.new, x.old)
 		rows = append(rows, x)
 		fmt.Fprintf(w, "%-32s %10.0f %10.0f %6.2fx  %s\n", x.game, x.old, x.new, x.ratio, joinOrDash(r.Interpreted))
 	}
@@ -201,14 +220,24 @@ func compareTables(w io.Writer, oldPath, newPath string) error {
 		olds[i], news[i], ratios[i] = x.old, x.new, x.ratio
 		logSum += math.Log(x.ratio)
 	}
-	fmt.Fprintf(w, "median states/s %.0f -> %.0f; ratio median %.2fx, geometric mean %.2fx\n",
-		median(olds), median(news), median(ratios), math.Exp(logSum/float64(len(rows))))
+	fmt.Fprintf(w, "median %s %.0f -> %.0f; ratio median %.2fx, geometric mean %.2fx\n",
+		unit, median(olds), median(news), median(ratios), math.Exp(logSum/float64(len(rows))))
 	slices.SortStableFunc(rows, func(a, b row) int { return cmpFloat(a.ratio, b.ratio) })
 	fmt.Fprintln(w, "most slowed down:")
 	for _, x := range rows[:min(5, len(rows))] {
 		fmt.Fprintf(w, "  %-30s %10.0f %10.0f %6.2fx\n", x.game, x.old, x.new, x.ratio)
 	}
 	return nil
+}
+
+// hasCPU reports whether every measured game of t has its CPU time.
+func hasCPU(t *benchTable) bool {
+	for _, r := range t.measured() {
+		if r.StatesPerCPUSec == 0 {
+			return false
+		}
+	}
+	return len(t.measured()) > 0
 }
 
 // ratio returns new/old, with a game measured at 0 states/s on both sides
