@@ -71,9 +71,11 @@ const recursion = `
 
 // agreementGames are the corpus games whose relations need the paths of
 // the flat evaluator beyond the bundled games: derived recursive
-// components (chess, reversi) and indexed state facts (dotsAndBoxes).
+// components (chess, reversi), one derived only by partition with the
+// interpreter proving the other calls (amazons_10x10), and indexed state
+// facts (dotsAndBoxes).
 // Their playouts are cut short: the engine alone is slow on them.
-var agreementGames = []string{"chess", "reversi", "dotsAndBoxes", "checkers", "englishDraughts", "pentago"}
+var agreementGames = []string{"chess", "reversi", "dotsAndBoxes", "checkers", "englishDraughts", "pentago", "amazons_10x10"}
 
 // TestFlatAgreesWithEngine plays random playouts of every bundled game, of
 // disjunctions and recursion and, unless -short, of agreementGames, and
