@@ -88,23 +88,39 @@ const (
 	maxPartitions  = 64
 )
 
+// initialInstance returns an instance of g holding its initial state,
+// for trying derivations at load time.
+func (g *game) initialInstance() (*Reasoner, error) {
+	r, err := g.instance()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.setState(g.initial); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// trialDerive derives dv with rules and limit, bounded by the table
+// timeout.
+func (r *Reasoner) trialDerive(ctx context.Context, d *derivedSCC, dv *derivation, rules []derivedRule, limit int) error {
+	tctx, cancel := context.WithTimeout(ctx, r.game.opts.TableTimeout)
+	defer cancel()
+	r.ctx = tctx
+	defer func() { r.ctx = nil }()
+	return r.derive(tctx, d, &r.derived[d.id], dv, rules, limit)
+}
+
 // costlyDerived returns the components of g.derived, by component id,
 // too costly to derive (banned), and those to derive only by partition.
 func (g *game) costlyDerived(ctx context.Context) (banned, partOnly map[int]bool, err error) {
-	r, err := g.instance()
+	r, err := g.initialInstance()
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := r.setState(g.initial); err != nil {
 		return nil, nil, err
 	}
 	banned, partOnly = map[int]bool{}, map[int]bool{}
 	trial := func(d *derivedSCC, dv *derivation, rules []derivedRule) error {
-		tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
-		defer cancel()
-		r.ctx = tctx
-		defer func() { r.ctx = nil }()
-		return r.derive(tctx, d, &r.derived[d.id], dv, rules, maxTrialRows)
+		return r.trialDerive(ctx, d, dv, rules, maxTrialRows)
 	}
 	for _, d := range g.derived {
 		ds := &r.derived[d.id]
@@ -156,20 +172,13 @@ const maxPartitionRows = 128
 // with more than maxPartitionRows rows in the initial state, tried with
 // the key of a row of the component found there.
 func (g *game) costlyPartitions(ctx context.Context) (map[int]map[uint64]bool, error) {
-	r, err := g.instance()
+	r, err := g.initialInstance()
 	if err != nil {
-		return nil, err
-	}
-	if err := r.setState(g.initial); err != nil {
 		return nil, err
 	}
 	bad := map[int]map[uint64]bool{}
 	try := func(d *derivedSCC, dv *derivation, rules []derivedRule, limit int) error {
-		tctx, cancel := context.WithTimeout(ctx, g.opts.TableTimeout)
-		defer cancel()
-		r.ctx = tctx
-		defer func() { r.ctx = nil }()
-		return r.derive(tctx, d, &r.derived[d.id], dv, rules, limit)
+		return r.trialDerive(ctx, d, dv, rules, limit)
 	}
 	for _, d := range g.derived {
 		if len(d.masks) == 0 {
