@@ -1,7 +1,10 @@
 package games
 
 import (
+	"bytes"
+	"encoding/xml"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -186,5 +189,48 @@ func TestOpen(t *testing.T) {
 			t.Errorf("Open(%q) = key %q, file %q, rules %.30q; want %q, %q, %q",
 				tt.arg, g.Key, g.Filename, g.Rules, tt.key, tt.filename, tt.rules)
 		}
+	}
+}
+
+// TestBundledStylesheets checks that every bundled game names a stylesheet
+// and that it is well-formed XML whose root is an XSLT stylesheet, so that
+// the viewer's boards draw (the browser test draws two of them).
+func TestBundledStylesheets(t *testing.T) {
+	for _, g := range Bundled() {
+		if g.StylesheetErr != nil || g.Stylesheet == nil {
+			t.Errorf("%s: no stylesheet (%v)", g.Key, g.StylesheetErr)
+			continue
+		}
+		dec := xml.NewDecoder(bytes.NewReader(g.Stylesheet))
+		root := ""
+		for {
+			tok, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("%s: stylesheet: %v", g.Key, err)
+				break
+			}
+			if se, ok := tok.(xml.StartElement); ok && root == "" {
+				root = se.Name.Space + " " + se.Name.Local
+			}
+		}
+		if root != "http://www.w3.org/1999/XSL/Transform stylesheet" {
+			t.Errorf("%s: stylesheet root is %q", g.Key, root)
+		}
+	}
+}
+
+func TestFolderStylesheetErrors(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "METADATA"), []byte(`{"rulesheet": "r.kif", "stylesheet": "missing.xsl"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "r.kif"), []byte("(role a)"), 0o644)
+	g, err := LoadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Stylesheet != nil || g.StylesheetErr == nil || !strings.Contains(g.StylesheetErr.Error(), "missing.xsl") {
+		t.Errorf("missing stylesheet: %q, %v", g.Stylesheet, g.StylesheetErr)
 	}
 }

@@ -22,6 +22,13 @@ type Game struct {
 	Description string // one line, may be empty
 	Filename    string // where the rules were read from, for error positions
 	Rules       []byte // the rulesheet text (GDL in KIF syntax)
+
+	// Stylesheet is the XSL stylesheet that METADATA names, if any: it
+	// draws a state, given as ggp-base's state XML, as HTML. StylesheetErr
+	// says why a stylesheet named could not be read; the rules are usable
+	// all the same.
+	Stylesheet    []byte
+	StylesheetErr error
 }
 
 // MaxRulesSize bounds the size of a rulesheet read from disk. The largest
@@ -33,6 +40,7 @@ type metadata struct {
 	GameName    string `json:"gameName"`
 	Rulesheet   string `json:"rulesheet"`
 	Description string `json:"description"`
+	Stylesheet  string `json:"stylesheet"`
 }
 
 // LoadFolder reads a game folder in the GGP repository layout: a METADATA
@@ -67,6 +75,13 @@ func loadFolder(fsys fs.FS, dir string) (*Game, error) {
 	g := &Game{Key: key, Name: md.GameName, Filename: filepath.Join(dir, path), Rules: rules}
 	if g.Name == "" {
 		g.Name = key
+	}
+	if md.Stylesheet != "" {
+		if strings.ContainsAny(md.Stylesheet, `/\`) {
+			g.StylesheetErr = fmt.Errorf("%s: stylesheet %q is not a file name", filepath.Join(dir, "METADATA"), md.Stylesheet)
+		} else if g.Stylesheet, err = readLimited(fsys, md.Stylesheet); err != nil {
+			g.Stylesheet, g.StylesheetErr = nil, fmt.Errorf("game folder %s: %w", dir, err)
+		}
 	}
 	if md.Description != "" && !strings.ContainsAny(md.Description, `/\`) {
 		if text, err := readLimited(fsys, md.Description); err == nil {

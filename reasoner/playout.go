@@ -33,9 +33,11 @@ func Playout(ctx context.Context, r Reasoner, s *State, rng *rand.Rand, maxSteps
 			}
 			joint[i] = legal[rng.IntN(len(legal))]
 		}
-		if s, err = r.Next(ctx, s, joint); err != nil {
+		next, err := r.Next(ctx, s, joint)
+		if err != nil {
 			return s, step, fmt.Errorf("step %d: %w", step, err)
 		}
+		s = next
 	}
 	return s, maxSteps, nil
 }

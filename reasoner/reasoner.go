@@ -13,6 +13,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ggp-go/ggp/gdl"
 )
@@ -61,6 +62,14 @@ type Reasoner interface {
 	Fork() (Reasoner, error)
 }
 
+// An Asker answers any query against the rules in a state, beyond what the
+// game-state machine asks: every instance of q that holds, in compact KIF,
+// sorted. Variables of q may be bound by the answers; q may also be a true
+// or does sentence. The reference backend is an Asker.
+type Asker interface {
+	Ask(ctx context.Context, s *State, q *gdl.Sentence) ([]string, error)
+}
+
 // GoalError reports roles whose goal value is undefined or not unique.
 type GoalError struct {
 	Roles  []string
@@ -88,11 +97,31 @@ func (e *GoalError) Error() string {
 // reasoner allows: the rules loop or explode.
 var ErrDepth = errors.New("query exceeds the depth limit")
 
-// State is a set of facts. States are immutable; compare them with Equal and
-// key maps with Hash or Key.
+// State is an immutable game state: a set of facts. A backend keeps states
+// in its own representation: a set of fact strings (NewState), or a word
+// vector of the backend's own Encoding, such as a bitset over a grounded
+// game's base propositions (NewEncodedState). Facts are produced from an
+// encoded state only when asked, for records, printing and queries, and
+// then kept.
+//
+// Equal compares any two states by their facts. Hash is cheap and equal for
+// equal states of one representation: two fact states, or two states of the
+// same Encoding. Key maps by facts whatever the representation.
 type State struct {
-	facts []Fact // sorted, no duplicates
+	enc   Encoding
+	words []uint64 // the state in enc, when enc is not nil
 	hash  uint64
+
+	once  sync.Once
+	facts []Fact // sorted, no duplicates; decoded from words on first use
+}
+
+// An Encoding is a backend's compact representation of the states of one
+// loaded game, shared by every instance forked from it.
+type Encoding interface {
+	// Facts returns the facts of the state encoded as words, sorted and
+	// without duplicates.
+	Facts(words []uint64) []Fact
 }
 
 // seed is fixed for the life of the process so that hashes of equal states
@@ -111,30 +140,77 @@ func NewState(facts []Fact) *State {
 		h.WriteString(string(f))
 		h.WriteByte(0)
 	}
-	return &State{facts: facts, hash: h.Sum64()}
+	s := &State{facts: facts, hash: h.Sum64()}
+	s.once.Do(func() {})
+	return s
+}
+
+// NewEncodedState returns the state that enc represents as words. It takes
+// ownership of words, which must not be modified afterwards.
+func NewEncodedState(enc Encoding, words []uint64) *State {
+	return &State{enc: enc, words: words, hash: hashWords(words)}
+}
+
+// hashWords mixes words into a hash (the 64-bit finalizer of MurmurHash3
+// per word, folded with the process seed's hash of the length), cheap
+// enough for every state a search makes.
+func hashWords(words []uint64) uint64 {
+	h := maphash.Comparable(seed, len(words))
+	for _, w := range words {
+		h ^= w
+		h ^= h >> 33
+		h *= 0xff51afd7ed558ccd
+		h ^= h >> 33
+		h *= 0xc4ceb9fe1a85ec53
+		h ^= h >> 33
+	}
+	return h
+}
+
+// Encoded returns the words of s if enc made it, and false otherwise. The
+// caller must not modify the words.
+func (s *State) Encoded(enc Encoding) ([]uint64, bool) {
+	if s.enc == nil || s.enc != enc {
+		return nil, false
+	}
+	return s.words, true
 }
 
 // Facts returns the facts of the state, sorted. The caller must not modify
 // the slice.
-func (s *State) Facts() []Fact { return s.facts }
+func (s *State) Facts() []Fact {
+	s.once.Do(func() { s.facts = s.enc.Facts(s.words) })
+	return s.facts
+}
 
-// Hash returns a hash of the state's facts.
+// Hash returns a hash of the state. Equal states of one representation
+// have equal hashes.
 func (s *State) Hash() uint64 { return s.hash }
 
 // Equal reports whether s and t hold the same facts.
 func (s *State) Equal(t *State) bool {
-	return s == t || (s.hash == t.hash && slices.Equal(s.facts, t.facts))
+	if s == t {
+		return true
+	}
+	if s.enc != nil && s.enc == t.enc {
+		return s.hash == t.hash && slices.Equal(s.words, t.words)
+	}
+	if s.enc == nil && t.enc == nil && s.hash != t.hash {
+		return false
+	}
+	return slices.Equal(s.Facts(), t.Facts())
 }
 
 // Key returns the facts joined by spaces: a string that identifies the state.
 func (s *State) Key() string {
+	facts := s.Facts()
 	var n int
-	for _, f := range s.facts {
+	for _, f := range facts {
 		n += len(f) + 1
 	}
 	var b strings.Builder
 	b.Grow(n)
-	for i, f := range s.facts {
+	for i, f := range facts {
 		if i > 0 {
 			b.WriteByte(' ')
 		}

@@ -13,22 +13,24 @@ import (
 func runBench(ctx context.Context, env *environment, args []string) error {
 	fs := newFlagSet(env, "bench", "[flags] GAME... | --compare OLD NEW",
 		"ggp bench --seconds 10 connectFour\n"+
-			"  ggp bench --seconds 5 --save new.json ../shared/games/*\n"+
+			"  ggp bench --backend prolog --seconds 5 --save new.json ../shared/games/*\n"+
 			"  ggp bench --compare old.json new.json")
 	seconds := fs.Float64("seconds", 5, "how long to run playouts of each game")
 	maxSteps := fs.Int("max-steps", 10000, "give up a playout after this many steps")
 	save := fs.String("save", "", "write the table of results, as JSON, to `FILE`")
 	compare := fs.Bool("compare", false, "compare two tables written by --save, OLD and NEW, instead of measuring")
-	if err := parseFlags(fs, args); err != nil {
+	backendName := addBackendFlag(fs)
+	args, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
 	if *compare {
-		if fs.NArg() != 2 {
+		if len(args) != 2 {
 			return fmt.Errorf("%w: --compare wants two saved tables, OLD and NEW", errUsage)
 		}
-		return compareTables(env.stdout, fs.Arg(0), fs.Arg(1))
+		return compareTables(env.stdout, args[0], args[1])
 	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return fmt.Errorf("%w: want at least one GAME", errUsage)
 	}
 	if *seconds <= 0 {
@@ -37,11 +39,15 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 	if *maxSteps <= 0 {
 		return fmt.Errorf("%w: --max-steps must be positive", errUsage)
 	}
-	run := benchRun{seconds: *seconds, maxSteps: *maxSteps}
-	if fs.NArg() == 1 && *save == "" {
-		return run.single(ctx, env, fs.Arg(0))
+	factory, err := newFactory(env, *backendName)
+	if err != nil {
+		return err
 	}
-	t := run.corpus(ctx, env, fs.Args())
+	run := benchRun{seconds: *seconds, maxSteps: *maxSteps, factory: factory}
+	if len(args) == 1 && *save == "" {
+		return run.single(ctx, env, args[0])
+	}
+	t := run.corpus(ctx, env, args)
 	if *save != "" {
 		if err := t.save(*save); err != nil {
 			return err
@@ -54,6 +60,7 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 type benchRun struct {
 	seconds  float64
 	maxSteps int
+	factory  reasoner.Factory
 }
 
 // single measures one game and prints the detailed result; its last line,
@@ -127,12 +134,14 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 		res.Error = firstLineOf(err.Error())
 		return res
 	}
-	g, r, err := loadReasoner(ctx, arg)
+	g, _, r, err := loadReasoner(ctx, arg, b.factory)
 	if err != nil {
 		return fail(err)
 	}
 	res.Game = g.Key
-	res.Interpreted = r.Interpreted()
+	if x, ok := r.(interface{ Interpreted() []string }); ok {
+		res.Interpreted = x.Interpreted()
+	}
 	s0, err := r.Initial(ctx)
 	if err != nil {
 		return fail(err)

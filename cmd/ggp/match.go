@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,8 +16,10 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/human"
 )
 
 // Default clocks of ggp match and ggp tournament: short enough that the
@@ -30,20 +33,21 @@ const (
 func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
 		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
-	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, host:port or an http URL")
-	clocks := matchAddClockFlags(flags)
+	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, human (a person, on a page of the viewer), host:port or an http URL")
+	clocks := addRefereeFlags(flags)
 	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
 	quiet := flags.Bool("q", false, "print the result only, not every step")
 	verbose := flags.Bool("v", false, "print the details of every error of a player")
-	args, err := matchParseArgs(flags, args)
+	viewFlags := addViewFlags(flags)
+	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
 	}
 	if len(args) != 1 {
 		return fmt.Errorf("%w: want one GAME, got %d arguments", errUsage, len(args))
 	}
-	ref, err := clocks.referee()
+	ref, err := clocks.referee(env)
 	if err != nil {
 		return err
 	}
@@ -56,9 +60,13 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	players := make([]player.Player, len(specs))
+	var humans []*human.Player
 	for i, s := range specs {
-		if players[i], err = gamemaster.NewPlayer(s); err != nil {
+		if players[i], err = gamemaster.NewPlayer(s, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if h, ok := players[i].(*human.Player); ok {
+			humans = append(humans, h)
 		}
 	}
 	m := &gamemaster.Match{
@@ -87,7 +95,26 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		fmt.Fprintf(env.stdout, "match %s: %s, start clock %v, play clock %v\n", m.ID, g.Name, m.StartClock, m.PlayClock)
 		ref.OnStep = matchPrinter(env.stdout)
 	}
+	var viewer *matchViewer
+	if *viewFlags.on || len(humans) > 0 {
+		var dirs []string
+		if *out != "" {
+			dirs = []string{*out}
+		}
+		if viewer, err = startMatchViewer(ctx, env, viewFlags, dirs); err != nil {
+			return err
+		}
+		ref.OnStep = both(ref.OnStep, viewer.srv.Publish)
+		fmt.Fprintf(env.stdout, "view: %s/match?src=%s\n", viewer.url, url.QueryEscape(view.LiveSource(m.ID)))
+		for _, h := range humans {
+			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
+		}
+		defer viewer.close()
+	}
 	rec, err := ref.Run(ctx, m)
+	if viewer != nil {
+		defer viewer.linger(ctx)
+	}
 	if err != nil {
 		if rec != nil && m.Record != "" {
 			fmt.Fprintf(env.stdout, "record: %s (aborted)\n", m.Record)
@@ -187,27 +214,6 @@ func matchSplitList(s string) []string {
 	return out
 }
 
-// matchParseArgs parses flags placed before, between or after the
-// arguments, and returns the arguments. After "--" everything is an
-// argument.
-func matchParseArgs(flags *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := parseFlags(flags, args); err != nil {
-			return nil, err
-		}
-		left := flags.Args()
-		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
-			return append(rest, left...), nil
-		}
-		if len(left) == 0 {
-			return rest, nil
-		}
-		rest = append(rest, left[0])
-		args = left[1:]
-	}
-}
-
 // matchClock is a flag holding a clock: a number of seconds, such as 10 or
 // 0.5, or a duration, such as 1500ms.
 type matchClock struct {
@@ -233,14 +239,16 @@ func (c *matchClock) Set(s string) error {
 	return nil
 }
 
-// matchClockFlags are the clock and referee flags of match and tournament.
-type matchClockFlags struct {
+// refereeFlags are the clock, referee and backend flags of match and
+// tournament.
+type refereeFlags struct {
 	start, play, grace matchClock
 	fallback           *string
+	backend            *string
 }
 
-func matchAddClockFlags(flags *flag.FlagSet) *matchClockFlags {
-	c := &matchClockFlags{
+func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
+	c := &refereeFlags{
 		start: matchClock{d: matchDefaultStartClock},
 		play:  matchClock{d: matchDefaultPlayClock},
 		grace: matchClock{d: gamemaster.DefaultGrace, allowZero: true},
@@ -249,10 +257,13 @@ func matchAddClockFlags(flags *flag.FlagSet) *matchClockFlags {
 	flags.Var(&c.play, "playclock", "time for each move: seconds or a duration")
 	flags.Var(&c.grace, "grace", "time allowed past the play clock before a move is late")
 	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
+	c.backend = addBackendFlag(flags)
 	return c
 }
 
-func (c *matchClockFlags) referee() (*gamemaster.Referee, error) {
+// referee returns the referee the flags describe; its reasoner factory is
+// the one in-process players get too.
+func (c *refereeFlags) referee(env *environment) (*gamemaster.Referee, error) {
 	fb, err := gamemaster.ParseFallback(*c.fallback)
 	if err != nil {
 		return nil, fmt.Errorf("%w: --fallback: %v", errUsage, err)
@@ -261,5 +272,9 @@ func (c *matchClockFlags) referee() (*gamemaster.Referee, error) {
 	if grace == 0 {
 		grace = -1 // none: the referee's zero means the default
 	}
-	return &gamemaster.Referee{Grace: grace, Fallback: fb}, nil
+	factory, err := newFactory(env, *c.backend)
+	if err != nil {
+		return nil, err
+	}
+	return &gamemaster.Referee{Grace: grace, Fallback: fb, NewReasoner: factory}, nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/human"
 )
 
 // runTournament plays every game against every assignment of players to
@@ -20,20 +22,21 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]",
 		"ggp tournament --games ticTacToe,connectFour --players mcts,random,legal --rounds 2 --parallel 2 --out t1")
 	gamesFlag := flags.String("games", "", "games to play: bundled names, .kif files or game folders")
-	playersFlag := flags.String("players", "", "players: mcts, random, legal, host:port or an http URL; every ordered assignment of them to roles plays")
+	playersFlag := flags.String("players", "", "players: mcts, random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
 	rounds := flags.Int("rounds", 1, "times each assignment plays each game")
 	parallel := flags.Int("parallel", 1, "matches played at once")
 	out := flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
 	name := flags.String("name", "", "tournament name in the records (default: the folder's name)")
-	clocks := matchAddClockFlags(flags)
-	args, err := matchParseArgs(flags, args)
+	clocks := addRefereeFlags(flags)
+	viewFlags := addViewFlags(flags)
+	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
 	}
 	if len(args) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, args)
 	}
-	ref, err := clocks.referee()
+	ref, err := clocks.referee(env)
 	if err != nil {
 		return err
 	}
@@ -58,7 +61,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		Referee:    ref,
 	}
 	for _, spec := range t.Players {
-		if _, err := gamemaster.NewPlayer(spec); err != nil {
+		if _, err := gamemaster.NewPlayer(spec, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
@@ -74,6 +77,27 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		bar = true
 	}
 	t.Progress = tournamentProgress(env.stderr, bar)
+	if *viewFlags.on {
+		// The records are rewritten after every step: the viewer, over the
+		// tournament folder, shows each match as it is played.
+		if err := os.MkdirAll(t.Dir, 0o755); err != nil {
+			return err
+		}
+		viewer, err := startMatchViewer(ctx, env, viewFlags, []string{t.Dir})
+		if err != nil {
+			return err
+		}
+		defer viewer.close()
+		defer viewer.linger(ctx)
+		fmt.Fprintf(env.stdout, "view: %s\n", viewer.url)
+		t.NewPlayer = func(spec string) (player.Player, error) {
+			p, err := gamemaster.NewPlayer(spec, ref.NewReasoner)
+			if h, ok := p.(*human.Player); ok {
+				fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
+			}
+			return p, err
+		}
+	}
 	res, err := t.Run(ctx)
 	if bar {
 		fmt.Fprintln(env.stderr)

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ggp-go/ggp/gamemaster/view"
+)
+
+// defaultViewPort is the port of ggp view and of the viewer that match and
+// tournament start with --view.
+const defaultViewPort = 8080
+
+// runView serves the web viewer over folders of match records and
+// tournaments.
+func runView(ctx context.Context, env *environment, args []string) error {
+	flags := newFlagSet(env, "view", "[--port P] [--games DIR,...] [DIR...]",
+		"ggp view --games ../shared/games matches t1")
+	port := flags.Int("port", defaultViewPort, "port to serve on, on the loopback interface (0: any free port)")
+	gameDirs := flags.String("games", "", "folders of game folders (METADATA, stylesheet) searched for the boards' stylesheets before the bundled games")
+	args, err := parseFlags(flags, args)
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	for _, d := range args {
+		st, err := os.Stat(d)
+		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%w: %s is not a folder", errUsage, d)
+		}
+	}
+	srv, err := view.New(view.Options{Dirs: args, GameDirs: matchSplitList(*gameDirs)})
+	if err != nil {
+		return err
+	}
+	url, wait, err := serveViewer(ctx, env, srv, *port)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "viewing %s at %s (interrupt to stop)\n", strings.Join(args, ", "), url)
+	<-ctx.Done()
+	return wait()
+}
+
+// serveViewer serves srv on the loopback interface until ctx is done, and
+// returns the viewer's address and a function that waits for the server
+// to shut down once ctx is done.
+func serveViewer(ctx context.Context, env *environment, srv *view.Server, port int) (string, func() error, error) {
+	if port < 0 || port > 65535 {
+		return "", nil, fmt.Errorf("%w: port %d out of range", errUsage, port)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return "", nil, fmt.Errorf("viewer: %w", err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		hs.Shutdown(shut)
+		hs.Close() // the pages' event streams do not end by themselves
+	}()
+	wait := func() error {
+		if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+	return "http://" + ln.Addr().String(), wait, nil
+}
+
+// viewFlags are the flags of match and tournament that start a viewer.
+type viewFlags struct {
+	on     *bool
+	port   *int
+	linger *bool
+	games  *string
+}
+
+func addViewFlags(flags *flag.FlagSet) *viewFlags {
+	return &viewFlags{
+		on:     flags.Bool("view", false, "show the match in a web browser as it is played (ggp view)"),
+		port:   flags.Int("view-port", defaultViewPort, "port of the viewer, on the loopback interface (0: any free port)"),
+		linger: flags.Bool("view-linger", true, "with --view, keep the viewer serving after the end until interrupted"),
+		games:  flags.String("view-games", "", "folders of game folders searched for the boards' stylesheets (as ggp view --games)"),
+	}
+}
+
+// matchViewer is the viewer of a running match or tournament.
+type matchViewer struct {
+	srv    *view.Server
+	url    string
+	env    *environment
+	cancel context.CancelFunc
+	wait   func() error
+	keep   bool
+}
+
+func startMatchViewer(ctx context.Context, env *environment, f *viewFlags, dirs []string) (*matchViewer, error) {
+	srv, err := view.New(view.Options{Dirs: dirs, GameDirs: matchSplitList(*f.games)})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	url, wait, err := serveViewer(ctx, env, srv, *f.port)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &matchViewer{srv: srv, url: url, env: env, cancel: cancel, wait: wait, keep: *f.linger}, nil
+}
+
+// linger keeps the viewer serving, once the match or tournament is over,
+// until ctx is done, if asked to.
+func (v *matchViewer) linger(ctx context.Context) {
+	if !v.keep || ctx.Err() != nil {
+		return
+	}
+	fmt.Fprintf(v.env.stdout, "viewer still serving at %s; interrupt to stop\n", v.url)
+	<-ctx.Done()
+}
+
+func (v *matchViewer) close() {
+	v.cancel()
+	v.wait()
+}
+
+// both returns a function that calls f and then g, either of which may be
+// nil.
+func both[T any](f, g func(T)) func(T) {
+	switch {
+	case f == nil:
+		return g
+	case g == nil:
+		return f
+	}
+	return func(x T) { f(x); g(x) }
+}

@@ -1,0 +1,157 @@
+// The match page: the board of each state, a slider, the moves, clocks and
+// goals; it follows the record as it changes.
+"use strict";
+
+const src = new URLSearchParams(location.search).get("src") || "";
+let view = null;       // the last matchView received
+let step = 0;          // the state shown
+let proc = null;       // the compiled stylesheet, if any
+let procFor = null;    // the game key proc was loaded for
+let styleError = "";
+
+const $ = id => document.getElementById(id);
+
+function showError(msg) {
+  $("errors").replaceChildren(msg ? el("div", {class: "error-box", id: "record-error"}, msg) : "");
+}
+
+function errorsOf(rec, i) {
+  return (rec.errors && rec.errors[i]) || [];
+}
+
+function renderStep() {
+  const rec = view.record;
+  const n = rec.states.length - 1;
+  step = Math.max(0, Math.min(step, n));
+  $("slider").max = n;
+  $("slider").value = step;
+  $("stepLabel").textContent = "state " + step + " of " + n;
+  $("board").setAttribute("data-step", step);
+  drawBoard($("board"), rec.states[step], proc);
+  const info = $("stepInfo");
+  info.replaceChildren();
+  if (step > 0) {
+    const errs = errorsOf(rec, step);
+    const t = rec.stateTimes[step] - rec.stateTimes[step - 1];
+    const ul = el("ul", {class: "joint"});
+    rec.moves[step - 1].forEach((m, i) => {
+      const li = el("li", {}, (rec.roles ? rec.roles[i] : "role " + (i + 1)) + ": ", el("span", {class: "code move"}, m));
+      if (errs[i]) li.append(" ", el("span", {class: "err code"}, errs[i]));
+      ul.append(li);
+    });
+    info.append(el("div", {}, "step " + step + " (" + (t / 1000).toFixed(2) + " s): joint move"), ul);
+  } else {
+    info.append(el("div", {class: "note"}, "initial state"));
+    const errs = errorsOf(rec, 0).map((e, i) => e ? (rec.roles ? rec.roles[i] : i) + " " + e : "").filter(Boolean);
+    if (errs.length) info.append(el("div", {class: "err"}, "start: " + errs.join(", ")));
+  }
+  if (step === n && rec.isCompleted) {
+    info.append(el("div", {class: "goals"}, "goals: " + rec.goalValues.map((g, i) => (rec.roles ? rec.roles[i] : i) + " " + g).join(", ")));
+  }
+  for (const tr of $("moves").querySelectorAll("tr.step")) {
+    tr.classList.toggle("current", Number(tr.dataset.step) === step);
+  }
+}
+
+function renderMatch() {
+  const rec = view.record;
+  document.title = rec.matchId + " · ggp view";
+  $("title").textContent = (rec.gameName || rec.gameKey || "") + " · " + rec.matchId;
+  const st = $("status");
+  st.className = "badge";
+  if (rec.isAborted) { st.textContent = "aborted"; st.classList.add("aborted"); }
+  else if (rec.isCompleted) { st.textContent = "completed"; st.classList.add("done"); }
+  else { st.textContent = view.live ? "live" : "not finished"; st.classList.add("live"); }
+  if (rec.isAborted && rec.abortReason) showError("aborted: " + rec.abortReason); else showError("");
+
+  const players = $("players");
+  players.replaceChildren(el("tr", {}, el("th", {}, "role"), el("th", {}, "player"), el("th", {}, "goal"), el("th", {}, "errors")));
+  const roles = rec.roles || (rec.moves[0] || []).map((_, i) => "role " + (i + 1));
+  roles.forEach((r, i) => {
+    const counts = {TO: 0, CE: 0, IL: 0};
+    for (const errs of rec.errors || []) {
+      const code = (errs[i] || "").split(" ")[0];
+      if (code in counts) counts[code]++;
+    }
+    const errText = Object.entries(counts).filter(([, v]) => v).map(([k, v]) => k + " " + v).join(", ");
+    players.append(el("tr", {class: "role"}, el("td", {}, r),
+      el("td", {}, (rec.playerNamesFromHost || [])[i] || ""),
+      el("td", {class: "goal"}, rec.isCompleted ? String(rec.goalValues[i]) : ""),
+      el("td", {class: "err"}, errText)));
+  });
+  const start = rec.stateTimes.length ? rec.stateTimes[0] : rec.startTime;
+  const end = rec.stateTimes.length ? rec.stateTimes[rec.stateTimes.length - 1] : rec.startTime;
+  $("clocks").textContent = "start clock " + rec.startClock + " s, play clock " + rec.playClock + " s; started " +
+    fmtTime(rec.startTime) + ", " + ((end - start) / 1000).toFixed(1) + " s played";
+
+  const moves = $("moves");
+  moves.replaceChildren(el("tr", {}, el("th", {}, "step"), ...roles.map(r => el("th", {}, r)), el("th", {}, "time")));
+  rec.moves.forEach((joint, k) => {
+    const i = k + 1;
+    const errs = errorsOf(rec, i);
+    const tr = el("tr", {class: "step", "data-step": i}, el("td", {}, String(i)));
+    joint.forEach((m, j) => {
+      const td = el("td", {class: "code"}, m);
+      if (errs[j]) td.append(" ", el("span", {class: "err"}, errs[j]));
+      tr.append(td);
+    });
+    tr.append(el("td", {}, ((rec.stateTimes[i] - rec.stateTimes[i - 1]) / 1000).toFixed(2) + " s"));
+    tr.addEventListener("click", () => { step = i; renderStep(); });
+    moves.append(tr);
+  });
+  const note = [];
+  if (view.game && view.game.error) note.push("stylesheet: " + view.game.error);
+  if (styleError) note.push("stylesheet: " + styleError);
+  if (view.game && view.game.note) note.push(view.game.note);
+  if (view.game && view.game.stylesheet && !view.game.sameRules) note.push("the stylesheet is that of " + view.game.folder + ", whose rules differ from the record's");
+  $("boardNote").textContent = note.join("; ");
+  if (styleError || (view.game && view.game.error)) {
+    $("errors").append(el("div", {class: "error-box", id: "stylesheet-error"}, "the game's stylesheet cannot be used: " + (styleError || view.game.error) + "; boards drawn by the generic renderer"));
+  }
+  renderStep();
+}
+
+async function update(v) {
+  if (v.error && !v.record) {
+    showError(v.error);
+    return;
+  }
+  const atEnd = !view || step === view.record.states.length - 1;
+  view = v;
+  const key = v.game ? v.game.key : "";
+  if (procFor !== key) {
+    procFor = key;
+    proc = null;
+    styleError = "";
+    if (v.game && v.game.stylesheet) {
+      try { proc = await loadStylesheet(src); } catch (e) { styleError = e.message; }
+    }
+  }
+  if (atEnd) step = v.record.states.length - 1;
+  renderMatch();
+  document.body.setAttribute("data-states", v.record.states.length);
+}
+
+function go(s) { if (view) { step = s; renderStep(); } }
+
+$("slider").addEventListener("input", e => go(Number(e.target.value)));
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(step - 1));
+$("next").addEventListener("click", () => go(step + 1));
+$("last").addEventListener("click", () => go(view ? view.record.states.length - 1 : 0));
+document.addEventListener("keydown", e => {
+  if (!view) return;
+  if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
+  else if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
+  else if (e.key === "Home") { go(0); e.preventDefault(); }
+  else if (e.key === "End") { go(view.record.states.length - 1); e.preventDefault(); }
+});
+
+(async function start() {
+  const first = await fetchJSON("/api/record?src=" + encodeURIComponent(src));
+  let chain = update(first);
+  const es = new EventSource("/api/watch?src=" + encodeURIComponent(src));
+  es.onmessage = e => { const v = JSON.parse(e.data); chain = chain.then(() => update(v)); };
+  // Browsers allow few connections to one server: free this one at once.
+  window.addEventListener("pagehide", () => es.close());
+})();

@@ -1,0 +1,486 @@
+package view_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/gamemaster/tournament"
+	"github.com/ggp-go/ggp/gamemaster/view"
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
+)
+
+// browser starts headless Chromium (Debian's chromium package) and returns
+// a context to drive it. Without chromium the test is skipped, except in
+// CI (CI=true), where .ci/run installs it and the test must run.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed; .ci/run installs it")
+		}
+		t.Skip("chromium is not installed (apt-get install chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// run runs browser actions with a time limit.
+func run(t *testing.T, ctx context.Context, limit time.Duration, actions ...chromedp.Action) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cell is a cell of a rendered board.
+type cell struct {
+	X, Y, Content, Text, Class string
+}
+
+// readCells returns the cells drawn on the board: elements with data-x and
+// data-y, as the bundled stylesheets and the generic renderer draw them.
+const readCells = `Array.from(document.querySelectorAll('#board [data-x][data-y]')).map(e => ({
+	X: e.dataset.x, Y: e.dataset.y, Content: e.dataset.content === undefined ? null : e.dataset.content,
+	Text: e.textContent.trim(), Class: (e.querySelector('div') || e).className}))`
+
+var cellFact = regexp.MustCompile(`\(cell (\S+) (\S+) (\S+)\)`)
+
+// cellsOf returns the cell facts of a recorded state, by "x y".
+func cellsOf(state string) map[string]string {
+	out := map[string]string{}
+	for _, m := range cellFact.FindAllStringSubmatch(state, -1) {
+		out[m[1]+" "+m[2]] = m[3]
+	}
+	return out
+}
+
+// fixture is a folder of records made by real matches, and a server over
+// it.
+type fixture struct {
+	dir  string
+	srv  *view.Server
+	http *httptest.Server
+	recs map[string]*record.Record // by game key
+	f    reasoner.Factory
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	fx := &fixture{dir: t.TempDir(), recs: map[string]*record.Record{}, f: testFactory(t)}
+	ref := &gamemaster.Referee{NewReasoner: fx.f}
+	for _, key := range []string{"ticTacToe", "connectFour"} {
+		g, err := games.Lookup(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx.recs[key] = playMatch(t, ref, g, key+".1", filepath.Join(fx.dir, "matches"), "random", "random")
+	}
+	// A game whose folder has a stylesheet that is not even XML.
+	bad := filepath.Join(t.TempDir(), "badStyle")
+	g0, _ := games.Lookup("ticTacToe")
+	writeFile(t, filepath.Join(bad, "METADATA"), `{"gameName": "Bad style", "rulesheet": "rules.kif", "stylesheet": "bad.xsl"}`)
+	writeFile(t, filepath.Join(bad, "rules.kif"), string(g0.Rules))
+	writeFile(t, filepath.Join(bad, "bad.xsl"), `<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><oops></xsl:stylesheet>`)
+	g, err := games.LoadFolder(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.recs["badStyle"] = playMatch(t, ref, g, "badStyle.1", filepath.Join(fx.dir, "matches"), "random", "random")
+	writeFile(t, filepath.Join(fx.dir, "matches", "broken.json"), `{"matchId": "broken", "states": [`)
+
+	tdir := filepath.Join(fx.dir, "t1")
+	tt := &tournament.Tournament{Dir: tdir, Games: []*games.Game{g0}, Players: []string{"random", "legal"}, Rounds: 2,
+		StartClock: time.Second, PlayClock: time.Second, Referee: ref}
+	if _, err := tt.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fx.srv, err = view.New(view.Options{Dirs: []string{fx.dir}, GameDirs: []string{filepath.Dir(bad)}, Poll: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.http = httptest.NewServer(fx.srv.Handler())
+	t.Cleanup(func() {
+		// The pages' event streams never end by themselves.
+		fx.http.CloseClientConnections()
+		fx.http.Close()
+	})
+	return fx
+}
+
+func writeFile(t testing.TB, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func playMatch(t *testing.T, ref *gamemaster.Referee, g *games.Game, id, dir string, kinds ...string) *record.Record {
+	t.Helper()
+	var ps []player.Player
+	for _, k := range kinds {
+		p, err := gamemaster.NewPlayer(k, ref.NewReasoner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: id, Game: g, Players: ps,
+		StartClock: time.Second, PlayClock: time.Second, Record: filepath.Join(dir, id+".json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func (fx *fixture) url(path string) string { return fx.http.URL + path }
+
+func TestBrowser(t *testing.T) {
+	ctx := browser(t)
+	fx := newFixture(t)
+
+	t.Run("index", func(t *testing.T) {
+		var ids []string
+		var tournaments, plotOK int
+		var bad string
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url("/")),
+			chromedp.WaitVisible(`body[data-loaded]`),
+			chromedp.Evaluate(`Array.from(document.querySelectorAll('#matches tr.match td:nth-child(2)')).map(e => e.textContent)`, &ids),
+			chromedp.Evaluate(`document.querySelectorAll('#tournaments .standings').length`, &tournaments),
+			chromedp.Evaluate(`document.querySelector('#matches tr.bad').textContent`, &bad),
+			chromedp.Poll(`Array.from(document.querySelectorAll('.plot img')).filter(i => i.complete && i.naturalWidth > 0).length`, &plotOK, chromedp.WithPollingTimeout(5*time.Second)),
+		)
+		want := []string{"ticTacToe.1", "connectFour.1", "badStyle.1", "ticTacToe.r1.0-1", "ticTacToe.r2.1-0"}
+		for _, w := range want {
+			if !strings.Contains(strings.Join(ids, " "), w) {
+				t.Errorf("index lists %v, missing %s", ids, w)
+			}
+		}
+		if tournaments != 1 || plotOK != 1 {
+			t.Errorf("index shows %d tournament tables and %d plots, want 1 and 1", tournaments, plotOK)
+		}
+		if !strings.Contains(bad, "broken.json") || !strings.Contains(bad, "reading match record") {
+			t.Errorf("row of the broken record = %q, want its file and the error", bad)
+		}
+	})
+
+	t.Run("ticTacToe", func(t *testing.T) {
+		rec := fx.recs["ticTacToe"]
+		marks := map[string]string{"x": "X", "o": "O", "b": ""}
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url("/match?src="+"0/matches/ticTacToe.1.json")),
+			chromedp.WaitVisible(`#board td.cell`),
+		)
+		run(t, ctx, 5*time.Second, chromedp.Evaluate(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}))`, nil))
+		for i, state := range rec.States {
+			if i > 0 {
+				run(t, ctx, 5*time.Second, chromedp.Evaluate(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight'}))`, nil))
+			}
+			checkBoard(t, ctx, i, state, func(c cell, content string) string {
+				if c.Text != marks[content] {
+					return fmt.Sprintf("shows %q, want %q", c.Text, marks[content])
+				}
+				return ""
+			})
+		}
+		var goals string
+		run(t, ctx, 5*time.Second, chromedp.Text(`#stepInfo .goals`, &goals))
+		if want := fmt.Sprintf("xplayer %d, oplayer %d", rec.GoalValues[0], rec.GoalValues[1]); !strings.Contains(goals, want) {
+			t.Errorf("goals shown %q, want %q", goals, want)
+		}
+	})
+
+	t.Run("connectFour", func(t *testing.T) {
+		rec := fx.recs["connectFour"]
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url("/match?src="+"0/matches/connectFour.1.json")),
+			chromedp.WaitVisible(`#board td.cell`),
+			chromedp.Click(`#first`),
+		)
+		check := func(c cell, content string) string {
+			want := strings.TrimSpace("disc " + content)
+			if strings.Join(strings.Fields(c.Class), " ") != want {
+				return fmt.Sprintf("disc class %q, want %q", c.Class, want)
+			}
+			return ""
+		}
+		for i, state := range rec.States {
+			if i > 0 {
+				run(t, ctx, 5*time.Second, chromedp.Click(`#next`))
+			}
+			checkBoard(t, ctx, i, state, check)
+		}
+		// The slider jumps to any state.
+		mid := len(rec.States) / 2
+		run(t, ctx, 5*time.Second, chromedp.SetValue(`#slider`, fmt.Sprint(mid)),
+			chromedp.Evaluate(`document.getElementById('slider').dispatchEvent(new Event('input'))`, nil))
+		checkBoard(t, ctx, mid, rec.States[mid], check)
+	})
+
+	t.Run("failing stylesheet", func(t *testing.T) {
+		rec := fx.recs["badStyle"]
+		var msg string
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url("/match?src="+"0/matches/badStyle.1.json")),
+			chromedp.WaitVisible(`#stylesheet-error`),
+			chromedp.Text(`#stylesheet-error`, &msg),
+		)
+		if !strings.Contains(msg, "not well-formed") {
+			t.Errorf("stylesheet error = %q", msg)
+		}
+		last := len(rec.States) - 1
+		checkBoard(t, ctx, last, rec.States[last], func(c cell, content string) string {
+			if c.Text != content {
+				return fmt.Sprintf("generic renderer shows %q, want %q", c.Text, content)
+			}
+			return ""
+		})
+		// The server still serves: the broken record's page shows its error.
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url("/match?src="+"0/matches/broken.json")),
+			chromedp.WaitVisible(`#record-error`),
+			chromedp.Text(`#record-error`, &msg),
+		)
+		if !strings.Contains(msg, "reading match record") {
+			t.Errorf("broken record error = %q", msg)
+		}
+	})
+
+	t.Run("live", func(t *testing.T) {
+		g, _ := games.Lookup("ticTacToe")
+		slow := func() player.Player {
+			p, err := gamemaster.NewPlayer("legal", fx.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return &delayed{Player: p, d: 300 * time.Millisecond}
+		}
+		ref := &gamemaster.Referee{NewReasoner: fx.f}
+		done := make(chan *record.Record, 1)
+		started := make(chan struct{})
+		ref.OnStep = func(r *record.Record) {
+			fx.srv.Publish(r)
+			if len(r.States) == 1 && len(r.Errors) == 0 {
+				close(started)
+			}
+		}
+		go func() {
+			rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "live.1", Game: g, Players: []player.Player{slow(), slow()}, StartClock: time.Second, PlayClock: 2 * time.Second})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- rec
+		}()
+		<-started
+		run(t, ctx, 10*time.Second,
+			chromedp.Navigate(fx.url("/match?src="+view.LiveSource("live.1"))),
+			chromedp.WaitVisible(`body[data-states]`),
+			chromedp.Evaluate(`window.notReloaded = true`, nil),
+		)
+		seen := map[string]bool{}
+		var rec *record.Record
+		deadline := time.Now().Add(30 * time.Second)
+		for rec == nil && time.Now().Before(deadline) {
+			var n string
+			run(t, ctx, 5*time.Second, chromedp.AttributeValue(`body`, "data-states", &n, nil))
+			seen[n] = true
+			select {
+			case rec = <-done:
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+		if rec == nil {
+			t.Fatal("live match did not end")
+		}
+		// Within a second of the last step, the page shows it, without a
+		// reload.
+		var kept bool
+		run(t, ctx, 5*time.Second,
+			chromedp.Poll(fmt.Sprintf(`document.body.dataset.states === "%d" && document.getElementById('status').textContent === 'completed'`, len(rec.States)), nil, chromedp.WithPollingTimeout(time.Second)),
+			chromedp.Evaluate(`window.notReloaded === true`, &kept),
+		)
+		if !kept {
+			t.Error("the page was reloaded")
+		}
+		if len(seen) < 3 {
+			t.Errorf("saw the state counts %v while the match was played, want the page to follow every step", seen)
+		}
+		last := len(rec.States) - 1
+		checkBoard(t, ctx, last, rec.States[last], func(c cell, content string) string {
+			if c.Content != content {
+				return fmt.Sprintf("content %q, want %q", c.Content, content)
+			}
+			return ""
+		})
+	})
+
+	t.Run("human", func(t *testing.T) {
+		g, _ := games.Lookup("ticTacToe")
+		h := human.New("person", fx.f)
+		opp, err := gamemaster.NewPlayer("legal", fx.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := fx.srv.AddSeat(h)
+		ref := &gamemaster.Referee{NewReasoner: fx.f, OnStep: fx.srv.Publish}
+		done := make(chan *record.Record, 1)
+		go func() {
+			rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "human.1", Game: g, Players: []player.Player{h, opp}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- rec
+		}()
+		run(t, ctx, 10*time.Second, chromedp.Navigate(fx.url(seat)))
+		var clicked []string
+		for range 9 {
+			var status string
+			run(t, ctx, 15*time.Second,
+				chromedp.Poll(`document.body.dataset.status === 'to-move' && document.querySelectorAll('#moves button').length > 0 || document.body.dataset.status === 'over'`, nil),
+				chromedp.AttributeValue(`body`, "data-status", &status, nil),
+			)
+			if status == "over" {
+				break
+			}
+			var moves []string
+			var countdown string
+			run(t, ctx, 5*time.Second,
+				chromedp.Evaluate(`Array.from(document.querySelectorAll('#moves button')).map(b => b.dataset.move)`, &moves),
+				chromedp.Text(`#countdown`, &countdown),
+			)
+			if !strings.HasSuffix(countdown, " s") {
+				t.Errorf("countdown shows %q", countdown)
+			}
+			// Play the last legal move: not the one a fallback would pick.
+			m := moves[len(moves)-1]
+			clicked = append(clicked, m)
+			run(t, ctx, 5*time.Second, chromedp.Click(fmt.Sprintf(`#moves button[data-move=%q]`, m)))
+			run(t, ctx, 10*time.Second, chromedp.Poll(`document.body.dataset.status !== 'to-move' || document.querySelectorAll('#moves button:not([disabled])').length > 0 && !document.querySelector('#moves button[disabled]')`, nil))
+		}
+		var rec *record.Record
+		select {
+		case rec = <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the human match did not end")
+		}
+		if !rec.IsCompleted {
+			t.Fatal("the human match did not complete")
+		}
+		var played []string
+		for i, joint := range rec.Moves {
+			if joint[0] != "noop" {
+				played = append(played, joint[0])
+			}
+			if e := rec.Errors[i+1][0]; e != "" {
+				t.Errorf("step %d: error %q for the person's move", i+1, e)
+			}
+		}
+		if strings.Join(played, " ") != strings.Join(clicked, " ") {
+			t.Errorf("record has the person's moves %v, clicked %v", played, clicked)
+		}
+		run(t, ctx, 10*time.Second, chromedp.Poll(`document.body.dataset.status === 'over'`, nil))
+		last := len(rec.States) - 1
+		checkBoard(t, ctx, last, rec.States[last], func(c cell, content string) string {
+			if c.Content != content {
+				return fmt.Sprintf("content %q, want %q", c.Content, content)
+			}
+			return ""
+		})
+	})
+}
+
+// checkBoard checks the board drawn against a recorded state: every cell
+// fact is drawn, every cell drawn is a fact or empty, and check accepts
+// the drawing of each.
+func checkBoard(t *testing.T, ctx context.Context, step int, state string, check func(c cell, content string) string) {
+	t.Helper()
+	var cells []cell
+	var shown string
+	run(t, ctx, 5*time.Second,
+		chromedp.Poll(fmt.Sprintf(`(document.getElementById('board').dataset.step === undefined || document.getElementById('board').dataset.step === "%d") && document.querySelectorAll('#board [data-x]').length > 0`, step), nil, chromedp.WithPollingTimeout(3*time.Second)),
+		chromedp.Evaluate(`document.getElementById('board').dataset.step || ""`, &shown),
+		chromedp.Evaluate(readCells, &cells),
+	)
+	want := cellsOf(state)
+	if len(cells) == 0 {
+		t.Fatalf("state %d: no cells drawn", step)
+	}
+	drawn := map[string]bool{}
+	for _, c := range cells {
+		k := c.X + " " + c.Y
+		drawn[k] = true
+		content := want[k]
+		if c.Content != "" && c.Content != content {
+			t.Errorf("state %d: cell %s: data-content %q, recorded %q", step, k, c.Content, content)
+		}
+		if msg := check(c, content); msg != "" {
+			t.Errorf("state %d: cell %s: %s", step, k, msg)
+		}
+	}
+	for k := range want {
+		if !drawn[k] {
+			t.Errorf("state %d: cell %s (%s) not drawn", step, k, want[k])
+		}
+	}
+}
+
+// delayed is a player that takes d over each move, so that a live page has
+// steps to follow.
+type delayed struct {
+	player.Player
+	d time.Duration
+}
+
+func (p *delayed) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	select {
+	case <-time.After(p.d):
+	case <-ctx.Done():
+	}
+	return p.Player.Play(ctx, id, last)
+}
+
+func testFactory(t testing.TB) reasoner.Factory {
+	t.Helper()
+	f, err := backend.New(backend.Auto, backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

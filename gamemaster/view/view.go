@@ -1,0 +1,568 @@
+// Package view is a web viewer of matches: a local HTTP server over
+// folders of match records and tournaments, as ggp match and ggp
+// tournament write them with --out, that shows an index of the matches and
+// tournaments, every match as a board that steps through its states, and
+// matches still being played as they go. It also gives human players
+// (package player/human) a seat: a page where a person sees the board and
+// picks a move before the play clock runs out.
+//
+// Boards are drawn in the browser: with the game's XSL stylesheet, when the
+// game's folder has one (ggp-base's convention: the stylesheet turns an XML
+// document of the state's facts into HTML), and otherwise by a generic
+// renderer that draws a grid from the facts that look like cells. The
+// pages, scripts and styles are embedded in the binary; the pages fetch
+// nothing from the network.
+package view
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/player/human"
+)
+
+//go:embed assets
+var assetsFS embed.FS
+
+// Options configures a Server.
+type Options struct {
+	// Dirs are the folders of match records and tournaments shown. They
+	// are read again at every request of the index, so that records
+	// written while the server runs appear.
+	Dirs []string
+
+	// GameDirs are folders of game folders in the repository layout
+	// (METADATA, rules, stylesheet), such as ../shared/games, searched for
+	// the stylesheet of a record's game before the bundled games.
+	GameDirs []string
+
+	// Poll is how often a page watching a match checks its record file
+	// for a change. Default 200ms.
+	Poll time.Duration
+
+	// Logf, if not nil, is told of the requests that failed.
+	Logf func(format string, args ...any)
+}
+
+// Server serves the viewer. Create it with New; its methods may be called
+// from any goroutine.
+type Server struct {
+	opts  Options
+	roots []string // absolute paths of opts.Dirs
+	index *indexCache
+	games *gameFinder
+
+	mu      sync.Mutex
+	live    map[string]*liveMatch
+	order   []string        // ids of live matches, in the order published
+	changed chan struct{}   // closed and replaced when a live match changes
+	seats   []*human.Player // in the order added; a seat's id is its index
+}
+
+// liveMatch is a match published with Publish.
+type liveMatch struct {
+	rec     *record.Record
+	version int
+}
+
+// New returns a server over the folders of opts.
+func New(opts Options) (*Server, error) {
+	if opts.Poll <= 0 {
+		opts.Poll = 200 * time.Millisecond
+	}
+	s := &Server{opts: opts, live: map[string]*liveMatch{}, changed: make(chan struct{})}
+	for _, d := range opts.Dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("view: folder %s: %w", d, err)
+		}
+		s.roots = append(s.roots, abs)
+	}
+	s.index = newIndexCache(s.roots)
+	s.games = newGameFinder(opts.GameDirs)
+	return s, nil
+}
+
+// Publish shows r as a live match, under its match id, and wakes the pages
+// that watch it. It copies what it keeps of r, so it can be given as a
+// Referee's OnStep.
+func (s *Server) Publish(r *record.Record) {
+	c := *r
+	c.States = slices.Clone(r.States)
+	c.Moves = slices.Clone(r.Moves)
+	c.StateTimes = slices.Clone(r.StateTimes)
+	c.Errors = slices.Clone(r.Errors)
+	c.GoalValues = slices.Clone(r.GoalValues)
+	c.Roles = slices.Clone(r.Roles)
+	c.PlayerNamesFromHost = slices.Clone(r.PlayerNamesFromHost)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lm, ok := s.live[r.MatchID]
+	if !ok {
+		lm = &liveMatch{}
+		s.live[r.MatchID] = lm
+		s.order = append(s.order, r.MatchID)
+	}
+	lm.rec = &c
+	lm.version++
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// AddSeat gives a human player a seat page and returns its path on the
+// server, such as "/seat?id=0".
+func (s *Server) AddSeat(p *human.Player) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seats = append(s.seats, p)
+	return "/seat?id=" + strconv.Itoa(len(s.seats)-1)
+}
+
+// LiveSource returns the source of the live match id, for links such as
+// "/match?src=" + LiveSource(id).
+func LiveSource(id string) string { return "live/" + id }
+
+// Handler returns the HTTP handler of the viewer.
+func (s *Server) Handler() http.Handler {
+	r := mux.NewRouter()
+	page := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, req *http.Request) { s.servePage(w, name) }
+	}
+	r.HandleFunc("/", page("index.html")).Methods(http.MethodGet)
+	r.HandleFunc("/match", page("match.html")).Methods(http.MethodGet)
+	r.HandleFunc("/seat", page("seat.html")).Methods(http.MethodGet)
+	static, _ := fs.Sub(assetsFS, "assets")
+	r.PathPrefix("/static/").Handler(http.StripPrefix("/static/", http.FileServer(http.FS(static)))).Methods(http.MethodGet)
+	r.PathPrefix(imagePrefix).HandlerFunc(servePlaceholder).Methods(http.MethodGet)
+	r.HandleFunc("/api/index", s.serveIndex).Methods(http.MethodGet)
+	r.HandleFunc("/api/record", s.serveRecord).Methods(http.MethodGet)
+	r.HandleFunc("/api/watch", s.serveWatch).Methods(http.MethodGet)
+	r.HandleFunc("/api/stylesheet", s.serveStylesheet).Methods(http.MethodGet)
+	r.HandleFunc("/api/plot", s.servePlot).Methods(http.MethodGet)
+	r.HandleFunc("/api/seat", s.serveSeat).Methods(http.MethodGet)
+	r.HandleFunc("/api/seat/watch", s.serveSeatWatch).Methods(http.MethodGet)
+	r.HandleFunc("/api/seat/move", s.serveSeatMove).Methods(http.MethodPost)
+	return secure(r)
+}
+
+// secure sets headers that keep what a stylesheet or a record holds from
+// running scripts or reaching other sites: a page runs only the viewer's
+// own scripts.
+func secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) servePage(w http.ResponseWriter, name string) {
+	data, err := assetsFS.ReadFile("assets/" + name)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(data)
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// writeJSON writes v as the JSON answer.
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+// httpError answers with an error as JSON {"error": ...}, which the pages
+// show.
+func (s *Server) httpError(w http.ResponseWriter, r *http.Request, code int, err error) {
+	s.logf("view: %s %s: %v", r.Method, r.URL, err)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+// errNotFound marks a source or seat that does not exist.
+var errNotFound = errors.New("not found")
+
+func statusOf(err error) int {
+	if errors.Is(err, errNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return http.StatusNotFound
+	}
+	return http.StatusBadRequest
+}
+
+// A source names a record: "live/ID" for a published match, or
+// "ROOT/PATH" for the file PATH (slash-separated) below Dirs[ROOT].
+type source struct {
+	live string // match id, for a live match
+	root int
+	path string
+}
+
+func parseSource(src string) (source, error) {
+	first, rest, ok := strings.Cut(src, "/")
+	if !ok || rest == "" {
+		return source{}, fmt.Errorf("source %q: want live/ID or ROOT/PATH", src)
+	}
+	if first == "live" {
+		return source{live: rest}, nil
+	}
+	n, err := strconv.Atoi(first)
+	if err != nil || n < 0 {
+		return source{}, fmt.Errorf("source %q: want live/ID or ROOT/PATH", src)
+	}
+	if !fs.ValidPath(rest) {
+		return source{}, fmt.Errorf("source %q: %q is not a path inside the folder", src, rest)
+	}
+	return source{root: n, path: rest}, nil
+}
+
+// file returns the file of a source that names one, checking that it lies
+// inside its folder.
+func (s *Server) file(src source) (string, error) {
+	if src.root >= len(s.roots) {
+		return "", fmt.Errorf("folder %d: %w", src.root, errNotFound)
+	}
+	// fs.ValidPath has ruled out "..", so the join stays inside the root.
+	return filepath.Join(s.roots[src.root], filepath.FromSlash(src.path)), nil
+}
+
+// version identifies one version of a source's record: it changes when
+// the record does.
+type version struct {
+	live     int
+	mtime    int64
+	size     int64
+	notFound bool
+}
+
+// load returns the record of a source and its version.
+func (s *Server) load(src source) (*record.Record, version, error) {
+	if src.live != "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		lm, ok := s.live[src.live]
+		if !ok {
+			return nil, version{notFound: true}, fmt.Errorf("live match %s: %w", src.live, errNotFound)
+		}
+		return lm.rec, version{live: lm.version}, nil
+	}
+	name, err := s.file(src)
+	if err != nil {
+		return nil, version{notFound: true}, err
+	}
+	v, err := statVersion(name)
+	if err != nil {
+		return nil, v, err
+	}
+	rec, err := record.ReadFile(name)
+	if err != nil {
+		return nil, v, err
+	}
+	if err := rec.Check(); err != nil {
+		return nil, v, fmt.Errorf("%s: %w", name, err)
+	}
+	return rec, v, nil
+}
+
+// current returns the version of a source without reading the record.
+func (s *Server) current(src source) version {
+	if src.live != "" {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if lm, ok := s.live[src.live]; ok {
+			return version{live: lm.version}
+		}
+		return version{notFound: true}
+	}
+	name, err := s.file(src)
+	if err != nil {
+		return version{notFound: true}
+	}
+	v, _ := statVersion(name)
+	return v
+}
+
+// matchView is what the match page is sent: the record without its rules,
+// which can be long, and how to draw its boards.
+type matchView struct {
+	Source string         `json:"source"`
+	Record *record.Record `json:"record,omitempty"`
+	Game   *gameInfo      `json:"game,omitempty"`
+	Live   bool           `json:"live"`
+	Error  string         `json:"error,omitempty"`
+}
+
+func (s *Server) matchView(srcText string) (matchView, version) {
+	mv := matchView{Source: srcText}
+	src, err := parseSource(srcText)
+	if err != nil {
+		mv.Error = err.Error()
+		return mv, version{notFound: true}
+	}
+	rec, v, err := s.load(src)
+	if err != nil {
+		mv.Error = err.Error()
+		return mv, v
+	}
+	c := *rec
+	c.GameRules = ""
+	mv.Record = &c
+	mv.Live = src.live != ""
+	mv.Game = s.games.info(rec.GameKey, rec.GameRulesheetHash)
+	return mv, v
+}
+
+func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
+	mv, v := s.matchView(r.URL.Query().Get("src"))
+	if mv.Error != "" {
+		code := http.StatusUnprocessableEntity
+		if v.notFound {
+			code = http.StatusNotFound
+		}
+		s.logf("view: %s: %s", r.URL, mv.Error)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(mv)
+		return
+	}
+	writeJSON(w, mv)
+}
+
+// serveWatch sends the match of a source as server-sent events: once at
+// once, then at every change, until the client goes away.
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
+	srcText := r.URL.Query().Get("src")
+	src, err := parseSource(srcText)
+	if err != nil {
+		s.httpError(w, r, http.StatusBadRequest, err)
+		return
+	}
+	sse, ok := s.startEvents(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	ticker := time.NewTicker(s.opts.Poll)
+	defer ticker.Stop()
+	var last version
+	first := true
+	for {
+		if v := s.current(src); first || v != last {
+			mv, v := s.matchView(srcText)
+			if err := sse.send(mv); err != nil {
+				return
+			}
+			first, last = false, v
+		}
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		case <-ticker.C:
+		}
+	}
+}
+
+// events writes server-sent events.
+type events struct {
+	w http.ResponseWriter
+	f http.Flusher
+}
+
+// startEvents starts the answer as a stream of events; it answers with an
+// error and returns false when the connection cannot stream.
+func (s *Server) startEvents(w http.ResponseWriter, r *http.Request) (*events, bool) {
+	f, ok := w.(http.Flusher)
+	if !ok {
+		s.httpError(w, r, http.StatusInternalServerError, errors.New("streaming not supported"))
+		return nil, false
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	f.Flush()
+	return &events{w, f}, true
+}
+
+func (e *events) send(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(e.w, "data: %s\n\n", data); err != nil {
+		return err
+	}
+	e.f.Flush()
+	return nil
+}
+
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	idx := s.index.scan(r.Context())
+	s.mu.Lock()
+	for _, id := range slices.Backward(s.order) {
+		idx.Live = append(idx.Live, summarize(s.live[id].rec, LiveSource(id)))
+	}
+	for i, p := range s.seats {
+		t, _ := p.Turn()
+		idx.Seats = append(idx.Seats, seatSummary{ID: i, Name: p.Name(), MatchID: t.MatchID, Role: t.Role, Status: t.Status})
+	}
+	s.mu.Unlock()
+	writeJSON(w, idx)
+}
+
+func (s *Server) serveStylesheet(w http.ResponseWriter, r *http.Request) {
+	mv, _ := s.matchView(r.URL.Query().Get("src"))
+	if mv.Error != "" {
+		s.httpError(w, r, http.StatusNotFound, errors.New(mv.Error))
+		return
+	}
+	xsl, err := s.games.stylesheet(mv.Record.GameKey, mv.Record.GameRulesheetHash)
+	if err != nil {
+		s.httpError(w, r, statusOf(err), err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	w.Write(xsl)
+}
+
+func (s *Server) servePlot(w http.ResponseWriter, r *http.Request) {
+	res, err := s.index.results(r.URL.Query().Get("src"))
+	if err != nil {
+		s.httpError(w, r, statusOf(err), err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "no-store")
+	WritePlot(w, res.Standings)
+}
+
+// seat returns the human player of the seat named by the request's id.
+func (s *Server) seat(r *http.Request) (*human.Player, error) {
+	id, err := strconv.Atoi(r.URL.Query().Get("id"))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil || id < 0 || id >= len(s.seats) {
+		return nil, fmt.Errorf("seat %q: %w", r.URL.Query().Get("id"), errNotFound)
+	}
+	return s.seats[id], nil
+}
+
+// seatView is what the seat page is sent.
+type seatView struct {
+	Name string `json:"name"`
+	human.Turn
+	// RemainingMs is the time left to move when the view was sent, so
+	// that the page's countdown does not depend on the two clocks agreeing.
+	RemainingMs int64 `json:"remainingMs"`
+	// Source is the live match of the seat, for its stylesheet and record.
+	Source string `json:"source,omitempty"`
+}
+
+func (s *Server) seatView(p *human.Player) (seatView, <-chan struct{}) {
+	t, changed := p.Turn()
+	v := seatView{Name: p.Name(), Turn: t}
+	if t.Status == human.ToMove {
+		v.RemainingMs = max(time.Until(t.Deadline).Milliseconds(), 0)
+	}
+	if t.MatchID != "" {
+		s.mu.Lock()
+		if _, ok := s.live[t.MatchID]; ok {
+			v.Source = LiveSource(t.MatchID)
+		}
+		s.mu.Unlock()
+	}
+	return v, changed
+}
+
+func (s *Server) serveSeat(w http.ResponseWriter, r *http.Request) {
+	p, err := s.seat(r)
+	if err != nil {
+		s.httpError(w, r, statusOf(err), err)
+		return
+	}
+	v, _ := s.seatView(p)
+	writeJSON(w, v)
+}
+
+func (s *Server) serveSeatWatch(w http.ResponseWriter, r *http.Request) {
+	p, err := s.seat(r)
+	if err != nil {
+		s.httpError(w, r, statusOf(err), err)
+		return
+	}
+	sse, ok := s.startEvents(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	for {
+		v, changed := s.seatView(p)
+		if err := sse.send(v); err != nil {
+			return
+		}
+		if !waitEither(ctx, changed) {
+			return
+		}
+	}
+}
+
+func waitEither(ctx context.Context, ch <-chan struct{}) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-ch:
+		return true
+	}
+}
+
+// seatMove is the body of a move chosen on a seat page.
+type seatMove struct {
+	Step int    `json:"step"`
+	Move string `json:"move"`
+}
+
+func (s *Server) serveSeatMove(w http.ResponseWriter, r *http.Request) {
+	p, err := s.seat(r)
+	if err != nil {
+		s.httpError(w, r, statusOf(err), err)
+		return
+	}
+	var m seatMove
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&m); err != nil {
+		s.httpError(w, r, http.StatusBadRequest, fmt.Errorf("move: %w", err))
+		return
+	}
+	if err := p.Choose(m.Step, m.Move); err != nil {
+		s.httpError(w, r, http.StatusConflict, err)
+		return
+	}
+	writeJSON(w, map[string]string{"ok": m.Move})
+}
