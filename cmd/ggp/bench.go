@@ -4,58 +4,189 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
 )
 
 func runBench(ctx context.Context, env *environment, args []string) error {
-	fs := newFlagSet(env, "bench", "[flags] GAME",
-		"ggp bench --seconds 10 connectFour")
-	seconds := fs.Float64("seconds", 5, "how long to run playouts")
+	fs := newFlagSet(env, "bench", "[flags] GAME... | --compare OLD NEW",
+		"ggp bench --seconds 10 connectFour\n"+
+			"  ggp bench --backend prolog --seconds 5 --save new.json ../shared/games/*\n"+
+			"  ggp bench --compare old.json new.json")
+	seconds := fs.Float64("seconds", 5, "how long to run playouts of each game")
 	maxSteps := fs.Int("max-steps", 10000, "give up a playout after this many steps")
+	save := fs.String("save", "", "write the table of results, as JSON, to `FILE`")
+	compare := fs.Bool("compare", false, "compare two tables written by --save, OLD and NEW, instead of measuring")
 	backendName := addBackendFlag(fs)
 	args, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(args) != 1 {
-		return fmt.Errorf("%w: want one GAME", errUsage)
+	if *compare {
+		if len(args) != 2 {
+			return fmt.Errorf("%w: --compare wants two saved tables, OLD and NEW", errUsage)
+		}
+		return compareTables(env.stdout, args[0], args[1])
+	}
+	if len(args) == 0 {
+		return fmt.Errorf("%w: want at least one GAME", errUsage)
 	}
 	if *seconds <= 0 {
 		return fmt.Errorf("%w: --seconds must be positive", errUsage)
+	}
+	if *maxSteps <= 0 {
+		return fmt.Errorf("%w: --max-steps must be positive", errUsage)
 	}
 	factory, err := newFactory(env, *backendName)
 	if err != nil {
 		return err
 	}
-	g, _, r, err := loadReasoner(ctx, args[0], factory)
+	run := benchRun{seconds: *seconds, maxSteps: *maxSteps, factory: factory}
+	if len(args) == 1 && *save == "" {
+		return run.single(ctx, env, args[0])
+	}
+	t := run.corpus(ctx, env, args)
+	if *save != "" {
+		if err := t.save(*save); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// benchRun holds the settings of one run of ggp bench.
+type benchRun struct {
+	seconds  float64
+	maxSteps int
+	factory  reasoner.Factory
+}
+
+// single measures one game and prints the detailed result; its last line,
+// "rollouts/s R states/s S", is what scripts read.
+func (b benchRun) single(ctx context.Context, env *environment, arg string) error {
+	fmt.Fprintf(env.stdout, "%s: random playouts for %gs in one goroutine\n", arg, b.seconds)
+	res := b.measure(ctx, arg)
+	if res.Error != "" {
+		return fmt.Errorf("%s: %s", arg, res.Error)
+	}
+	if len(res.Interpreted) > 0 {
+		fmt.Fprintf(env.stdout, "in the interpreter: %s\n", joinOrDash(res.Interpreted))
+	}
+	fmt.Fprintf(env.stdout, "%d rollouts, %d states in %.2fs (%.2fs of CPU)\n", res.Rollouts, res.States, res.Seconds, res.CPUSeconds)
+	fmt.Fprintf(env.stdout, "rollouts/s %.1f states/s %.0f\n", res.RolloutsPerSec, res.StatesPerSec)
+	return nil
+}
+
+// Each game of a corpus run is bounded: loading gets loadBudget, and a
+// query under way when the measuring time is over gets stepBudget to
+// finish. A game that overruns both is abandoned (its queries stop at
+// their context's deadline) and reported as hung.
+const (
+	loadBudget = 60 * time.Second
+	stepBudget = 30 * time.Second
+	hangGrace  = 10 * time.Second
+)
+
+// corpus measures each game in turn, printing a line per game as it goes
+// and a summary at the end. A game that fails or hangs is reported in its
+// line and the run goes on.
+func (b benchRun) corpus(ctx context.Context, env *environment, args []string) *benchTable {
+	t := &benchTable{Seconds: b.seconds}
+	fmt.Fprintf(env.stdout, "random playouts for %gs per game in one goroutine\n", b.seconds)
+	fmt.Fprintln(env.stdout, benchHeader())
+	for _, arg := range args {
+		if ctx.Err() != nil {
+			break
+		}
+		res := b.bounded(ctx, arg)
+		t.Games = append(t.Games, res)
+		fmt.Fprintln(env.stdout, res.line())
+	}
+	t.printSummary(env.stdout)
+	return t
+}
+
+// bounded measures the game arg in a goroutine and gives up on it once
+// its budget and a grace period are over.
+func (b benchRun) bounded(ctx context.Context, arg string) benchResult {
+	budget := loadBudget + time.Duration(b.seconds*float64(time.Second)) + stepBudget
+	gctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	done := make(chan benchResult, 1)
+	go func() { done <- b.measure(gctx, arg) }()
+	select {
+	case res := <-done:
+		return res
+	case <-time.After(budget + hangGrace):
+		return benchResult{Game: filepath.Base(arg), Error: fmt.Sprintf("hung: no answer %v after its budget of %v", hangGrace, budget)}
+	}
+}
+
+// measure loads the game arg and plays random playouts from its initial
+// state for the run's time. Every state reached counts, including those of
+// the playout cut short at the end, so that a game whose one playout
+// outlasts the time is still measured.
+func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
+	res.Game = filepath.Base(arg)
+	fail := func(err error) benchResult {
+		res.Error = firstLineOf(err.Error())
+		return res
+	}
+	g, _, r, err := loadReasoner(ctx, arg, b.factory)
 	if err != nil {
-		return err
+		return fail(err)
+	}
+	res.Game = g.Key
+	if x, ok := r.(interface{ Interpreted() []string }); ok {
+		res.Interpreted = x.Interpreted()
 	}
 	s0, err := r.Initial(ctx)
 	if err != nil {
-		return err
+		return fail(err)
 	}
-	fmt.Fprintf(env.stdout, "%s: random playouts for %gs in one goroutine\n", g.Key, *seconds)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-	var moves []reasoner.Move
-	rollouts, states := 0, 0
+	joint := make([]reasoner.Move, len(r.Roles()))
+	s, step := s0, 0
+	cpu0 := cpuSeconds()
 	start := time.Now()
-	deadline := start.Add(time.Duration(*seconds * float64(time.Second)))
+	deadline := start.Add(time.Duration(b.seconds * float64(time.Second)))
 	for time.Now().Before(deadline) {
 		if err := ctx.Err(); err != nil {
-			return err
+			return fail(err)
 		}
-		_, n, err := reasoner.Playout(ctx, r, s0, rng, *maxSteps, moves)
+		terminal, err := r.Terminal(ctx, s)
 		if err != nil {
-			return fmt.Errorf("playout %d: %w", rollouts+1, err)
+			return fail(fmt.Errorf("playout %d, step %d: %w", res.Rollouts+1, step, err))
 		}
-		rollouts++
-		states += n
+		if terminal || step == b.maxSteps {
+			res.Rollouts++
+			s, step = s0, 0
+			continue
+		}
+		for i := range joint {
+			legal, err := r.Legal(ctx, s, i)
+			if err != nil {
+				return fail(fmt.Errorf("playout %d, step %d: %w", res.Rollouts+1, step, err))
+			}
+			if len(legal) == 0 {
+				return fail(fmt.Errorf("playout %d, step %d: %s has no legal move", res.Rollouts+1, step, r.Roles()[i]))
+			}
+			joint[i] = legal[rng.IntN(len(legal))]
+		}
+		if s, err = r.Next(ctx, s, joint); err != nil {
+			return fail(fmt.Errorf("playout %d, step %d: %w", res.Rollouts+1, step, err))
+		}
+		step++
+		res.States++
 	}
-	elapsed := time.Since(start).Seconds()
-	fmt.Fprintf(env.stdout, "%d rollouts, %d states in %.2fs\n", rollouts, states, elapsed)
-	fmt.Fprintf(env.stdout, "rollouts/s %.1f states/s %.0f\n", float64(rollouts)/elapsed, float64(states)/elapsed)
-	return nil
+	res.Seconds = time.Since(start).Seconds()
+	res.RolloutsPerSec = float64(res.Rollouts) / res.Seconds
+	res.StatesPerSec = float64(res.States) / res.Seconds
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		res.CPUSeconds = cpu
+		res.StatesPerCPUSec = float64(res.States) / cpu
+	}
+	return res
 }

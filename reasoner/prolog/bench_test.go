@@ -57,7 +57,7 @@ func BenchmarkBundled(b *testing.B) {
 // BenchmarkCorpus measures the games the speed targets are set on, from the
 // shared corpus.
 func BenchmarkCorpus(b *testing.B) {
-	for _, key := range []string{"ticTacToe", "connectFour", "breakthrough", "hanoi", "eightPuzzle"} {
+	for _, key := range []string{"ticTacToe", "connectFour", "breakthrough", "hanoi", "eightPuzzle", "chess", "dotsAndBoxes", "reversi"} {
 		b.Run(key, func(b *testing.B) {
 			g, err := games.LoadFolder(filepath.Join(sharedGames, key))
 			if errors.Is(err, fs.ErrNotExist) {

@@ -59,7 +59,19 @@ type compiler struct {
 	memos    map[version]*memoVersion
 	flats    map[version]*flatRelation // nil: not flat, or being compiled
 	noFlat   bool                      // Options.noFlat
-	queue    []version                 // versions still to compile
+	nextFlat int                       // flatRelation.id of the next one
+	bottomUp bool                      // planning rules of a derived component
+	// derivs holds the recursive components evaluated bottom-up, by
+	// component id (nil: not derivable, or being compiled); derived lists
+	// them by their own dense id.
+	derivs  map[int]*derivedSCC
+	derived []*derivedSCC
+	// partOnly holds the components, by id, derived only by partition:
+	// all their rows are too many.
+	partOnly map[int]bool
+	// badMasks holds, by component id, the partitions too large to use.
+	badMasks map[int]map[uint64]bool
+	queue    []version // versions still to compile
 	// tables, when set, are the precomputed static relations; their sizes
 	// drive the choice of literal order. Without them rule bodies keep
 	// their written order.
@@ -74,6 +86,7 @@ func newCompiler(p *program, tabled map[signature]bool) *compiler {
 		versions: map[version]engine.Atom{},
 		memos:    map[version]*memoVersion{},
 		flats:    map[version]*flatRelation{},
+		derivs:   map[int]*derivedSCC{},
 		trueKeys: &functorSlots{kind: "true", slots: map[functorKey]int{}},
 		doesKeys: &functorSlots{kind: "does", slots: map[functorKey]int{}},
 	}
@@ -319,6 +332,17 @@ func (c *compiler) plan(r *gdl.Rule, s signature, bound map[string]bool) []gdl.L
 		// recursive calls.
 		return planBody(r.Body, bound, whole, nil, pinned)
 	}
+	if c.bottomUp {
+		// A rule of a component evaluated bottom-up reads the
+		// component's rows found so far, mostly those new in the last
+		// round: few, and known, so they come first.
+		return planBody(r.Body, bound, whole, func(l *gdl.Sentence, b map[string]bool) float64 {
+			if d, ok := c.prog.scc[signature{l.Name.Name, len(l.Args)}]; ok && d == scc {
+				return 0.9
+			}
+			return c.cost(l, b)
+		}, nil)
+	}
 	return planBody(r.Body, bound, whole, c.cost, pinned)
 }
 
@@ -514,6 +538,17 @@ func (c *compiler) sentence(l *gdl.Sentence, sc *ruleScope, bound map[string]boo
 // callee names the predicate a call to version (s, mode) goes to: the
 // version itself, or its memo native when s is memoised.
 func (c *compiler) callee(s signature, mode uint64) engine.Atom {
+	if d, ok := c.derivedRel(s); ok && d.native != 0 {
+		if d.scc.partOnly && d.fallback == 0 {
+			d.fallback = c.interpreterCallee(s, 0)
+		}
+		return d.native
+	}
+	return c.interpreterCallee(s, mode)
+}
+
+// interpreterCallee is callee for relations the interpreter proves.
+func (c *compiler) interpreterCallee(s signature, mode uint64) engine.Atom {
 	name := engine.NewAtom(relationAtom(s.name))
 	if mode != 0 {
 		name = c.request(s, mode)

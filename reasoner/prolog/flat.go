@@ -28,6 +28,11 @@ import (
 type flatRelation struct {
 	mode  uint64
 	rules []flatRule
+	// id numbers the relations compiled for a game, for the answers of
+	// tests kept per state (holdsMemo); usesDoes says they depend on the
+	// joint move too.
+	id       int
+	usesDoes bool
 }
 
 // flatRule is one rule of a flat relation: its body in the planner's
@@ -41,12 +46,13 @@ type flatRule struct {
 type stepKind int
 
 const (
-	stepTrue  stepKind = iota // enumerate facts of the state, by true slot
-	stepDoes                  // enumerate moves of the joint move, by does slot
-	stepTable                 // enumerate rows of a static table
-	stepTests                 // check ground tests
-	stepCall                  // enumerate the answers of a flat relation
-	stepOr                    // run each of several alternative steps
+	stepTrue    stepKind = iota // enumerate facts of the state, by true slot
+	stepDoes                    // enumerate moves of the joint move, by does slot
+	stepTable                   // enumerate rows of a static table
+	stepTests                   // check ground tests
+	stepCall                    // enumerate the answers of a flat relation
+	stepOr                      // run each of several alternative steps
+	stepDerived                 // enumerate rows of a derived relation
 )
 
 type flatStep struct {
@@ -57,6 +63,11 @@ type flatStep struct {
 	tests []test        // stepTests
 	rel   *flatRelation // stepCall; args are the call's arguments
 	alts  []flatStep    // stepOr
+	// stepDerived: the relation, and which of the rule's reads of its
+	// own component this is (-1 for a relation of a lower component).
+	derived *derivedRel
+	occ     int
+	mask    uint64 // the invariant arguments giving the partition read; 0: all rows
 }
 
 // flatRelation returns s compiled as a flat relation for calls binding
@@ -76,7 +87,8 @@ func (c *compiler) flatRelation(s signature, mode uint64) (*flatRelation, bool) 
 	if len(rules) == 0 || c.tabled[s] || c.prog.recursive[s] {
 		return nil, false
 	}
-	rel := &flatRelation{mode: mode}
+	rel := &flatRelation{mode: mode, id: c.nextFlat, usesDoes: c.prog.usesDoes[s]}
+	c.nextFlat++
 	for _, r := range rules {
 		fr, ok := c.flatRule(r, s, mode)
 		if !ok {
@@ -91,13 +103,18 @@ func (c *compiler) flatRelation(s signature, mode uint64) (*flatRelation, bool) 
 func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bool) {
 	// One test compiler for the whole rule, so that its variable slots
 	// are the rule's variables.
-	tc := c.newTestCompiler(s)
+	return c.flatRuleWith(c.newTestCompiler(s), r, s, mode)
+}
+
+// flatRuleWith compiles r with the test compiler tc, which is fresh.
+func (c *compiler) flatRuleWith(tc *testCompiler, r *gdl.Rule, s signature, mode uint64) (flatRule, bool) {
 	head := tc.templates(r.Head.Args)
 	bound := modeBound(r.Head.Args, mode)
 	var steps []flatStep
-	for _, l := range c.plan(r, s, maps.Clone(bound)) {
+	lits := c.plan(r, s, maps.Clone(bound))
+	for k, l := range lits {
 		vs := literalVars(l, nil)
-		if allBound(vs, bound) {
+		if allBound(vs, bound) && !tc.inDerived(l) {
 			t, ok := tc.compile(l)
 			if !ok {
 				return flatRule{}, false
@@ -109,7 +126,7 @@ func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bo
 			}
 			continue
 		}
-		st, ok := tc.generatorOrDisjunction(l, bound)
+		st, ok := tc.generatorOrDisjunction(l, bound, laterVars(r, lits[k+1:]))
 		if !ok {
 			return flatRule{}, false
 		}
@@ -126,19 +143,34 @@ func (c *compiler) flatRule(r *gdl.Rule, s signature, mode uint64) (flatRule, bo
 	return flatRule{vars: len(tc.vars), head: head, steps: steps}, true
 }
 
+// laterVars returns the variables of r's head and of the literals rest.
+func laterVars(r *gdl.Rule, rest []gdl.Literal) map[string]bool {
+	later := map[string]bool{}
+	for _, v := range termVars(r.Head.Args, nil) {
+		later[v] = true
+	}
+	for _, l := range rest {
+		for _, v := range literalVars(l, nil) {
+			later[v] = true
+		}
+	}
+	return later
+}
+
 // generatorOrDisjunction returns the step enumerating the answers of l, a
 // positive literal or a disjunction of them, given the variables bound. A
 // disjunction is taken only when each of its disjuncts binds every variable
-// the disjunction leaves free, as in (or (succ ?x ?u) (pred ?x ?u)), so
-// that the steps after it find them bound whichever disjunct answered.
-func (tc *testCompiler) generatorOrDisjunction(l gdl.Literal, bound map[string]bool) (flatStep, bool) {
+// the disjunction leaves free and the rest of the rule (in later) uses, as
+// in (or (succ ?x ?u) (pred ?x ?u)), so that the steps after it find them
+// bound whichever disjunct answered.
+func (tc *testCompiler) generatorOrDisjunction(l gdl.Literal, bound, later map[string]bool) (flatStep, bool) {
 	or, ok := l.(*gdl.Or)
 	if !ok {
 		return tc.generator(l, bound)
 	}
 	var free []string
 	for _, v := range literalVars(or, nil) {
-		if !bound[v] {
+		if !bound[v] && later[v] {
 			free = append(free, v)
 		}
 	}
@@ -183,6 +215,9 @@ func (tc *testCompiler) generator(l gdl.Literal, bound map[string]bool) (flatSte
 	if t, ok := tc.c.tables[sig]; ok {
 		return flatStep{kind: stepTable, table: t, args: tc.templates(s.Args)}, true
 	}
+	if st, ok := tc.derivedStep(sig, s.Args, bound); ok {
+		return st, true
+	}
 	if tc.c.prog.scc[sig] == tc.scc {
 		return flatStep{}, false
 	}
@@ -205,6 +240,7 @@ type flatEval struct {
 	head  []engine.Term
 	steps int // rows tried, for checking the deadline now and then
 	err   error
+	key   []engine.Term // scratch for partition keys
 }
 
 // flatFrame is one rule being evaluated: the top-level query's, or that of
@@ -221,16 +257,22 @@ type flatFrame struct {
 // with every argument free, until it returns true. The arguments are valid
 // only during the call.
 func (r *Reasoner) solveFlat(ctx context.Context, rel *flatRelation, each func(head []engine.Term) bool) error {
+	return r.solveFlatWith(ctx, rel, nil, nil, each)
+}
+
+// solveFlatWith is solveFlat for a call binding the arguments in rel's
+// mode to the templates args instantiated by vals.
+func (r *Reasoner) solveFlatWith(ctx context.Context, rel *flatRelation, args []template, vals []engine.Term, each func(head []engine.Term) bool) error {
 	e := r.newEval(ctx, each)
 	defer r.freeEval(e)
-	e.enter(rel, nil, nil, nil, nil, nil, 0)
+	e.enter(rel, args, vals, nil, nil, nil, 0)
 	return e.err
 }
 
-// holds reports whether rel, called with the templates instantiated by
+// holdsFlat reports whether rel, called with the templates instantiated by
 // vals as arguments, has an answer. It is a test inside a query under way,
 // flat or not, so it has an evaluator of its own.
-func (r *Reasoner) holds(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env) (bool, error) {
+func (r *Reasoner) holdsFlat(rel *flatRelation, args []template, vals []engine.Term, env *engine.Env) (bool, error) {
 	ctx := r.ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -251,7 +293,7 @@ func (r *Reasoner) newEval(ctx context.Context, each func([]engine.Term) bool) *
 	} else {
 		e = &flatEval{r: r}
 	}
-	*e = flatEval{r: r, ctx: ctx, each: each, trail: e.trail[:0], head: e.head[:0]}
+	*e = flatEval{r: r, ctx: ctx, each: each, trail: e.trail[:0], head: e.head[:0], key: e.key[:0]}
 	return e
 }
 
@@ -359,11 +401,22 @@ func (e *flatEval) run(f *flatFrame, st *flatStep, next int) bool {
 	case stepCall:
 		return e.enter(st.rel, st.args, f.vals, nil, f, st, next)
 	case stepTrue:
-		rows = e.r.state.slots[st.slot]
+		if t := e.r.state.indexed(st.slot); t != nil {
+			rows = t.candidates(st.args, f.vals, nil)
+		} else {
+			rows = e.r.state.slots[st.slot]
+		}
 	case stepDoes:
 		rows = e.r.moves.slots[st.slot]
 	case stepTable:
 		rows = st.table.candidates(st.args, f.vals, nil)
+	case stepDerived:
+		t, err := e.derivedRows(f, st)
+		if err != nil {
+			e.err = err
+			return true
+		}
+		rows = t.candidates(st.args, f.vals, nil)
 	}
 	for _, rw := range rows {
 		if e.tick() {
@@ -461,4 +514,25 @@ func (e *flatEval) bind(vals []engine.Term, a template, g engine.Term) bool {
 		}
 	}
 	return true
+}
+
+// derivedRows returns the table a derived step reads: during the
+// derivation of its own component, the rows found so far or those new in
+// the last round, as the rule's semi-naive variant wants; else the
+// relation's rows in the state.
+func (e *flatEval) derivedRows(f *flatFrame, st *flatStep) (*table, error) {
+	rel := st.derived
+	if st.occ < 0 {
+		var key []engine.Term
+		if st.mask != 0 {
+			e.key = partitionKey(st.mask, st.args, f.vals, nil, e.key)
+			key = e.key
+		}
+		return e.r.derivedTable(e.ctx, rel, st.mask, key)
+	}
+	ds := &e.r.derived[rel.scc.id]
+	if ds.deltaAt == st.occ {
+		return ds.cur.delta[rel.index], nil
+	}
+	return ds.cur.full[rel.index], nil
 }

@@ -137,8 +137,9 @@ func matchRows(args []engine.Term, candidates []row, k engine.Cont, env *engine.
 	return engine.Delay(ks...)
 }
 
-// table is the extension of a state-independent relation, computed once
-// when the game is loaded. It is immutable and shared by all instances.
+// table is the extension of a relation: of a state-independent one,
+// computed once when the game is loaded, immutable and shared by all
+// instances; or of a state's facts or derived rows, owned by one instance.
 type table struct {
 	rows []row
 	// index maps, for each argument position, a constant to the rows that
@@ -148,21 +149,74 @@ type table struct {
 	index []map[engine.Atom][]row
 	open  [][]row
 	// byRow maps the hash of a row of constants to the rows with that
-	// hash, for ground lookups; nil when some row holds a compound.
-	byRow map[uint64][]row
+	// hash, for ground lookups; unused when compound is set, some row
+	// holding a compound.
+	byRow    map[uint64][]row
+	compound bool
+	arity    int
+	// indexed counts the rows indexed so far. An instance's tables index
+	// their rows when first looked up with more than smallTable rows:
+	// most derived tables are small and looked up little. Shared tables
+	// are indexed when made, so that reading them never writes.
+	indexed int
 
 	// projections caches distinct for the planner, which runs at load.
 	mu          sync.Mutex
 	projections map[uint64]int
 }
 
+// A table of at most smallTable rows is scanned rather than indexed.
+const smallTable = 8
+
 func newTable(arity int, rows []row) *table {
-	t := &table{rows: rows, index: make([]map[engine.Atom][]row, arity), open: make([][]row, arity)}
+	t := &table{}
+	t.fill(arity, rows)
+	t.ensureIndex()
+	return t
+}
+
+// fill makes t the table of rows, reusing its maps.
+func (t *table) fill(arity int, rows []row) {
+	t.reset(arity)
+	t.rows = rows
+}
+
+// reset empties t, keeping its maps for reuse.
+func (t *table) reset(arity int) {
+	t.rows = nil
+	t.arity = arity
+	t.indexed = 0
+	t.compound = false
 	for i := range t.index {
-		t.index[i] = map[engine.Atom][]row{}
+		clear(t.index[i])
+		t.open[i] = nil
 	}
-	t.byRow = map[uint64][]row{}
-	for _, r := range rows {
+	clear(t.byRow)
+	t.projections = nil
+}
+
+// extend adds rows to t. Slices of rows handed out before stay valid:
+// appending never changes what they hold.
+func (t *table) extend(rows []row) {
+	t.rows = append(t.rows, rows...)
+}
+
+// ensureIndex indexes the rows not indexed yet.
+func (t *table) ensureIndex() {
+	if t.indexed == len(t.rows) {
+		return
+	}
+	if len(t.index) != t.arity {
+		t.index = make([]map[engine.Atom][]row, t.arity)
+		t.open = make([][]row, t.arity)
+		for i := range t.index {
+			t.index[i] = map[engine.Atom][]row{}
+		}
+	}
+	if t.byRow == nil {
+		t.byRow = map[uint64][]row{}
+	}
+	for _, r := range t.rows[t.indexed:] {
 		h := rowSeed
 		for i, a := range r {
 			if atom, ok := a.(engine.Atom); ok {
@@ -170,14 +224,24 @@ func newTable(arity int, rows []row) *table {
 				h = mixAtom(h, atom)
 			} else {
 				t.open[i] = append(t.open[i], r)
-				t.byRow = nil
+				t.compound = true
 			}
 		}
-		if t.byRow != nil {
+		if !t.compound {
 			t.byRow[h] = append(t.byRow[h], r)
 		}
 	}
-	return t
+	t.indexed = len(t.rows)
+}
+
+// small reports whether t is scanned rather than indexed, indexing it
+// otherwise.
+func (t *table) small() bool {
+	if len(t.rows) <= smallTable {
+		return true
+	}
+	t.ensureIndex()
+	return false
 }
 
 // rowSeed and mixAtom hash a row of constants, one argument at a time.
@@ -265,6 +329,9 @@ func writeKey(b *strings.Builder, t engine.Term) {
 // constant argument.
 func (t *table) call(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 	candidates := t.rows
+	if t.small() {
+		return matchRows(args, candidates, k, env)
+	}
 	for i, a := range args {
 		atom, ok := env.Resolve(a).(engine.Atom)
 		if !ok {
@@ -289,6 +356,30 @@ func (t *table) call(args []engine.Term, k engine.Cont, env *engine.Env) *engine
 type factIndex struct {
 	slots [][]row       // by slot number
 	all   []engine.Term // every fact, for the generic $true/1
+	// A slot is scanned row by row until it has been looked up
+	// indexAfter times for the same facts; then its rows are indexed in
+	// a table, by argument and by whole row. Small states and states
+	// queried little never pay for building one.
+	scans  []int
+	tables []*table // reused from state to state
+	built  []bool
+}
+
+// Indexing a slot's facts pays once the slot holds indexMinRows rows and
+// has been looked up indexAfter times: building the index costs a few
+// scans.
+const (
+	indexAfter   = 16
+	indexMinRows = 8
+)
+
+func newFactIndex(slots int) factIndex {
+	return factIndex{
+		slots:  make([][]row, slots),
+		scans:  make([]int, slots),
+		tables: make([]*table, slots),
+		built:  make([]bool, slots),
+	}
 }
 
 func (x *factIndex) reset() {
@@ -296,6 +387,32 @@ func (x *factIndex) reset() {
 		x.slots[i] = x.slots[i][:0]
 	}
 	x.all = x.all[:0]
+	clear(x.scans)
+	clear(x.built)
+}
+
+// indexed returns the table of the rows of slot when it pays to have one,
+// else nil: the caller scans the rows.
+func (x *factIndex) indexed(slot int) *table {
+	if x.built[slot] {
+		return x.tables[slot]
+	}
+	rows := x.slots[slot]
+	if len(rows) < indexMinRows {
+		return nil
+	}
+	x.scans[slot]++
+	if x.scans[slot] < indexAfter {
+		return nil
+	}
+	t := x.tables[slot]
+	if t == nil {
+		t = &table{}
+		x.tables[slot] = t
+	}
+	t.fill(len(rows[0]), rows)
+	x.built[slot] = true
+	return t
 }
 
 // registerNatives installs the native predicates of one instance in its VM.
@@ -322,6 +439,9 @@ func (r *Reasoner) registerNatives() {
 	})
 	for slot, key := range g.trueSlots.keys {
 		register(vm, g.trueSlots.names[slot], key.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+			if t := r.state.indexed(slot); t != nil {
+				return t.call(args, k, env)
+			}
 			return matchRows(args, r.state.slots[slot], k, env)
 		})
 	}
@@ -339,6 +459,43 @@ func (r *Reasoner) registerNatives() {
 		register(vm, m.name, arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
 			return r.memoCall(m, args, k, env)
 		})
+	}
+	// Templates standing for the arguments of a native, as they are.
+	argTemplates := make([]template, maxNativeArity)
+	for i := range argTemplates {
+		argTemplates[i] = template{slot: i}
+	}
+	for _, d := range g.derived {
+		for _, rel := range d.rels {
+			if rel.native == 0 {
+				continue
+			}
+			arity := rel.sig.arity
+			if rel.depth {
+				arity++
+			}
+			register(vm, rel.native, arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {
+				var mask uint64
+				var key []engine.Term
+				// The partition binding the most of the arguments the
+				// call binds, else all rows, or the interpreter when they
+				// are too many.
+				for _, m := range d.masks {
+					if r.keyBuf = partitionKey(m, argTemplates[:rel.sig.arity], args, env, r.keyBuf); r.keyBuf != nil {
+						mask, key = m, r.keyBuf
+						break
+					}
+				}
+				if key == nil && d.partOnly {
+					return r.vm.Arrive(rel.fallback, args, k, env)
+				}
+				t, err := r.derivedTable(r.ctx, rel, mask, key)
+				if err != nil {
+					return engine.Error(err)
+				}
+				return t.call(args[:rel.sig.arity], k, env)
+			})
+		}
 	}
 	for _, f := range g.fused {
 		register(vm, f.name, f.arity, func(args []engine.Term, k engine.Cont, env *engine.Env) *engine.Promise {

@@ -101,6 +101,9 @@ type game struct {
 	// flat holds the relations the queries ask that are evaluated in Go;
 	// see flat.go.
 	flat map[signature]*flatRelation
+	// derived holds the recursive components evaluated bottom-up in each
+	// state; see derive.go.
+	derived []*derivedSCC
 }
 
 // Reasoner is one instance of the Prolog backend for a game. It is not safe
@@ -128,6 +131,11 @@ type Reasoner struct {
 	// Evaluators and frames of the flat evaluator, kept for reuse.
 	evals  []*flatEval
 	frames []*flatFrame
+	// derived holds the rows of the derived components in the state, by
+	// derivedSCC.id.
+	derived []derivedState
+	keyBuf  []engine.Term // scratch for partition keys
+	holds   holdsMemo     // answers of tests of flat relations
 }
 
 // parsedTerm is a fact or move in the engine's form, split into its
@@ -181,8 +189,9 @@ func (g *game) instance() (*Reasoner, error) {
 		busy:        map[string]bool{},
 		stats:       make([]memoStats, len(g.memos)),
 	}
-	r.state.slots = make([][]row, len(g.trueSlots.keys))
-	r.moves.slots = make([][]row, len(g.doesSlots.keys))
+	r.derived = make([]derivedState, len(g.derived))
+	r.state = newFactIndex(len(g.trueSlots.keys))
+	r.moves = newFactIndex(len(g.doesSlots.keys))
 	if err := setUnknownFail(&r.vm); err != nil {
 		return nil, err
 	}
@@ -221,14 +230,53 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 	if err := g.evaluateStatic(ctx, prog); err != nil {
 		return nil, err
 	}
+	if err := g.compileRules(prog, nil, nil, nil); err != nil {
+		return nil, err
+	}
+	if len(g.derived) == 0 {
+		return g, nil
+	}
+	// Evaluating a component bottom-up computes all its rows, where the
+	// interpreter proves only the calls made; a component with many rows
+	// in the initial state stays with the interpreter.
+	banned, partOnly, err := g.costlyDerived(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(banned) > 0 || len(partOnly) > 0 {
+		if err := g.compileRules(prog, banned, partOnly, nil); err != nil {
+			return nil, err
+		}
+	}
+	badMasks, err := g.costlyPartitions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(badMasks) > 0 {
+		if err := g.compileRules(prog, banned, partOnly, badMasks); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
 
+// compileRules compiles the rules left once the static relations are
+// tables into g, deriving no component in banned, those in partOnly only
+// by partition, and using no partition in badMasks.
+func (g *game) compileRules(prog *program, banned, partOnly map[int]bool, badMasks map[int]map[uint64]bool) error {
+	g.takeDepth = map[signature]bool{}
 	c := g.ruleCompiler(prog)
+	for id := range banned {
+		c.derivs[id] = nil
+	}
+	c.partOnly = partOnly
+	c.badMasks = badMasks
 	for _, s := range prog.order {
 		if c.tabled[s] {
 			continue
 		}
 		if err := c.compileRelation(s); err != nil {
-			return nil, err
+			return err
 		}
 		if c.takesDepth(s) {
 			g.takeDepth[s] = true
@@ -240,13 +288,15 @@ func compileGame(ctx context.Context, d *gdl.Description, opts Options) (*game, 
 			g.flat[s] = rel
 		}
 	}
+	g.derived = c.derived
 	g.clauses = c.clauses
 	g.trueSlots, g.doesSlots = c.trueKeys, c.doesKeys
 	g.fused = c.fused
+	g.memos = nil
 	for _, m := range c.memos {
 		g.memos = append(g.memos, m)
 	}
-	return g, nil
+	return nil
 }
 
 // ruleCompiler returns the compiler of the rules left once the static
@@ -493,13 +543,22 @@ func (g *game) fixpoint(ctx context.Context, static *compiler, scratch *Reasoner
 // call one of the relations in set.
 func countCalls(body []gdl.Literal, set map[signature]bool) int {
 	n := 0
+	visitSentences(body, func(l *gdl.Sentence) {
+		if set[signature{l.Name.Name, len(l.Args)}] {
+			n++
+		}
+	})
+	return n
+}
+
+// visitSentences calls f with every sentence of body, looking inside not
+// and or.
+func visitSentences(body []gdl.Literal, f func(*gdl.Sentence)) {
 	var walk func(l gdl.Literal)
 	walk = func(l gdl.Literal) {
 		switch l := l.(type) {
 		case *gdl.Sentence:
-			if set[signature{l.Name.Name, len(l.Args)}] {
-				n++
-			}
+			f(l)
 		case *gdl.Not:
 			walk(l.Arg)
 		case *gdl.Or:
@@ -511,7 +570,6 @@ func countCalls(body []gdl.Literal, set map[signature]bool) int {
 	for _, l := range body {
 		walk(l)
 	}
-	return n
 }
 
 // extension returns every answer of relation s, in the order found, without
@@ -864,6 +922,8 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 	r.stateOf = nil
 	r.state.reset()
 	r.memo.reset()
+	r.holds.reset()
+	r.resetDerived(false)
 	for _, f := range s.Facts() {
 		t, err := r.term(string(f))
 		if err != nil {
@@ -881,6 +941,8 @@ func (r *Reasoner) setState(s *reasoner.State) error {
 // setMoves loads a joint move into the does natives' index; nil clears it.
 func (r *Reasoner) setMoves(joint []reasoner.Move) error {
 	r.memo.clearMoves()
+	r.holds.clearMoves()
+	r.resetDerived(true)
 	r.moves.reset()
 	r.moveTerms = r.moveTerms[:0]
 	for i, m := range joint {
@@ -943,4 +1005,18 @@ func (g *game) atomName(a engine.Atom) string {
 		return n
 	}
 	return a.String()
+}
+
+// Interpreted returns the relations the queries ask (legal/2, next/1,
+// terminal/0 and goal/2, as name/arity) that the interpreter answers
+// rather than the flat evaluator, in that order. Benchmarks report them:
+// they are where a game's time goes.
+func (r *Reasoner) Interpreted() []string {
+	var out []string
+	for _, s := range flatQueries() {
+		if r.game.flat[s] == nil {
+			out = append(out, s.String())
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package prolog
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -39,6 +40,7 @@ const (
 	testDistinct                 // two terms differ
 	testCall                     // a relation of a lower stratum has an answer
 	testOr                       // one of several tests holds
+	testDerived                  // a row of a derived relation in the state
 )
 
 // test is one compiled ground test.
@@ -52,6 +54,7 @@ type test struct {
 	flat   *flatRelation // testCall: the relation's flat version, if any
 	args   []template    // the arguments (testDoes: role first)
 	or     []test        // testOr
+	rel    *derivedRel   // testDerived
 }
 
 // testCompiler builds ground tests for one rule.
@@ -60,6 +63,10 @@ type testCompiler struct {
 	slots map[string]int // variable name -> argument slot of the fused test
 	vars  []string       // variables in slot order
 	scc   int            // component of the rule's head
+	// derive is the component being derived when the rule is one of its
+	// rules, and occ counts the rule's reads of it so far.
+	derive *derivedSCC
+	occ    int
 }
 
 func (tc *testCompiler) template(t gdl.Term) template {
@@ -175,6 +182,9 @@ func (tc *testCompiler) build(l gdl.Literal) test {
 	}
 	if _, defined := tc.c.prog.rules[sig]; !defined {
 		return test{kind: testTable, table: newTable(len(s.Args), nil), args: tc.templates(s.Args)}
+	}
+	if rel, ok := tc.c.derivedRel(sig); ok {
+		return test{kind: testDerived, rel: rel, args: tc.templates(s.Args)}
 	}
 	if t, ok := tc.unfold(s); ok {
 		return t
@@ -364,7 +374,11 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 	var found bool
 	switch t.kind {
 	case testTrue:
-		found = anyRow(r.state.slots[t.slot], t.args, vals, env)
+		if x := r.state.indexed(t.slot); x != nil {
+			found = x.contains(t.args, vals, env)
+		} else {
+			found = anyRow(r.state.slots[t.slot], t.args, vals, env)
+		}
 	case testDoes:
 		found = anyRow(r.moves.slots[t.slot], t.args, vals, env)
 	case testTable:
@@ -384,6 +398,23 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 				break
 			}
 		}
+	case testDerived:
+		ctx := r.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		var mask uint64
+		var key []engine.Term
+		if t.rel.scc.inv != 0 {
+			mask = t.rel.scc.inv
+			r.keyBuf = partitionKey(mask, t.args, vals, env, r.keyBuf)
+			key = r.keyBuf
+		}
+		x, err := r.derivedTable(ctx, t.rel, mask, key)
+		if err != nil {
+			return false, err
+		}
+		found = x.contains(t.args, vals, env)
 	case testDistinct:
 		found = !identical(instantiate(t.args[0], vals), instantiate(t.args[1], vals), env)
 	case testOr:
@@ -399,7 +430,7 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 		}
 	case testCall:
 		if t.flat != nil {
-			ok, err := r.holds(t.flat, t.args, vals, env)
+			ok, err := r.holdsMemoised(t.flat, t.args, vals, env)
 			if err != nil {
 				return false, err
 			}
@@ -447,7 +478,7 @@ func (t *table) contains(args []template, vals []engine.Term, env *engine.Env) b
 // lookup returns the rows hashed like the templates when every template
 // is a known constant and the table holds constants only.
 func (t *table) lookup(args []template, vals []engine.Term, env *engine.Env) ([]row, bool) {
-	if t.byRow == nil {
+	if t.small() || t.compound {
 		return nil, false
 	}
 	h := rowSeed
@@ -469,6 +500,9 @@ func (t *table) candidates(args []template, vals []engine.Term, env *engine.Env)
 		return rows
 	}
 	best := t.rows
+	if t.small() {
+		return best
+	}
 	for i, a := range args {
 		if len(t.open[i]) > 0 {
 			continue
