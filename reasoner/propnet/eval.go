@@ -1,0 +1,433 @@
+package propnet
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Evaluation propagates changes (as Sancho's propnet does): each gate keeps
+// the number of its inputs that are true and is true when that count
+// reaches its threshold (every input for AND, one for OR), inverted for
+// NOT. When a leaf changes, only the gates downstream of it are visited, and
+// in order of level, so each gate is looked at once per change of the
+// state: a step of a game changes a few facts and touches a small part of
+// the network. Gates in a cycle (recursive relations over the state) have
+// no such invariant; a cycle is recomputed as a whole, from false up to its
+// least fixpoint, when one of its inputs changes.
+//
+// measured against full levelled evaluation of every gate per state; see
+// PROPNET_NOTES.md.
+
+// network is a compiled game, shared read-only by every Reasoner forked
+// from it.
+type network struct {
+	roles []string
+	facts     []reasoner.Fact // per base, sorted
+	factIndex map[reasoner.Fact]int
+	enc       *encoding
+
+	// per node
+	thr      []int32 // true inputs needed
+	inv      []bool  // NOT: true below the threshold
+	leaf     []bool
+	level    []int32
+	cycle    []int32 // the cycle a node belongs to, or -1
+	outStart []int32 // outputs of node n: outs[outStart[n]:outStart[n+1]]
+	outs     []int32
+	inStart  []int32
+	ins      []int32
+
+	cycles  [][]int32 // the nodes of each cycle
+	nlevels int
+
+	bases     []int32 // per base: its node
+	next      []int32 // per base: the node of its next
+	legal     [][]legalProp
+	goals     [][]goalProp
+	moveIndex []map[reasoner.Move]int32 // per role: move -> input node
+	terminal  int32
+	initial   []uint64
+
+	// queriesReadInputs is set when a legal, goal or terminal proposition
+	// depends on a move (which GDL forbids but games do): inputs must then
+	// be cleared before those are read.
+	queriesReadInputs bool
+
+	// values and counts with every leaf false, the start of every machine
+	initVal   []bool
+	initCount []int32
+
+	stats Stats
+	renum []int32 // graph node -> network node, during build
+}
+
+// compile lays out the kept nodes of g, with inputs replaced by repl, for
+// propagation.
+func (net *network) compile(g *graph, repl []int32, keep []bool) error {
+	net.renum = make([]int32, len(g.kinds))
+	var order []int32
+	for n := range g.kinds {
+		net.renum[n] = -1
+		if keep[n] && repl[n] == int32(n) {
+			net.renum[n] = int32(len(order))
+			order = append(order, int32(n))
+		}
+	}
+	// Every node replaced points to a kept node.
+	for n := range g.kinds {
+		if net.renum[n] < 0 && keep[repl[n]] {
+			net.renum[n] = net.renum[repl[n]]
+		}
+	}
+	count := len(order)
+	net.thr = make([]int32, count)
+	net.inv = make([]bool, count)
+	net.leaf = make([]bool, count)
+	net.inStart = make([]int32, count+1)
+	for i, n := range order {
+		switch g.kinds[n] {
+		case kFalse, kTrue, kBase, kInput:
+			net.leaf[i] = true
+		case kAnd:
+			net.thr[i] = int32(len(g.ins[n]))
+		case kOr:
+			net.thr[i] = 1
+		case kNot:
+			net.thr[i], net.inv[i] = 1, true
+		}
+		for _, in := range g.ins[n] {
+			net.ins = append(net.ins, net.renum[in])
+		}
+		net.inStart[i+1] = int32(len(net.ins))
+	}
+	// outputs
+	outCount := make([]int32, count+1)
+	for _, in := range net.ins {
+		outCount[in+1]++
+	}
+	for i := 1; i <= count; i++ {
+		outCount[i] += outCount[i-1]
+	}
+	net.outStart = slices.Clone(outCount)
+	net.outs = make([]int32, len(net.ins))
+	for i := range count {
+		for _, in := range net.ins[net.inStart[i]:net.inStart[i+1]] {
+			net.outs[outCount[in]] = int32(i)
+			outCount[in]++
+		}
+	}
+	// cycles and levels
+	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
+	comps := sccs(count, insOf)
+	net.cycle = make([]int32, count)
+	net.level = make([]int32, count)
+	for _, comp := range comps {
+		isCycle := cyclic(comp, insOf)
+		lvl := int32(0)
+		for _, n := range comp {
+			net.cycle[n] = -1
+			if isCycle && !net.leaf[n] && net.inv[n] {
+				return errNegationCycle
+			}
+		}
+		if isCycle {
+			for _, n := range comp {
+				net.cycle[n] = int32(len(net.cycles))
+			}
+			net.cycles = append(net.cycles, comp)
+		}
+		for _, n := range comp {
+			if net.leaf[n] {
+				continue
+			}
+			for _, in := range insOf(n) {
+				if net.cycle[in] < 0 || net.cycle[in] != net.cycle[n] {
+					lvl = max(lvl, net.level[in]+1)
+				}
+			}
+		}
+		for _, n := range comp {
+			net.level[n] = lvl
+		}
+		net.nlevels = max(net.nlevels, int(lvl)+1)
+	}
+	return nil
+}
+
+func (net *network) cycleNodes() int {
+	n := 0
+	for _, c := range net.cycles {
+		n += len(c)
+	}
+	return n
+}
+
+// readsInputs reports whether a legal, goal or terminal proposition
+// depends on an input.
+func (net *network) readsInputs() bool {
+	seen := make([]bool, len(net.thr))
+	var stack []int32
+	push := func(n int32) {
+		if !seen[n] {
+			seen[n] = true
+			stack = append(stack, n)
+		}
+	}
+	for _, ps := range net.legal {
+		for _, p := range ps {
+			push(p.node)
+		}
+	}
+	for _, ps := range net.goals {
+		for _, p := range ps {
+			push(p.node)
+		}
+	}
+	push(net.terminal)
+	inputs := map[int32]bool{}
+	for _, m := range net.moveIndex {
+		for _, n := range m {
+			inputs[n] = true
+		}
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if inputs[n] {
+			return true
+		}
+		for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
+			push(in)
+		}
+	}
+	return false
+}
+
+// prepare computes the values of every node with all leaves false.
+func (net *network) prepare() {
+	m := &machine{net: net}
+	m.val = make([]bool, len(net.thr))
+	m.count = make([]int32, len(net.thr))
+	m.alloc()
+	m.setLeaf(net.constTrue(), true)
+	for n := range net.thr {
+		if !net.leaf[n] {
+			m.schedule(int32(n))
+		}
+	}
+	m.run()
+	net.initVal, net.initCount = m.val, m.count
+}
+
+// constTrue returns the node of the constant true: the second node, as the
+// graph numbers it, when kept (it always is).
+func (net *network) constTrue() int32 { return 1 }
+
+// machine is one instance's evaluation state: the value of every node for
+// the state and moves loaded.
+type machine struct {
+	net   *network
+	val   []bool
+	count []int32
+	dirty []bool
+	// buckets[l] holds the nodes of level l to visit; a cycle is entered
+	// as -1-index.
+	buckets    [][]int32
+	cycleDirty []bool
+	lo, hi     int // the levels that may hold work
+	cycleOld   []bool
+
+	state  []uint64 // the base words loaded
+	inputs []int32  // the input nodes set
+}
+
+func (net *network) newMachine() *machine {
+	m := &machine{net: net, val: slices.Clone(net.initVal), count: slices.Clone(net.initCount)}
+	m.alloc()
+	m.state = make([]uint64, len(net.initial))
+	return m
+}
+
+func (m *machine) alloc() {
+	m.dirty = make([]bool, len(m.net.thr))
+	m.buckets = make([][]int32, m.net.nlevels)
+	m.cycleDirty = make([]bool, len(m.net.cycles))
+	m.lo = m.net.nlevels
+	m.hi = -1
+}
+
+// setLeaf sets a leaf and schedules what depends on it.
+func (m *machine) setLeaf(n int32, v bool) {
+	if m.val[n] == v {
+		return
+	}
+	m.val[n] = v
+	m.changed(n, v)
+}
+
+// changed updates the counts of n's outputs and schedules them.
+func (m *machine) changed(n int32, v bool) {
+	net := m.net
+	d := int32(-1)
+	if v {
+		d = 1
+	}
+	for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
+		m.count[o] += d
+		m.schedule(o)
+	}
+}
+
+func (m *machine) schedule(o int32) {
+	net := m.net
+	if c := net.cycle[o]; c >= 0 {
+		if m.cycleDirty[c] {
+			return
+		}
+		m.cycleDirty[c] = true
+		o = -1 - c
+	} else {
+		if m.dirty[o] {
+			return
+		}
+		m.dirty[o] = true
+	}
+	l := int(net.level[net.cycleHead(o)])
+	m.buckets[l] = append(m.buckets[l], o)
+	m.lo = min(m.lo, l)
+	m.hi = max(m.hi, l)
+}
+
+// cycleHead returns the node whose level a bucket entry has.
+func (net *network) cycleHead(e int32) int32 {
+	if e >= 0 {
+		return e
+	}
+	return net.cycles[-1-e][0]
+}
+
+// run visits the scheduled nodes in order of level until nothing changes.
+func (m *machine) run() {
+	net := m.net
+	for l := m.lo; l <= m.hi; l++ {
+		b := m.buckets[l]
+		for i := 0; i < len(b); i++ {
+			e := b[i]
+			if e < 0 {
+				m.recomputeCycle(-1 - e)
+				continue
+			}
+			m.dirty[e] = false
+			v := (m.count[e] >= net.thr[e]) != net.inv[e]
+			if v != m.val[e] {
+				m.val[e] = v
+				m.changed(e, v)
+			}
+		}
+		m.buckets[l] = b[:0]
+	}
+	m.lo, m.hi = net.nlevels, -1
+}
+
+// recomputeCycle computes cycle c's least fixpoint from its inputs and
+// propagates what changed.
+func (m *machine) recomputeCycle(c int32) {
+	net := m.net
+	m.cycleDirty[c] = false
+	nodes := net.cycles[c]
+	m.cycleOld = m.cycleOld[:0]
+	for _, n := range nodes {
+		m.cycleOld = append(m.cycleOld, m.val[n])
+		m.val[n] = false
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, n := range nodes {
+			if m.val[n] {
+				continue
+			}
+			t := int32(0)
+			for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
+				if m.val[in] {
+					t++
+				}
+			}
+			if t >= net.thr[n] {
+				m.val[n] = true
+				changed = true
+			}
+		}
+	}
+	for i, n := range nodes {
+		v := m.val[n]
+		if v == m.cycleOld[i] {
+			continue
+		}
+		d := int32(-1)
+		if v {
+			d = 1
+		}
+		for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
+			m.count[o] += d
+			if net.cycle[o] != c {
+				m.schedule(o)
+			}
+		}
+	}
+}
+
+// load sets the base propositions to the state words.
+func (m *machine) load(words []uint64) {
+	for i, w := range words {
+		diff := m.state[i] ^ w
+		for diff != 0 {
+			b := bits.TrailingZeros64(diff)
+			diff &= diff - 1
+			m.setLeaf(m.net.bases[i*64+b], w&(1<<b) != 0)
+		}
+		m.state[i] = w
+	}
+	m.run()
+}
+
+// setInputs sets exactly the input nodes given.
+func (m *machine) setInputs(inputs []int32) {
+	for _, n := range m.inputs {
+		if !slices.Contains(inputs, n) {
+			m.setLeaf(n, false)
+		}
+	}
+	for _, n := range inputs {
+		m.setLeaf(n, true)
+	}
+	m.inputs = append(m.inputs[:0], inputs...)
+	m.run()
+}
+
+// nextState writes the words of the state that follows into words.
+func (m *machine) nextState(words []uint64) {
+	clear(words)
+	for j, n := range m.net.next {
+		if m.val[n] {
+			words[j/64] |= 1 << (j % 64)
+		}
+	}
+}
+
+// encoding is the state encoding of one network: a bitset over its bases.
+type encoding struct{ facts []reasoner.Fact }
+
+// Facts returns the facts of the bits set, in order (the bases are sorted).
+func (e *encoding) Facts(words []uint64) []reasoner.Fact {
+	var out []reasoner.Fact
+	for i, w := range words {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			w &= w - 1
+			out = append(out, e.facts[i*64+b])
+		}
+	}
+	return out
+}

@@ -1,0 +1,358 @@
+package propnet
+
+import (
+	"errors"
+	"slices"
+)
+
+// gate kinds of the network under construction.
+type kind uint8
+
+const (
+	kFalse kind = iota // the constant false, node 0
+	kTrue              // the constant true, node 1
+	kBase              // a base proposition: a fact of the state
+	kInput             // an input proposition: a role's move
+	kAnd
+	kOr
+	kNot
+)
+
+// graph is the network under construction and optimisation: each node a
+// constant, a leaf (base or input) or a gate over its inputs.
+type graph struct {
+	kinds []kind
+	ins   [][]int32
+}
+
+func newGraph() *graph {
+	g := &graph{}
+	g.add(kFalse)
+	g.add(kTrue)
+	return g
+}
+
+const (
+	nodeFalse int32 = 0
+	nodeTrue  int32 = 1
+)
+
+func (g *graph) add(k kind, ins ...int32) int32 {
+	g.kinds = append(g.kinds, k)
+	g.ins = append(g.ins, ins)
+	return int32(len(g.kinds) - 1)
+}
+
+func (g *graph) isLeaf(n int32) bool {
+	k := g.kinds[n]
+	return k == kFalse || k == kTrue || k == kBase || k == kInput
+}
+
+// links counts the edges of the nodes in keep (all when keep is nil).
+func (g *graph) size(keep []bool) (nodes, links int) {
+	for n := range g.kinds {
+		if keep == nil || keep[n] {
+			nodes++
+			links += len(g.ins[n])
+		}
+	}
+	return nodes, links
+}
+
+// sccs returns the strongly connected components of the graph whose edges
+// run from a node to its inputs, inputs first (Tarjan's algorithm, without
+// recursion: a network may hold long chains).
+func sccs(n int, ins func(int32) []int32) [][]int32 {
+	index := make([]int32, n)
+	low := make([]int32, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int32
+	var comps [][]int32
+	type frame struct {
+		v int32
+		i int
+	}
+	var call []frame
+	next := int32(0)
+	open := func(v int32) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		call = append(call, frame{v: v})
+	}
+	for s := int32(0); int(s) < n; s++ {
+		if index[s] >= 0 {
+			continue
+		}
+		open(s)
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			in := ins(f.v)
+			if f.i < len(in) {
+				w := in[f.i]
+				f.i++
+				if index[w] < 0 {
+					open(w)
+				} else if on[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				var comp []int32
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					on[w] = false
+					comp = append(comp, w)
+					if w == v {
+						break
+					}
+				}
+				comps = append(comps, comp)
+			}
+		}
+	}
+	return comps
+}
+
+// cyclic reports whether component comp has a cycle: more than one node,
+// or a node that is its own input.
+func cyclic(comp []int32, ins func(int32) []int32) bool {
+	return len(comp) > 1 || slices.Contains(ins(comp[0]), comp[0])
+}
+
+var errNegationCycle = errors.New("negation inside a recursion of the ground network (rules not stratified)")
+
+// evaluate computes every node's value with every leaf false but the
+// constant true, and a cycle's least fixpoint. The values of nodes that
+// depend on no leaf are their values in every state.
+func (g *graph) evaluate(comps [][]int32) ([]bool, error) {
+	val := make([]bool, len(g.kinds))
+	val[nodeTrue] = true
+	ins := func(n int32) []int32 { return g.ins[n] }
+	for _, comp := range comps {
+		if !cyclic(comp, ins) {
+			val[comp[0]] = g.gateValue(comp[0], val)
+			continue
+		}
+		for _, n := range comp {
+			if g.kinds[n] == kNot {
+				return nil, errNegationCycle
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, n := range comp {
+				if !val[n] && g.gateValue(n, val) {
+					val[n] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return val, nil
+}
+
+// gateValue evaluates node n from its inputs' values; a leaf keeps its own.
+func (g *graph) gateValue(n int32, val []bool) bool {
+	switch g.kinds[n] {
+	case kAnd:
+		for _, i := range g.ins[n] {
+			if !val[i] {
+				return false
+			}
+		}
+		return true
+	case kOr:
+		for _, i := range g.ins[n] {
+			if val[i] {
+				return true
+			}
+		}
+		return false
+	case kNot:
+		return !val[g.ins[n][0]]
+	}
+	return val[n]
+}
+
+// optimise folds constants, bypasses single-input gates, merges identical
+// gates and drops the nodes that reach none of outputs. It returns repl,
+// which maps each node to the node that now computes it, and keep, the
+// nodes left. Leaves are never removed: bases and inputs name the state
+// and the moves.
+func (g *graph) optimise(outputs []int32) (repl []int32, keep []bool, err error) {
+	ins := func(n int32) []int32 { return g.ins[n] }
+	comps := sccs(len(g.kinds), ins)
+	val, err := g.evaluate(comps)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Nodes that depend on no base or input are constants.
+	dynamic := make([]bool, len(g.kinds))
+	for _, comp := range comps {
+		d := false
+		for _, n := range comp {
+			if k := g.kinds[n]; k == kBase || k == kInput {
+				d = true
+			}
+			for _, i := range g.ins[n] {
+				d = d || dynamic[i]
+			}
+		}
+		for _, n := range comp {
+			dynamic[n] = d
+		}
+	}
+	repl = make([]int32, len(g.kinds))
+	for n := range repl {
+		repl[n] = int32(n)
+		if !dynamic[n] {
+			repl[n] = nodeFalse
+			if val[n] {
+				repl[n] = nodeTrue
+			}
+		}
+	}
+	find := func(n int32) int32 {
+		for repl[n] != n {
+			n = repl[n]
+		}
+		return n
+	}
+	// Two passes in dependency order: the second sees what the first did
+	// to the nodes of cycles.
+	for pass := 0; pass < 2; pass++ {
+		merged := map[string]int32{}
+		var key []byte
+		for _, comp := range comps {
+			for _, n := range comp {
+				if g.isLeaf(n) || repl[n] != n {
+					continue
+				}
+				g.simplify(n, find)
+				if k := g.kinds[n]; k == kFalse || k == kTrue {
+					repl[n] = int32(k) // nodeFalse, nodeTrue
+					continue
+				}
+				if r := g.bypass(n, find); r != n {
+					repl[n] = r
+					continue
+				}
+				key = append(key[:0], byte(g.kinds[n]))
+				for _, i := range g.ins[n] {
+					key = append(key, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
+				}
+				if m, ok := merged[string(key)]; ok && m != n {
+					repl[n] = m
+					continue
+				}
+				merged[string(key)] = n
+			}
+		}
+	}
+	for n := range g.ins {
+		for j, i := range g.ins[n] {
+			g.ins[n][j] = find(i)
+		}
+	}
+	for n := range repl {
+		repl[n] = find(int32(n))
+	}
+	keep = make([]bool, len(g.kinds))
+	var stack []int32
+	mark := func(n int32) {
+		if !keep[n] {
+			keep[n] = true
+			stack = append(stack, n)
+		}
+	}
+	mark(nodeFalse)
+	mark(nodeTrue)
+	for n, k := range g.kinds {
+		if k == kBase || k == kInput {
+			mark(int32(n))
+		}
+	}
+	for _, o := range outputs {
+		mark(repl[o])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, i := range g.ins[n] {
+			mark(i)
+		}
+	}
+	return repl, keep, nil
+}
+
+// simplify rewrites gate n's inputs through find and folds constants: n
+// may become a constant (its kind then kFalse or kTrue).
+func (g *graph) simplify(n int32, find func(int32) int32) {
+	in := g.ins[n][:0:0]
+	for _, i := range g.ins[n] {
+		in = append(in, find(i))
+	}
+	switch g.kinds[n] {
+	case kNot:
+		switch in[0] {
+		case nodeFalse:
+			g.kinds[n], in = kTrue, nil
+		case nodeTrue:
+			g.kinds[n], in = kFalse, nil
+		}
+	case kAnd, kOr:
+		absorb, neutral := nodeFalse, nodeTrue // for AND
+		if g.kinds[n] == kOr {
+			absorb, neutral = nodeTrue, nodeFalse
+		}
+		slices.Sort(in)
+		in = slices.Compact(in)
+		if slices.Contains(in, n) {
+			// n as its own input: in the least fixpoint that input is
+			// false unless the rest makes n true.
+			if g.kinds[n] == kAnd {
+				g.kinds[n], g.ins[n] = kFalse, nil
+				return
+			}
+			in = slices.DeleteFunc(in, func(i int32) bool { return i == n })
+		}
+		if slices.Contains(in, absorb) {
+			g.kinds[n], in = kind(absorb), nil // kFalse == 0, kTrue == 1
+			break
+		}
+		in = slices.DeleteFunc(in, func(i int32) bool { return i == neutral })
+		if len(in) == 0 {
+			g.kinds[n] = kind(neutral)
+		}
+	}
+	g.ins[n] = in
+}
+
+// bypass returns the node that computes the same as gate n: the input of a
+// one-input AND or OR, x for NOT NOT x; n itself otherwise.
+func (g *graph) bypass(n int32, find func(int32) int32) int32 {
+	switch g.kinds[n] {
+	case kAnd, kOr:
+		if len(g.ins[n]) == 1 {
+			return g.ins[n][0]
+		}
+	case kNot:
+		if i := g.ins[n][0]; g.kinds[i] == kNot {
+			return find(g.ins[i][0])
+		}
+	}
+	return n
+}

@@ -1,0 +1,923 @@
+package propnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/ggp-go/ggp/gdl"
+)
+
+// Grounding instantiates every rule to the ground atoms that may arise in
+// some reachable state. It computes a relaxed fixpoint: true holds of every
+// fact that init or next may hold of, does of every move legal may allow,
+// and negation is ignored, so the atoms found over-approximate those that
+// can ever hold. Each rule instance found on the way is recorded, with its
+// positive and negative ground literals; the network is built from them.
+//
+// Evaluation is semi-naive, component by component of the relation
+// dependency graph in topological order, so a long chain of derivations (a
+// step counter, a successor relation) costs one pass per new atom rather
+// than one pass over everything per round.
+
+// ErrBudget is wrapped by every error that reports a game too large to
+// ground within its limits.
+var ErrBudget = errors.New("grounding budget exceeded")
+
+// patKind tells how a pattern matches a ground term.
+type patKind uint8
+
+const (
+	patGround patKind = iota // a ground term, compared by id
+	patVar                   // a variable slot
+	patFunc                  // a function with some variable inside
+)
+
+type pat struct {
+	kind patKind
+	id   termID // patGround
+	v    int    // patVar
+	sym  int32  // patFunc
+	args []pat  // patFunc
+}
+
+type litKind uint8
+
+const (
+	litPos litKind = iota
+	litNeg
+	litDistinct
+)
+
+// literal is one condition of a clause's body, or its head.
+type literal struct {
+	kind litKind
+	rel  int   // relation index, litPos and litNeg
+	args []pat // the atom's arguments, litPos and litNeg
+	x, y pat   // litDistinct
+	vars []int // the variables occurring
+}
+
+// clause is a rule with its disjunctions expanded.
+type clause struct {
+	head  literal
+	body  []literal
+	nvars int
+	// relax marks the clauses that only widen the relaxation (true from
+	// init and next, does from legal) and are no gate of the network.
+	relax bool
+	pos   gdl.Pos
+}
+
+// relation holds the atoms of one relation found so far, in the order
+// found, indexed by each argument.
+type relation struct {
+	sym   int32
+	arity int
+	name  string
+	atoms []termID
+	index []map[termID][]int32 // per argument: positions in atoms, ascending
+}
+
+// instance is one ground rule: head <= pos... (not neg)...
+type instance struct {
+	head     termID
+	pos, neg []termID
+}
+
+// Limits bound grounding.
+type Limits struct {
+	// MaxTerms bounds the ground terms and atoms interned.
+	MaxTerms int
+	// MaxLinks bounds the literals of all rule instances together: the
+	// size of the network before optimisation.
+	MaxLinks int
+	// MaxDepth bounds the nesting of a ground term.
+	MaxDepth int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxTerms <= 0 {
+		l.MaxTerms = 1 << 20
+	}
+	if l.MaxLinks <= 0 {
+		l.MaxLinks = 1 << 23
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = 64
+	}
+	return l
+}
+
+type grounder struct {
+	ctx    context.Context
+	limits Limits
+	ts     *termStore
+	rels   []*relation
+	relIDs map[[2]int32]int // (symbol, arity) -> index
+	rules  []*clause
+
+	possible  []bool // by termID: the atom is derived
+	inComp    []bool // by relation: in the component being evaluated
+	instances []instance
+	links     int
+	steps     int
+
+	// join state
+	env    []termID // variable bindings, -1 unbound
+	trail  []int
+	args   []termID // scratch for building terms
+	ranges [][2]int // per body literal: the range of atoms it joins
+	order  []int
+	posOf  []termID // per body literal: the atom it matched
+}
+
+func (g *grounder) relation(name string, arity int) int {
+	sym := g.ts.symbol(name)
+	k := [2]int32{sym, int32(arity)}
+	if i, ok := g.relIDs[k]; ok {
+		return i
+	}
+	r := &relation{sym: sym, arity: arity, name: name, index: make([]map[termID][]int32, arity)}
+	for i := range r.index {
+		r.index[i] = map[termID][]int32{}
+	}
+	g.rels = append(g.rels, r)
+	g.relIDs[k] = len(g.rels) - 1
+	return len(g.rels) - 1
+}
+
+// maxExpansion bounds the clauses one rule's disjunctions expand into.
+const maxExpansion = 4096
+
+// compile turns the rules of d into clauses.
+func (g *grounder) compile(d *gdl.Description) error {
+	for _, r := range d.Rules {
+		if r.Head == nil || r.Head.Name == nil {
+			return fmt.Errorf("%s: rule without a head", r.Pos())
+		}
+		switch r.Head.Name.Name {
+		case gdl.KeyTrue, gdl.KeyDoes:
+			return fmt.Errorf("%s: a rule defines %s", r.Pos(), r.Head.Name.Name)
+		}
+		alts := [][]gdl.Literal{nil}
+		for _, l := range r.Body {
+			ls, err := expand(l, false)
+			if err != nil {
+				return fmt.Errorf("%s: %w", l.Pos(), err)
+			}
+			var next [][]gdl.Literal
+			for _, a := range alts {
+				for _, b := range ls {
+					next = append(next, append(slices.Clip(a), b...))
+				}
+			}
+			if len(next) > maxExpansion {
+				return fmt.Errorf("%s: %w: disjunctions expand into more than %d rules", r.Pos(), ErrBudget, maxExpansion)
+			}
+			alts = next
+		}
+		for _, body := range alts {
+			c, err := g.clause(r.Head, body)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.Pos(), err)
+			}
+			c.pos = r.Pos()
+			g.rules = append(g.rules, c)
+		}
+	}
+	// The relaxation: true of whatever init or next may hold of, does of
+	// whatever legal may allow.
+	x, rr, m := &gdl.Var{Name: "x"}, &gdl.Var{Name: "r"}, &gdl.Var{Name: "m"}
+	sent := func(name string, args ...gdl.Term) *gdl.Sentence {
+		return &gdl.Sentence{Name: &gdl.Const{Name: name}, Args: args}
+	}
+	for _, rc := range []struct {
+		head *gdl.Sentence
+		body *gdl.Sentence
+	}{
+		{sent(gdl.KeyTrue, x), sent(gdl.KeyInit, x)},
+		{sent(gdl.KeyTrue, x), sent(gdl.KeyNext, x)},
+		{sent(gdl.KeyDoes, rr, m), sent(gdl.KeyLegal, rr, m)},
+	} {
+		c, err := g.clause(rc.head, []gdl.Literal{rc.body})
+		if err != nil {
+			return err
+		}
+		c.relax = true
+		g.rules = append(g.rules, c)
+	}
+	return nil
+}
+
+// expand returns a literal as alternatives of conjunctions of sentences,
+// negated sentences and distincts: disjunctions are multiplied out and
+// negations pushed inwards.
+func expand(l gdl.Literal, negated bool) ([][]gdl.Literal, error) {
+	switch l := l.(type) {
+	case *gdl.Sentence:
+		if negated {
+			return [][]gdl.Literal{{&gdl.Not{Lparen: l.Lparen, Arg: l}}}, nil
+		}
+		return [][]gdl.Literal{{l}}, nil
+	case *gdl.Distinct:
+		if negated {
+			return nil, errors.New("negated distinct is not supported")
+		}
+		return [][]gdl.Literal{{l}}, nil
+	case *gdl.Not:
+		return expand(l.Arg, !negated)
+	case *gdl.Or:
+		var out [][]gdl.Literal
+		if negated {
+			// not (a or b) = (not a) and (not b)
+			out = [][]gdl.Literal{nil}
+			for _, d := range l.Disjuncts {
+				ds, err := expand(d, true)
+				if err != nil {
+					return nil, err
+				}
+				var next [][]gdl.Literal
+				for _, a := range out {
+					for _, b := range ds {
+						next = append(next, append(slices.Clip(a), b...))
+					}
+				}
+				out = next
+				if len(out) > maxExpansion {
+					return nil, fmt.Errorf("%w: disjunctions expand into more than %d rules", ErrBudget, maxExpansion)
+				}
+			}
+			return out, nil
+		}
+		for _, d := range l.Disjuncts {
+			ds, err := expand(d, false)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ds...)
+			if len(out) > maxExpansion {
+				return nil, fmt.Errorf("%w: disjunctions expand into more than %d rules", ErrBudget, maxExpansion)
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unknown literal %T", l)
+}
+
+// clause compiles one rule whose body holds only sentences, negated
+// sentences and distincts.
+func (g *grounder) clause(head *gdl.Sentence, body []gdl.Literal) (*clause, error) {
+	vars := map[string]int{}
+	c := &clause{}
+	var err error
+	if c.head, err = g.atomLiteral(litPos, head, vars); err != nil {
+		return nil, err
+	}
+	for _, l := range body {
+		var lit literal
+		switch l := l.(type) {
+		case *gdl.Sentence:
+			lit, err = g.atomLiteral(litPos, l, vars)
+		case *gdl.Not:
+			lit, err = g.atomLiteral(litNeg, l.Arg.(*gdl.Sentence), vars)
+		case *gdl.Distinct:
+			lit.kind = litDistinct
+			if lit.x, err = g.pattern(l.X, vars, 0); err == nil {
+				lit.y, err = g.pattern(l.Y, vars, 0)
+			}
+			collectVars(lit.x, &lit.vars)
+			collectVars(lit.y, &lit.vars)
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.body = append(c.body, lit)
+	}
+	c.nvars = len(vars)
+	return c, nil
+}
+
+func (g *grounder) atomLiteral(kind litKind, s *gdl.Sentence, vars map[string]int) (literal, error) {
+	if s == nil || s.Name == nil {
+		return literal{}, errors.New("sentence without a name")
+	}
+	lit := literal{kind: kind, rel: g.relation(s.Name.Name, len(s.Args))}
+	for _, a := range s.Args {
+		p, err := g.pattern(a, vars, 1)
+		if err != nil {
+			return literal{}, err
+		}
+		lit.args = append(lit.args, p)
+		collectVars(p, &lit.vars)
+	}
+	return lit, nil
+}
+
+func (g *grounder) pattern(t gdl.Term, vars map[string]int, depth int) (pat, error) {
+	if depth > g.limits.MaxDepth {
+		return pat{}, fmt.Errorf("%s: %w: term nested deeper than %d", t.Pos(), ErrBudget, g.limits.MaxDepth)
+	}
+	switch t := t.(type) {
+	case *gdl.Const:
+		return pat{kind: patGround, id: g.ts.intern(g.ts.symbol(t.Name), nil)}, nil
+	case *gdl.Var:
+		v, ok := vars[t.Name]
+		if !ok {
+			v = len(vars)
+			vars[t.Name] = v
+		}
+		return pat{kind: patVar, v: v}, nil
+	case *gdl.Func:
+		p := pat{kind: patFunc, sym: g.ts.symbol(t.Name.Name)}
+		ground := true
+		for _, a := range t.Args {
+			ap, err := g.pattern(a, vars, depth+1)
+			if err != nil {
+				return pat{}, err
+			}
+			ground = ground && ap.kind == patGround
+			p.args = append(p.args, ap)
+		}
+		if ground {
+			ids := make([]termID, len(p.args))
+			for i, a := range p.args {
+				ids[i] = a.id
+			}
+			return pat{kind: patGround, id: g.ts.intern(p.sym, ids)}, nil
+		}
+		return p, nil
+	}
+	return pat{}, fmt.Errorf("unknown term %T", t)
+}
+
+func collectVars(p pat, vs *[]int) {
+	switch p.kind {
+	case patVar:
+		if !slices.Contains(*vs, p.v) {
+			*vs = append(*vs, p.v)
+		}
+	case patFunc:
+		for _, a := range p.args {
+			collectVars(a, vs)
+		}
+	}
+}
+
+// needed returns the relations the game's queries depend on: legal, next,
+// goal, terminal, init and role, and what they use.
+func (g *grounder) needed() []bool {
+	need := make([]bool, len(g.rels))
+	byHead := make([][]*clause, len(g.rels))
+	for _, c := range g.rules {
+		byHead[c.head.rel] = append(byHead[c.head.rel], c)
+	}
+	var stack []int
+	mark := func(r int) {
+		if !need[r] {
+			need[r] = true
+			stack = append(stack, r)
+		}
+	}
+	for i, r := range g.rels {
+		switch r.name {
+		case gdl.KeyLegal, gdl.KeyNext, gdl.KeyGoal, gdl.KeyTerminal, gdl.KeyInit, gdl.KeyRole, gdl.KeyTrue, gdl.KeyDoes:
+			mark(i)
+		}
+	}
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range byHead[r] {
+			for _, l := range c.body {
+				if l.kind != litDistinct {
+					mark(l.rel)
+				}
+			}
+		}
+	}
+	return need
+}
+
+// components returns the strongly connected components of the needed
+// relations' dependency graph (body to head), dependencies first.
+func (g *grounder) components(need []bool) [][]int {
+	succ := make([][]int, len(g.rels))
+	for _, c := range g.rules {
+		if !need[c.head.rel] {
+			continue
+		}
+		for _, l := range c.body {
+			if l.kind != litDistinct {
+				succ[l.rel] = append(succ[l.rel], c.head.rel)
+			}
+		}
+	}
+	// Tarjan's algorithm yields components in reverse topological order
+	// of the successor graph.
+	index := make([]int, len(g.rels))
+	low := make([]int, len(g.rels))
+	on := make([]bool, len(g.rels))
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	var comps [][]int
+	n := 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = n, n
+		n++
+		stack = append(stack, v)
+		on[v] = true
+		for _, w := range succ[v] {
+			if index[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			comps = append(comps, comp)
+		}
+	}
+	for v := range g.rels {
+		if need[v] && index[v] < 0 {
+			visit(v)
+		}
+	}
+	slices.Reverse(comps)
+	return comps
+}
+
+// ground runs the relaxed fixpoint and records every rule instance.
+func (g *grounder) ground() error {
+	need := g.needed()
+	byHead := make([][]*clause, len(g.rels))
+	for _, c := range g.rules {
+		if need[c.head.rel] {
+			byHead[c.head.rel] = append(byHead[c.head.rel], c)
+		}
+	}
+	inComp := make([]bool, len(g.rels))
+	g.inComp = inComp
+	lo := make([]int, len(g.rels))
+	hi := make([]int, len(g.rels))
+	for _, comp := range g.components(need) {
+		for _, r := range comp {
+			inComp[r] = true
+		}
+		var clauses, recursive []*clause
+		for _, r := range comp {
+			for _, c := range byHead[r] {
+				rec := false
+				for _, l := range c.body {
+					if l.kind == litPos && inComp[l.rel] {
+						rec = true
+					}
+				}
+				if rec {
+					recursive = append(recursive, c)
+				} else {
+					clauses = append(clauses, c)
+				}
+			}
+		}
+		for _, c := range clauses {
+			if err := g.join(c, -1, nil, nil); err != nil {
+				return err
+			}
+		}
+		for _, r := range comp {
+			lo[r], hi[r] = 0, len(g.rels[r].atoms)
+		}
+		for len(recursive) > 0 {
+			progress := false
+			for _, r := range comp {
+				if hi[r] > lo[r] {
+					progress = true
+				}
+			}
+			if !progress {
+				break
+			}
+			for _, c := range recursive {
+				for i, l := range c.body {
+					if l.kind == litPos && inComp[l.rel] && hi[l.rel] > lo[l.rel] {
+						if err := g.join(c, i, lo, hi); err != nil {
+							return err
+						}
+					}
+				}
+			}
+			for _, r := range comp {
+				lo[r], hi[r] = hi[r], len(g.rels[r].atoms)
+			}
+		}
+		for _, r := range comp {
+			inComp[r] = false
+		}
+	}
+	return nil
+}
+
+// join enumerates the instances of c. With delta >= 0, body literal delta
+// ranges over the atoms in [lo, hi) of its relation, the literals before it
+// of a relation of the same component over those before lo, the literals
+// after it over those before hi: each instance is found in exactly one
+// round. Relations of earlier components are complete and range over all.
+func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
+	g.ranges = g.ranges[:0]
+	for i, l := range c.body {
+		r := [2]int{0, 0}
+		if l.kind == litPos {
+			r[1] = len(g.rels[l.rel].atoms)
+			if delta >= 0 && g.inComp[l.rel] {
+				switch {
+				case i == delta:
+					r = [2]int{lo[l.rel], hi[l.rel]}
+				case i < delta:
+					r[1] = lo[l.rel]
+				default:
+					r[1] = hi[l.rel]
+				}
+			}
+		}
+		g.ranges = append(g.ranges, r)
+	}
+	order, err := g.plan(c, delta)
+	if err != nil {
+		return err
+	}
+	if cap(g.env) < c.nvars {
+		g.env = make([]termID, c.nvars)
+	}
+	g.env = g.env[:c.nvars]
+	for i := range g.env {
+		g.env[i] = -1
+	}
+	g.trail = g.trail[:0]
+	if cap(g.posOf) < len(c.body) {
+		g.posOf = make([]termID, len(c.body))
+	}
+	g.posOf = g.posOf[:len(c.body)]
+	return g.step(c, order, 0)
+}
+
+// plan orders the body of c for a join: the delta literal first, then
+// greedily the positive literal with the fewest expected matches, each
+// distinct as soon as its variables are bound, negations last.
+func (g *grounder) plan(c *clause, delta int) ([]int, error) {
+	order := g.order[:0]
+	bound := make([]bool, c.nvars)
+	used := make([]bool, len(c.body))
+	isBound := func(vs []int) bool {
+		for _, v := range vs {
+			if !bound[v] {
+				return false
+			}
+		}
+		return true
+	}
+	take := func(i int) {
+		used[i] = true
+		order = append(order, i)
+		for _, v := range c.body[i].vars {
+			bound[v] = true
+		}
+		for j, l := range c.body {
+			if !used[j] && l.kind == litDistinct && isBound(l.vars) {
+				used[j] = true
+				order = append(order, j)
+			}
+		}
+	}
+	for j, l := range c.body {
+		if l.kind == litDistinct && isBound(l.vars) && !used[j] {
+			used[j] = true
+			order = append(order, j)
+		}
+	}
+	if delta >= 0 {
+		take(delta)
+	}
+	for {
+		best, bestCost := -1, 0
+		for i, l := range c.body {
+			if used[i] || l.kind != litPos {
+				continue
+			}
+			n := g.ranges[i][1] - g.ranges[i][0]
+			boundArgs := 0
+			for _, a := range l.args {
+				var vs []int
+				collectVars(a, &vs)
+				if isBound(vs) {
+					boundArgs++
+				}
+			}
+			cost := n >> min(60, 4*boundArgs)
+			if best < 0 || cost < bestCost {
+				best, bestCost = i, cost
+			}
+		}
+		if best < 0 {
+			break
+		}
+		take(best)
+	}
+	for i, l := range c.body {
+		if used[i] {
+			continue
+		}
+		if !isBound(l.vars) {
+			return nil, fmt.Errorf("%s: unsafe rule: a variable of %s is not bound by a positive literal", c.pos, kindName(l.kind))
+		}
+		order = append(order, i)
+	}
+	for _, v := range c.head.vars {
+		if !bound[v] {
+			return nil, fmt.Errorf("%s: unsafe rule: a variable of the head is not bound by a positive literal", c.pos)
+		}
+	}
+	g.order = order
+	return slices.Clone(order), nil
+}
+
+func kindName(k litKind) string {
+	switch k {
+	case litNeg:
+		return "a negation"
+	case litDistinct:
+		return "a distinct"
+	}
+	return "a literal"
+}
+
+// checkBudget is called at every join step; it looks at the clock now and
+// then.
+func (g *grounder) checkBudget() error {
+	g.steps++
+	if g.steps&4095 == 0 {
+		if err := g.ctx.Err(); err != nil {
+			return fmt.Errorf("%w: time limit reached after %d terms and %d rule instances (%v)", ErrBudget, len(g.ts.terms), len(g.instances), err)
+		}
+	}
+	if len(g.ts.terms) > g.limits.MaxTerms {
+		return fmt.Errorf("%w: more than %d ground terms", ErrBudget, g.limits.MaxTerms)
+	}
+	if g.links > g.limits.MaxLinks {
+		return fmt.Errorf("%w: rule instances with more than %d literals", ErrBudget, g.limits.MaxLinks)
+	}
+	return nil
+}
+
+func (g *grounder) step(c *clause, order []int, k int) error {
+	if err := g.checkBudget(); err != nil {
+		return err
+	}
+	if k == len(order) {
+		return g.emit(c)
+	}
+	i := order[k]
+	l := &c.body[i]
+	switch l.kind {
+	case litDistinct:
+		x, err := g.build(l.x)
+		if err != nil {
+			return err
+		}
+		y, err := g.build(l.y)
+		if err != nil {
+			return err
+		}
+		if x == y {
+			return nil
+		}
+		return g.step(c, order, k+1)
+	case litNeg:
+		return g.step(c, order, k+1) // recorded by emit
+	}
+	rel := g.rels[l.rel]
+	from, to := g.ranges[i][0], g.ranges[i][1]
+	if from >= to {
+		return nil
+	}
+	// Narrow the candidates by the most selective bound argument.
+	var cands []int32
+	indexed := false
+	for a, p := range l.args {
+		id, ok, bound := g.resolve(p)
+		if !bound {
+			continue
+		}
+		if !ok {
+			return nil // no such term: nothing matches
+		}
+		list := rel.index[a][id]
+		lo, _ := slices.BinarySearch(list, int32(from))
+		hi, _ := slices.BinarySearch(list, int32(to))
+		list = list[lo:hi]
+		if !indexed || len(list) < len(cands) {
+			cands, indexed = list, true
+		}
+		if len(cands) == 0 {
+			return nil
+		}
+	}
+	try := func(atom termID) error {
+		mark := len(g.trail)
+		args := g.ts.terms[atom].args
+		ok := true
+		for a, p := range l.args {
+			if !g.match(p, args[a]) {
+				ok = false
+				break
+			}
+		}
+		var err error
+		if ok {
+			g.posOf[i] = atom
+			err = g.step(c, order, k+1)
+		}
+		g.undo(mark)
+		return err
+	}
+	if indexed {
+		for _, j := range cands {
+			if err := try(rel.atoms[j]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for j := from; j < to; j++ {
+		if err := try(rel.atoms[j]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *grounder) undo(mark int) {
+	for _, v := range g.trail[mark:] {
+		g.env[v] = -1
+	}
+	g.trail = g.trail[:mark]
+}
+
+// match unifies pattern p with ground term t, binding variables.
+func (g *grounder) match(p pat, t termID) bool {
+	switch p.kind {
+	case patGround:
+		return p.id == t
+	case patVar:
+		if b := g.env[p.v]; b >= 0 {
+			return b == t
+		}
+		g.env[p.v] = t
+		g.trail = append(g.trail, p.v)
+		return true
+	}
+	tt := &g.ts.terms[t]
+	if tt.sym != p.sym || len(tt.args) != len(p.args) {
+		return false
+	}
+	for i, a := range p.args {
+		if !g.match(a, tt.args[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// resolve returns the term p denotes under the bindings: bound reports
+// whether p has no unbound variable, ok whether that term exists.
+func (g *grounder) resolve(p pat) (id termID, ok, bound bool) {
+	switch p.kind {
+	case patGround:
+		return p.id, true, true
+	case patVar:
+		b := g.env[p.v]
+		return b, b >= 0, b >= 0
+	}
+	var buf [8]termID
+	args := buf[:0]
+	for _, a := range p.args {
+		id, ok, bound := g.resolve(a)
+		if !bound {
+			return 0, false, false
+		}
+		if !ok {
+			return 0, false, true
+		}
+		args = append(args, id)
+	}
+	id, ok = g.ts.lookup(p.sym, args)
+	return id, ok, true
+}
+
+// build returns the ground term p denotes under the bindings, interning it.
+func (g *grounder) build(p pat) (termID, error) {
+	switch p.kind {
+	case patGround:
+		return p.id, nil
+	case patVar:
+		return g.env[p.v], nil
+	}
+	var buf [8]termID
+	args := buf[:0]
+	for _, a := range p.args {
+		id, err := g.build(a)
+		if err != nil {
+			return 0, err
+		}
+		args = append(args, id)
+	}
+	id := g.ts.intern(p.sym, args)
+	if int(g.ts.terms[id].depth) > g.limits.MaxDepth {
+		return 0, fmt.Errorf("%w: a term nested deeper than %d (rules that build ever larger terms?)", ErrBudget, g.limits.MaxDepth)
+	}
+	return id, nil
+}
+
+// buildAtom returns the ground atom of literal l under the bindings.
+func (g *grounder) buildAtom(l *literal) (termID, error) {
+	rel := g.rels[l.rel]
+	var buf [8]termID
+	args := buf[:0]
+	for _, a := range l.args {
+		id, err := g.build(a)
+		if err != nil {
+			return 0, err
+		}
+		args = append(args, id)
+	}
+	id := g.ts.intern(rel.sym, args)
+	if int(g.ts.terms[id].depth) > g.limits.MaxDepth {
+		return 0, fmt.Errorf("%w: an atom nested deeper than %d (rules that build ever larger terms?)", ErrBudget, g.limits.MaxDepth)
+	}
+	return id, nil
+}
+
+// emit records the instance of c under the current bindings.
+func (g *grounder) emit(c *clause) error {
+	head, err := g.buildAtom(&c.head)
+	if err != nil {
+		return err
+	}
+	if !c.relax {
+		in := instance{head: head}
+		for i := range c.body {
+			l := &c.body[i]
+			switch l.kind {
+			case litPos:
+				in.pos = append(in.pos, g.posOf[i])
+			case litNeg:
+				a, err := g.buildAtom(l)
+				if err != nil {
+					return err
+				}
+				in.neg = append(in.neg, a)
+			}
+		}
+		g.instances = append(g.instances, in)
+		g.links += 1 + len(in.pos) + len(in.neg)
+	}
+	g.add(c.head.rel, head)
+	return nil
+}
+
+// add records atom as derivable in relation r.
+func (g *grounder) add(r int, atom termID) {
+	if int(atom) < len(g.possible) && g.possible[atom] {
+		return
+	}
+	for int(atom) >= len(g.possible) {
+		g.possible = append(g.possible, false)
+	}
+	g.possible[atom] = true
+	rel := g.rels[r]
+	pos := int32(len(rel.atoms))
+	rel.atoms = append(rel.atoms, atom)
+	for a, arg := range g.ts.terms[atom].args {
+		rel.index[a][arg] = append(rel.index[a][arg], pos)
+	}
+}
+
+// isPossible reports whether atom was derived.
+func (g *grounder) isPossible(atom termID) bool {
+	return int(atom) < len(g.possible) && g.possible[atom]
+}
