@@ -1,6 +1,7 @@
 package propnet
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 
@@ -29,18 +30,23 @@ type network struct {
 	enc       *encoding
 
 	// per node
-	thr      []int32 // true inputs needed
-	inv      []bool  // NOT: true below the threshold
-	leaf     []bool
-	level    []int32
+	// thr tells when a gate is true: t > 0, when at least t inputs are
+	// (AND: all, OR: one); t < 0, when fewer than -t are (NOT); inCycle,
+	// never by count: the gate is in a cycle, whose cycleThr says.
+	thr   []int32
+	leaf  []bool
+	level []int32
 	cycle    []int32 // the cycle a node belongs to, or -1
 	outStart []int32 // outputs of node n: outs[outStart[n]:outStart[n+1]]
 	outs     []int32
 	inStart  []int32
 	ins      []int32
 
-	cycles  [][]int32 // the nodes of each cycle
-	nlevels int
+	cycles     [][]int32 // the nodes of each cycle
+	cycleLevel []int32
+	cycleStart []int32 // cycle c's thresholds: cycleThr[cycleStart[c]:]
+	cycleThr   []int32
+	nlevels    int
 
 	bases     []int32 // per base: its node
 	next      []int32 // per base: the node of its next
@@ -83,7 +89,6 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 	}
 	count := len(order)
 	net.thr = make([]int32, count)
-	net.inv = make([]bool, count)
 	net.leaf = make([]bool, count)
 	net.inStart = make([]int32, count+1)
 	for i, n := range order {
@@ -95,7 +100,7 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		case kOr:
 			net.thr[i] = 1
 		case kNot:
-			net.thr[i], net.inv[i] = 1, true
+			net.thr[i] = -1
 		}
 		for _, in := range g.ins[n] {
 			net.ins = append(net.ins, net.renum[in])
@@ -128,7 +133,7 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		lvl := int32(0)
 		for _, n := range comp {
 			net.cycle[n] = -1
-			if isCycle && !net.leaf[n] && net.inv[n] {
+			if isCycle && !net.leaf[n] && net.thr[n] < 0 {
 				return errNegationCycle
 			}
 		}
@@ -153,7 +158,27 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		}
 		net.nlevels = max(net.nlevels, int(lvl)+1)
 	}
+	for _, comp := range net.cycles {
+		net.cycleLevel = append(net.cycleLevel, net.level[comp[0]])
+		net.cycleStart = append(net.cycleStart, int32(len(net.cycleThr)))
+		for _, n := range comp {
+			net.cycleThr = append(net.cycleThr, net.thr[n])
+			net.thr[n] = inCycle
+		}
+	}
 	return nil
+}
+
+// inCycle is the threshold of a gate in a cycle.
+const inCycle = math.MinInt32
+
+// gateValue returns whether a gate of threshold thr (not in a cycle) with
+// count true inputs is true.
+func gateValue(count, thr int32) bool {
+	if thr > 0 {
+		return count >= thr
+	}
+	return count < -thr
 }
 
 func (net *network) cycleNodes() int {
@@ -205,38 +230,49 @@ func (net *network) readsInputs() bool {
 	return false
 }
 
-// prepare computes the values of every node with all leaves false.
+// prepare computes the values of every node with all leaves false, in
+// dependency order.
 func (net *network) prepare() {
 	m := &machine{net: net}
 	m.val = make([]bool, len(net.thr))
 	m.count = make([]int32, len(net.thr))
 	m.alloc()
-	m.setLeaf(net.constTrue(), true)
-	for n := range net.thr {
-		if !net.leaf[n] {
-			m.schedule(int32(n))
+	m.val[nodeTrue] = true
+	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
+	for _, comp := range sccs(len(net.thr), insOf) {
+		if c := net.cycle[comp[0]]; c >= 0 {
+			m.recomputeCycle(c)
+			continue
 		}
+		n := comp[0]
+		if net.leaf[n] {
+			continue
+		}
+		t := int32(0)
+		for _, in := range insOf(n) {
+			if m.val[in] {
+				t++
+			}
+		}
+		m.count[n] = t
+		m.val[n] = gateValue(t, net.thr[n])
 	}
-	m.run()
+	// Cycles were computed with their inputs' final values, in order;
+	// nothing is pending.
+	m.pending = m.pending[:0]
+	clear(m.cycleDirty)
 	net.initVal, net.initCount = m.val, m.count
 }
 
-// constTrue returns the node of the constant true: the second node, as the
-// graph numbers it, when kept (it always is).
-func (net *network) constTrue() int32 { return 1 }
-
 // machine is one instance's evaluation state: the value of every node for
-// the state and moves loaded.
+// the state and moves loaded, and how many inputs of each are true.
 type machine struct {
 	net   *network
 	val   []bool
 	count []int32
-	dirty []bool
-	// buckets[l] holds the nodes of level l to visit; a cycle is entered
-	// as -1-index.
-	buckets    [][]int32
+
+	pending    []int32 // cycles whose inputs changed
 	cycleDirty []bool
-	lo, hi     int // the levels that may hold work
 	cycleOld   []bool
 
 	state  []uint64 // the base words loaded
@@ -251,14 +287,10 @@ func (net *network) newMachine() *machine {
 }
 
 func (m *machine) alloc() {
-	m.dirty = make([]bool, len(m.net.thr))
-	m.buckets = make([][]int32, m.net.nlevels)
 	m.cycleDirty = make([]bool, len(m.net.cycles))
-	m.lo = m.net.nlevels
-	m.hi = -1
 }
 
-// setLeaf sets a leaf and schedules what depends on it.
+// setLeaf sets a leaf and propagates the change.
 func (m *machine) setLeaf(n int32, v bool) {
 	if m.val[n] == v {
 		return
@@ -267,7 +299,10 @@ func (m *machine) setLeaf(n int32, v bool) {
 	m.changed(n, v)
 }
 
-// changed updates the counts of n's outputs and schedules them.
+// changed updates the counts of n's outputs and, depth first, the value of
+// each output whose count crossed its threshold. An output may change more
+// than once in one propagation; the counts stay exact, so the values are
+// right once it ends. Outputs in cycles are left for settle.
 func (m *machine) changed(n int32, v bool) {
 	net := m.net
 	d := int32(-1)
@@ -275,60 +310,44 @@ func (m *machine) changed(n int32, v bool) {
 		d = 1
 	}
 	for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
-		m.count[o] += d
-		m.schedule(o)
-	}
-}
-
-func (m *machine) schedule(o int32) {
-	net := m.net
-	if c := net.cycle[o]; c >= 0 {
-		if m.cycleDirty[c] {
-			return
-		}
-		m.cycleDirty[c] = true
-		o = -1 - c
-	} else {
-		if m.dirty[o] {
-			return
-		}
-		m.dirty[o] = true
-	}
-	l := int(net.level[net.cycleHead(o)])
-	m.buckets[l] = append(m.buckets[l], o)
-	m.lo = min(m.lo, l)
-	m.hi = max(m.hi, l)
-}
-
-// cycleHead returns the node whose level a bucket entry has.
-func (net *network) cycleHead(e int32) int32 {
-	if e >= 0 {
-		return e
-	}
-	return net.cycles[-1-e][0]
-}
-
-// run visits the scheduled nodes in order of level until nothing changes.
-func (m *machine) run() {
-	net := m.net
-	for l := m.lo; l <= m.hi; l++ {
-		b := m.buckets[l]
-		for i := 0; i < len(b); i++ {
-			e := b[i]
-			if e < 0 {
-				m.recomputeCycle(-1 - e)
-				continue
+		c := m.count[o] + d
+		m.count[o] = c
+		t := net.thr[o]
+		if t == inCycle {
+			if cy := net.cycle[o]; !m.cycleDirty[cy] {
+				m.cycleDirty[cy] = true
+				m.pending = append(m.pending, cy)
 			}
-			m.dirty[e] = false
-			v := (m.count[e] >= net.thr[e]) != net.inv[e]
-			if v != m.val[e] {
-				m.val[e] = v
-				m.changed(e, v)
+			continue
+		}
+		var nv bool
+		if t > 0 {
+			nv = c >= t
+		} else {
+			nv = c < -t
+		}
+		if nv != m.val[o] {
+			m.val[o] = nv
+			m.changed(o, nv)
+		}
+	}
+}
+
+// settle recomputes the cycles whose inputs changed, lowest level first,
+// and propagates what changed.
+func (m *machine) settle() {
+	for len(m.pending) > 0 {
+		best := 0
+		for i, c := range m.pending {
+			if m.net.cycleLevel[c] < m.net.cycleLevel[m.pending[best]] {
+				best = i
 			}
 		}
-		m.buckets[l] = b[:0]
+		c := m.pending[best]
+		m.pending[best] = m.pending[len(m.pending)-1]
+		m.pending = m.pending[:len(m.pending)-1]
+		m.recomputeCycle(c)
 	}
-	m.lo, m.hi = net.nlevels, -1
 }
 
 // recomputeCycle computes cycle c's least fixpoint from its inputs and
@@ -344,7 +363,7 @@ func (m *machine) recomputeCycle(c int32) {
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, n := range nodes {
+		for i, n := range nodes {
 			if m.val[n] {
 				continue
 			}
@@ -354,26 +373,15 @@ func (m *machine) recomputeCycle(c int32) {
 					t++
 				}
 			}
-			if t >= net.thr[n] {
+			if t >= net.cycleThr[net.cycleStart[c]+int32(i)] {
 				m.val[n] = true
 				changed = true
 			}
 		}
 	}
 	for i, n := range nodes {
-		v := m.val[n]
-		if v == m.cycleOld[i] {
-			continue
-		}
-		d := int32(-1)
-		if v {
-			d = 1
-		}
-		for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
-			m.count[o] += d
-			if net.cycle[o] != c {
-				m.schedule(o)
-			}
+		if v := m.val[n]; v != m.cycleOld[i] {
+			m.changed(n, v)
 		}
 	}
 }
@@ -389,7 +397,7 @@ func (m *machine) load(words []uint64) {
 		}
 		m.state[i] = w
 	}
-	m.run()
+	m.settle()
 }
 
 // setInputs sets exactly the input nodes given.
@@ -403,7 +411,7 @@ func (m *machine) setInputs(inputs []int32) {
 		m.setLeaf(n, true)
 	}
 	m.inputs = append(m.inputs[:0], inputs...)
-	m.run()
+	m.settle()
 }
 
 // nextState writes the words of the state that follows into words.

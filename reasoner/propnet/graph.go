@@ -231,40 +231,28 @@ func (g *graph) optimise(outputs []int32) (repl []int32, keep []bool, err error)
 		}
 		return n
 	}
-	// Two passes in dependency order: the second sees what the first did
-	// to the nodes of cycles.
-	for pass := 0; pass < 2; pass++ {
-		merged := map[string]int32{}
-		var key []byte
-		for _, comp := range comps {
-			for _, n := range comp {
-				if g.isLeaf(n) || repl[n] != n {
-					continue
-				}
-				g.simplify(n, find)
-				if k := g.kinds[n]; k == kFalse || k == kTrue {
-					repl[n] = int32(k) // nodeFalse, nodeTrue
-					continue
-				}
-				if r := g.bypass(n, find); r != n {
-					repl[n] = r
-					continue
-				}
-				key = append(key[:0], byte(g.kinds[n]))
-				for _, i := range g.ins[n] {
-					key = append(key, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
-				}
-				if m, ok := merged[string(key)]; ok && m != n {
-					repl[n] = m
-					continue
-				}
-				merged[string(key)] = n
+	remap := func() {
+		for n := range g.ins {
+			for j, i := range g.ins[n] {
+				g.ins[n][j] = find(i)
 			}
 		}
 	}
-	for n := range g.ins {
-		for j, i := range g.ins[n] {
-			g.ins[n][j] = find(i)
+	for round := 0; ; round++ {
+		remap()
+		comps := sccs(len(g.kinds), ins)
+		// Two passes in dependency order: the second sees what the first
+		// did to the nodes of cycles.
+		for pass := 0; pass < 2; pass++ {
+			g.mergePass(comps, repl, find)
+		}
+		remap()
+		if round == 3 {
+			break
+		}
+		var changed bool
+		if repl, changed = g.factor(repl); !changed {
+			break
 		}
 	}
 	for n := range repl {
@@ -296,6 +284,121 @@ func (g *graph) optimise(outputs []int32) (repl []int32, keep []bool, err error)
 		}
 	}
 	return repl, keep, nil
+}
+
+// mergePass simplifies every gate in dependency order, replacing it by a
+// constant, by its only input, or by an identical gate met before.
+func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32) {
+	merged := map[string]int32{}
+	var key []byte
+	for _, comp := range comps {
+		for _, n := range comp {
+			if g.isLeaf(n) || repl[n] != n {
+				continue
+			}
+			g.simplify(n, find)
+			if k := g.kinds[n]; k == kFalse || k == kTrue {
+				repl[n] = int32(k) // nodeFalse, nodeTrue
+				continue
+			}
+			if r := g.bypass(n, find); r != n {
+				repl[n] = r
+				continue
+			}
+			key = append(key[:0], byte(g.kinds[n]))
+			for _, i := range g.ins[n] {
+				key = append(key, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
+			}
+			if m, ok := merged[string(key)]; ok && m != n {
+				repl[n] = m
+				continue
+			}
+			merged[string(key)] = n
+		}
+	}
+}
+
+// factor rewrites each OR of ANDs that share an input as an AND of that
+// input and an OR of the rest: (a and b) or (a and c) or d = (a and (b or
+// c)) or d, taking first the input most ANDs share. Frame rules ground
+// into such ORs, one AND per move that leaves a fact alone; factored, the
+// ORs of the rest are often the same for many facts and merge. It returns
+// repl extended to the nodes it adds, and whether it changed anything.
+func (g *graph) factor(repl []int32) ([]int32, bool) {
+	changed := false
+	count := len(g.kinds)
+	uses := map[int32]int{}
+	for n := int32(0); int(n) < count; n++ {
+		if repl[n] != n || g.kinds[n] != kOr || len(g.ins[n]) < 2 {
+			continue
+		}
+		for iter := 0; iter < len(g.ins[n]); iter++ {
+			clear(uses)
+			for _, a := range g.ins[n] {
+				if g.kinds[a] != kAnd || a == n {
+					continue
+				}
+				for _, x := range g.ins[a] {
+					uses[x]++
+				}
+			}
+			best, most := int32(-1), 1
+			for x, c := range uses {
+				if c > most || (c == most && x < best) {
+					best, most = x, c
+				}
+			}
+			if best < 0 || best == n {
+				break
+			}
+			var rest, others []int32
+			whole := false
+			for _, a := range g.ins[n] {
+				if g.kinds[a] != kAnd || a == n || !slices.Contains(g.ins[a], best) {
+					others = append(others, a)
+					continue
+				}
+				r := slices.DeleteFunc(slices.Clone(g.ins[a]), func(x int32) bool { return x == best })
+				switch len(r) {
+				case 0:
+					whole = true
+				case 1:
+					rest = append(rest, r[0])
+				default:
+					rest = append(rest, g.add(kAnd, r...))
+				}
+			}
+			factored := best
+			if !whole {
+				slices.Sort(rest)
+				rest = slices.Compact(rest)
+				or := rest[0]
+				if len(rest) > 1 {
+					or = g.add(kOr, rest...)
+				}
+				in := []int32{best, or}
+				slices.Sort(in)
+				factored = g.add(kAnd, in...)
+			}
+			if len(others) == 0 {
+				// The whole OR was factored: n is that AND.
+				g.kinds[n], g.ins[n] = g.kinds[factored], slices.Clone(g.ins[factored])
+				if factored == best {
+					g.kinds[n], g.ins[n] = kOr, []int32{best}
+				}
+				changed = true
+				break
+			}
+			in := append(others, factored)
+			slices.Sort(in)
+			g.ins[n] = slices.Compact(in)
+			changed = true
+		}
+	}
+	for len(repl) < len(g.kinds) {
+		repl = append(repl, int32(len(repl)))
+	}
+	return repl, changed
 }
 
 // simplify rewrites gate n's inputs through find and folds constants: n
