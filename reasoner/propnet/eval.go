@@ -24,7 +24,7 @@ import (
 // network is a compiled game, shared read-only by every Reasoner forked
 // from it.
 type network struct {
-	roles []string
+	roles     []string
 	facts     []reasoner.Fact // per base, sorted
 	factIndex map[reasoner.Fact]int
 	enc       *encoding
@@ -33,9 +33,9 @@ type network struct {
 	// thr tells when a gate is true: t > 0, when at least t inputs are
 	// (AND: all, OR: one); t < 0, when fewer than -t are (NOT); inCycle,
 	// never by count: the gate is in a cycle, whose cycleThr says.
-	thr   []int32
-	leaf  []bool
-	level []int32
+	thr      []int32
+	leaf     []bool
+	level    []int32
 	cycle    []int32 // the cycle a node belongs to, or -1
 	outStart []int32 // outputs of node n: outs[outStart[n]:outStart[n+1]]
 	outs     []int32
