@@ -10,10 +10,12 @@ import (
 	"log"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // Names of the backends, as --backend takes them.
@@ -36,15 +38,29 @@ func Names() []string { return []string{Auto, Propnet, Prolog} }
 type Options struct {
 	// Log, if not nil, is told which backend each game got and why.
 	Log *log.Logger
+	// GroundTime bounds the time Auto spends grounding a game before it
+	// falls back to the Prolog backend. It gets at most a third of what
+	// is left of the context's deadline, so that the Prolog backend still
+	// has time to load. Default 10 s.
+	GroundTime time.Duration
+	// Limits bound the size of a grounding; the zero value selects
+	// propnet's defaults.
+	Limits propnet.Limits
 }
+
+// DefaultGroundTime is Options.GroundTime's default.
+const DefaultGroundTime = 10 * time.Second
 
 // New returns the factory of the named backend; "" means Auto.
 func New(name string, opts Options) (reasoner.Factory, error) {
+	if opts.GroundTime <= 0 {
+		opts.GroundTime = DefaultGroundTime
+	}
 	switch name {
 	case "", Auto:
-		// Until the propositional network exists, auto is the Prolog
-		// backend.
-		return prologFactory, nil
+		return opts.auto, nil
+	case Propnet:
+		return opts.propnet, nil
 	case Prolog:
 		return prologFactory, nil
 	}
@@ -60,4 +76,41 @@ func prologFactory(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, 
 		return nil, err
 	}
 	return r, nil
+}
+
+// propnet grounds d within ctx and the size limits.
+func (o Options) propnet(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	r, err := propnet.New(ctx, d, propnet.Options{Limits: o.Limits})
+	if err != nil {
+		return nil, err
+	}
+	o.logf("%s: backend propnet: %v", d.Filename, r.Stats())
+	return r, nil
+}
+
+// auto grounds d within its share of ctx's time and falls back to the
+// Prolog backend when that fails.
+func (o Options) auto(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	budget := o.GroundTime
+	if deadline, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(deadline)/3)
+	}
+	gctx, cancel := context.WithTimeout(ctx, budget)
+	r, err := propnet.New(gctx, d, propnet.Options{Limits: o.Limits})
+	cancel()
+	if err == nil {
+		o.logf("%s: backend propnet: %v", d.Filename, r.Stats())
+		return r, nil
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	o.logf("%s: backend prolog: %v", d.Filename, err)
+	return prologFactory(ctx, d)
+}
+
+func (o Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log.Printf(format, args...)
+	}
 }

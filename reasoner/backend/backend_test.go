@@ -1,0 +1,99 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"log"
+	"strings"
+	"testing"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner/propnet"
+)
+
+const small = `
+(role a)
+(init (s 0))
+(<= (legal a go) (true (s ?x)))
+(<= (next (s 1)) (true (s 0)))
+(<= terminal (true (s 1)))
+(goal a 100)
+`
+
+// unbounded builds ever deeper terms: it cannot be grounded, but the
+// Prolog backend plays it.
+const unbounded = `
+(role a)
+(init (s 0))
+(<= (legal a go) (true (s ?x)))
+(<= (next (s (f ?x))) (true (s ?x)))
+(goal a 100)
+`
+
+// wide grounds into 10^8 instances of one rule.
+var wide = func() string {
+	var b strings.Builder
+	b.WriteString("(role a) (init (s 0)) (<= terminal (true (s 1))) (goal a 100)\n")
+	for i := range 100 {
+		b.WriteString("(num n" + string(rune('0'+i/10)) + string(rune('0'+i%10)) + ")\n")
+	}
+	b.WriteString("(<= (legal a (m ?w ?x ?y ?z)) (true (s 0)) (num ?w) (num ?x) (num ?y) (num ?z))\n")
+	b.WriteString("(<= (next (s 1)) (does a (m ?w ?x ?y ?z)))\n")
+	return b.String()
+}()
+
+func TestAutoChoosesAndFallsBack(t *testing.T) {
+	tests := []struct {
+		name, rules string
+		propnet     bool
+		logged      string
+	}{
+		{"grounds", small, true, "backend propnet"},
+		{"unbounded terms", unbounded, false, "backend prolog: "},
+		{"too wide", wide, false, "budget"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := gdl.ParseFile(tt.name, []byte(tt.rules))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs bytes.Buffer
+			f, err := New(Auto, Options{Log: log.New(&logs, "", 0), Limits: propnet.Limits{MaxLinks: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := f(context.Background(), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, isPropnet := r.(*propnet.Reasoner)
+			_, isProlog := r.(*prolog.Reasoner)
+			if isPropnet != tt.propnet || isProlog == tt.propnet {
+				t.Errorf("got a %T", r)
+			}
+			if !strings.Contains(logs.String(), tt.logged) {
+				t.Errorf("log %q does not say %q", logs.String(), tt.logged)
+			}
+			p, err := New(Propnet, Options{Limits: propnet.Limits{MaxLinks: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p(context.Background(), d); (err == nil) != tt.propnet {
+				t.Errorf("propnet only: error %v", err)
+			}
+		})
+	}
+}
+
+func TestUnknownBackend(t *testing.T) {
+	if _, err := New("fast", Options{}); err == nil {
+		t.Error("no error for an unknown backend")
+	}
+	for _, n := range Names() {
+		if !Valid(n) {
+			t.Errorf("%s not valid", n)
+		}
+	}
+}
