@@ -1,7 +1,9 @@
 package propnet
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -132,6 +134,8 @@ func cyclic(comp []int32, ins func(int32) []int32) bool {
 	return len(comp) > 1 || slices.Contains(ins(comp[0]), comp[0])
 }
 
+const maxFactorings = 64
+
 var errNegationCycle = errors.New("negation inside a recursion of the ground network (rules not stratified)")
 
 // evaluate computes every node's value with every leaf false but the
@@ -192,7 +196,7 @@ func (g *graph) gateValue(n int32, val []bool) bool {
 // which maps each node to the node that now computes it, and keep, the
 // nodes left. Leaves are never removed: bases and inputs name the state
 // and the moves.
-func (g *graph) optimise(outputs []int32) (repl []int32, keep []bool, err error) {
+func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, keep []bool, err error) {
 	ins := func(n int32) []int32 { return g.ins[n] }
 	comps := sccs(len(g.kinds), ins)
 	val, err := g.evaluate(comps)
@@ -239,6 +243,9 @@ func (g *graph) optimise(outputs []int32) (repl []int32, keep []bool, err error)
 		}
 	}
 	for round := 0; ; round++ {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
+		}
 		remap()
 		comps := sccs(len(g.kinds), ins)
 		// Two passes in dependency order: the second sees what the first
@@ -325,6 +332,8 @@ func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32)
 // ORs of the rest are often the same for many facts and merge. It returns
 // repl extended to the nodes it adds, and whether it changed anything.
 func (g *graph) factor(repl []int32) ([]int32, bool) {
+	// maxFactorings bounds the inputs factored out of one OR per round:
+	// each costs a pass over the OR's inputs.
 	changed := false
 	count := len(g.kinds)
 	uses := map[int32]int{}
@@ -332,7 +341,7 @@ func (g *graph) factor(repl []int32) ([]int32, bool) {
 		if repl[n] != n || g.kinds[n] != kOr || len(g.ins[n]) < 2 {
 			continue
 		}
-		for iter := 0; iter < len(g.ins[n]); iter++ {
+		for iter := 0; iter < min(len(g.ins[n]), maxFactorings); iter++ {
 			clear(uses)
 			for _, a := range g.ins[n] {
 				if g.kinds[a] != kAnd || a == n {

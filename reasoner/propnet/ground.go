@@ -76,17 +76,11 @@ type clause struct {
 // ?x ?y b)) looks up the facts whose argument is a cell whose third
 // argument is b.
 type relation struct {
-	sym   int32
-	arity int
-	name  string
-	atoms []termID
+	sym     int32
+	arity   int
+	name    string
+	atoms   []termID
 	indexes map[string]*compIndex // by the parts bound
-}
-
-// instance is one ground rule: head <= pos... (not neg)...
-type instance struct {
-	head     termID
-	pos, neg []termID
 }
 
 // Limits bound grounding.
@@ -105,7 +99,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxTerms = 1 << 20
 	}
 	if l.MaxLinks <= 0 {
-		l.MaxLinks = 1 << 23
+		l.MaxLinks = 1 << 24
 	}
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = 64
@@ -126,7 +120,10 @@ type grounder struct {
 	pathBuf   []int
 	keyBuf    []byte
 	inComp    []bool // by relation: in the component being evaluated
-	instances []instance
+	// instances holds every rule instance recorded, flat: head, the
+	// number of positive and of negative literals, then their atoms.
+	instances []termID
+	ninst     int
 	links     int
 	steps     int
 
@@ -578,10 +575,10 @@ func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
 	g.posOf = g.posOf[:len(c.body)]
 	if debugJoin != nil {
 		t0 := time.Now()
-		n0 := len(g.instances)
+		n0 := g.ninst
 		s0 := g.steps
 		err := g.step(c, order, 0)
-		debugJoin(c, order, time.Since(t0), len(g.instances)-n0, g.steps-s0)
+		debugJoin(c, order, time.Since(t0), g.ninst-n0, g.steps-s0)
 		return err
 	}
 	return g.step(c, order, 0)
@@ -685,7 +682,7 @@ func (g *grounder) checkBudget() error {
 	g.steps++
 	if g.steps&4095 == 0 {
 		if err := g.ctx.Err(); err != nil {
-			return fmt.Errorf("%w: time limit reached after %d terms and %d rule instances (%v)", ErrBudget, len(g.ts.terms), len(g.instances), err)
+			return fmt.Errorf("%w: time limit reached after %d terms and %d rule instances (%v)", ErrBudget, len(g.ts.terms), g.ninst, err)
 		}
 	}
 	if len(g.ts.terms) > g.limits.MaxTerms {
@@ -875,22 +872,26 @@ func (g *grounder) emit(c *clause) error {
 		return err
 	}
 	if !c.relax {
-		in := instance{head: head}
+		start := len(g.instances)
+		g.instances = append(g.instances, head, 0, 0)
 		for i := range c.body {
-			l := &c.body[i]
-			switch l.kind {
-			case litPos:
-				in.pos = append(in.pos, g.posOf[i])
-			case litNeg:
+			if l := &c.body[i]; l.kind == litPos {
+				g.instances = append(g.instances, g.posOf[i])
+				g.instances[start+1]++
+			}
+		}
+		for i := range c.body {
+			if l := &c.body[i]; l.kind == litNeg {
 				a, err := g.buildAtom(l)
 				if err != nil {
 					return err
 				}
-				in.neg = append(in.neg, a)
+				g.instances = append(g.instances, a)
+				g.instances[start+2]++
 			}
 		}
-		g.instances = append(g.instances, in)
-		g.links += 1 + len(in.pos) + len(in.neg)
+		g.ninst++
+		g.links = len(g.instances)
 	}
 	g.add(c.head.rel, head)
 	return nil
@@ -910,7 +911,6 @@ func (g *grounder) add(r int, atom termID) {
 	rel.atoms = append(rel.atoms, atom)
 	_ = pos
 }
-
 
 // A compIndex indexes a relation's atoms by the values of some of their
 // parts together: the parts a literal has bound when the join reaches it,

@@ -2,6 +2,7 @@ package propnet
 
 import (
 	"context"
+
 	"os"
 	"testing"
 	"time"
@@ -78,9 +79,9 @@ func TestDebugGround(t *testing.T) {
 
 func TestDebugJoins(t *testing.T) {
 	type agg struct {
-		d            time.Duration
-		n, steps, k  int
-		order        []int
+		d           time.Duration
+		n, steps, k int
+		order       []int
 	}
 	m := map[*clause]*agg{}
 	debugJoin = func(c *clause, order []int, d time.Duration, n, steps int) {

@@ -56,7 +56,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		return nil, err
 	}
 	var stats Stats
-	stats.Terms, stats.Instances = len(gr.ts.terms), len(gr.instances)
+	stats.Terms, stats.Instances = len(gr.ts.terms), gr.ninst
 	stats.Ground = time.Since(start)
 	start = time.Now()
 	if err := ctx.Err(); err != nil {
@@ -111,12 +111,16 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		return n
 	}
 	negOf := map[termID]int32{}
-	for _, in := range gr.instances {
-		var ins []int32
-		for _, a := range in.pos {
+	var ins []int32
+	for rest := gr.instances; len(rest) > 0; {
+		head, npos, nneg := rest[0], int(rest[1]), int(rest[2])
+		pos, neg := rest[3:3+npos], rest[3+npos:3+npos+nneg]
+		rest = rest[3+npos+nneg:]
+		ins = ins[:0]
+		for _, a := range pos {
 			ins = append(ins, derived(a))
 		}
-		for _, a := range in.neg {
+		for _, a := range neg {
 			if !gr.isPossible(a) {
 				continue // never true: its negation always holds
 			}
@@ -127,14 +131,14 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 			}
 			ins = append(ins, n)
 		}
-		h := derived(in.head)
+		h := derived(head)
 		switch len(ins) {
 		case 0:
 			g.ins[h] = append(g.ins[h], nodeTrue)
 		case 1:
 			g.ins[h] = append(g.ins[h], ins[0])
 		default:
-			g.ins[h] = append(g.ins[h], g.add(kAnd, ins...))
+			g.ins[h] = append(g.ins[h], g.add(kAnd, slices.Clone(ins)...))
 		}
 	}
 	gr.instances = nil // no longer needed; let them go
@@ -202,7 +206,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
-	repl, keep, err := g.optimise(outputs)
+	repl, keep, err := g.optimise(ctx, outputs)
 	if err != nil {
 		return nil, err
 	}
