@@ -296,8 +296,7 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 // mergePass simplifies every gate in dependency order, replacing it by a
 // constant, by its only input, or by an identical gate met before.
 func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32) {
-	merged := map[string]int32{}
-	var key []byte
+	merged := make(map[uint64][]int32, len(g.kinds)/2)
 	for _, comp := range comps {
 		for _, n := range comp {
 			if g.isLeaf(n) || repl[n] != n {
@@ -312,15 +311,23 @@ func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32)
 				repl[n] = r
 				continue
 			}
-			key = append(key[:0], byte(g.kinds[n]))
+			h := uint64(g.kinds[n]) + 0x9e3779b97f4a7c15
 			for _, i := range g.ins[n] {
-				key = append(key, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
+				h = (h ^ uint64(i)) * 0x100000001b3
+				h ^= h >> 29
 			}
-			if m, ok := merged[string(key)]; ok && m != n {
-				repl[n] = m
+			same := int32(-1)
+			for _, m := range merged[h] {
+				if g.kinds[m] == g.kinds[n] && slices.Equal(g.ins[m], g.ins[n]) {
+					same = m
+					break
+				}
+			}
+			if same >= 0 && same != n {
+				repl[n] = same
 				continue
 			}
-			merged[string(key)] = n
+			merged[h] = append(merged[h], n)
 		}
 	}
 }

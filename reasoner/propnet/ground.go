@@ -119,6 +119,8 @@ type grounder struct {
 	valBuf    []int32
 	pathBuf   []int
 	keyBuf    []byte
+	plans     map[planKey]*cachedPlan
+	stats     map[statKey]*pathStats
 	inComp    []bool // by relation: in the component being evaluated
 	// instances holds every rule instance recorded, flat: head, the
 	// number of positive and of negative literals, then their atoms.
@@ -620,33 +622,8 @@ func (g *grounder) plan(c *clause, delta int) ([]int, error) {
 			order = append(order, j)
 		}
 	}
-	if delta >= 0 {
-		take(delta)
-	}
-	for {
-		best, bestCost := -1, 0
-		for i, l := range c.body {
-			if used[i] || l.kind != litPos {
-				continue
-			}
-			n := g.ranges[i][1] - g.ranges[i][0]
-			boundArgs := 0
-			for _, a := range l.args {
-				var vs []int
-				collectVars(a, &vs)
-				if isBound(vs) {
-					boundArgs++
-				}
-			}
-			cost := n >> min(60, 4*boundArgs)
-			if best < 0 || cost < bestCost {
-				best, bestCost = i, cost
-			}
-		}
-		if best < 0 {
-			break
-		}
-		take(best)
+	for _, i := range g.joinOrder(c, delta) {
+		take(i)
 	}
 	for i, l := range c.body {
 		if used[i] {
