@@ -28,7 +28,6 @@ import (
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 // Defaults of the Referee fields left zero.
@@ -128,9 +127,10 @@ type Referee struct {
 	// ended after so many aborts it. Zero means DefaultMaxSteps.
 	MaxSteps int
 
-	// NewReasoner returns the reasoner for a game. If nil, the Prolog
-	// reasoner is used.
-	NewReasoner func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error)
+	// NewReasoner builds the reasoner for a game; the command chooses the
+	// backend (package reasoner/backend). Required: a match fails to start
+	// without it.
+	NewReasoner reasoner.Factory
 
 	// OnStep, if not nil, is called with the record after START, after
 	// every step and at the end of the match, from the goroutine of Run.
@@ -266,12 +266,11 @@ func (r *Referee) load(ctx context.Context, m *Match) (*game, error) {
 	}
 	var rs reasoner.Reasoner
 	err = r.rules(ctx, func(ctx context.Context) error {
-		var err error
-		if r.NewReasoner != nil {
-			rs, err = r.NewReasoner(ctx, d)
-		} else {
-			rs, err = prolog.NewWithOptions(ctx, d, prolog.Options{})
+		if r.NewReasoner == nil {
+			return errors.New("no reasoner: Referee.NewReasoner is not set")
 		}
+		var err error
+		rs, err = r.NewReasoner(ctx, d)
 		return err
 	})
 	if err != nil {

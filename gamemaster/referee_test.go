@@ -17,13 +17,23 @@ import (
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
+
+// testFactory is the default backend, which the referee uses in the tests.
+var testFactory = func() reasoner.Factory {
+	f, err := backend.New(backend.Auto, backend.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
 
 // fastReferee keeps the tests short: a play clock of 1 s and a grace of
 // 200 ms.
 func fastReferee() *Referee {
-	return &Referee{Grace: 200 * time.Millisecond, StopTimeout: time.Second}
+	return &Referee{Grace: 200 * time.Millisecond, StopTimeout: time.Second, NewReasoner: testFactory}
 }
 
 func newMatch(t *testing.T, rules string, players ...player.Player) *Match {

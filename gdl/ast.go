@@ -3,8 +3,9 @@
 //
 // The package is laid out like go/scanner, go/parser, go/ast and go/printer
 // taken together: ParseFile turns text into a Description, Fprint writes any
-// node back as canonical compact KIF, and Validate checks a Description
-// against the restrictions of the GDL specification.
+// node back as canonical compact KIF, Inspect walks a tree as
+// go/ast.Inspect does, and Validate checks a Description against the
+// restrictions of the GDL specification.
 //
 // Every node records the position it was read from, so that every error and
 // warning about a game can name its file, line and column.

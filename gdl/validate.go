@@ -210,7 +210,8 @@ func (v *validator) run() {
 }
 
 // ruleWellFormed reports whether every node of r is present and r nests at
-// most maxNesting levels, so that the recursive walks below are safe.
+// most maxNesting levels, so that the recursive walks below are safe. It
+// walks by hand because Inspect skips the missing nodes it looks for.
 func ruleWellFormed(r *Rule) bool {
 	if !sentenceOK(r.Head, 1) {
 		return false
@@ -286,16 +287,17 @@ func termOK(t Term, depth int) bool {
 // eachSentence calls fn for every sentence in l, with neg telling whether
 // it occurs under a negation.
 func eachSentence(l Literal, neg bool, fn func(s *Sentence, neg bool)) {
-	switch l := l.(type) {
-	case *Sentence:
-		fn(l, neg)
-	case *Not:
-		eachSentence(l.Arg, !neg, fn)
-	case *Or:
-		for _, d := range l.Disjuncts {
-			eachSentence(d, neg, fn)
+	Inspect(l, func(n Node) bool {
+		switch n := n.(type) {
+		case *Sentence:
+			fn(n, neg)
+		case *Not:
+			eachSentence(n.Arg, !neg, fn)
+		case *Or:
+			return true
 		}
-	}
+		return false
+	})
 }
 
 // eachBodySentence calls fn for every sentence in the body of r.
@@ -307,58 +309,22 @@ func eachBodySentence(r *Rule, fn func(s *Sentence, neg bool)) {
 
 // eachFunc calls fn for every function term in t, outermost first.
 func eachFunc(t Term, fn func(f *Func)) {
-	if f, ok := t.(*Func); ok {
-		fn(f)
-		for _, a := range f.Args {
-			eachFunc(a, fn)
+	Inspect(t, func(n Node) bool {
+		if f, ok := n.(*Func); ok {
+			fn(f)
 		}
-	}
+		return true
+	})
 }
 
-// eachVar calls fn for every variable occurrence in t, left to right.
-func eachVar(t Term, fn func(x *Var)) {
-	switch t := t.(type) {
-	case *Var:
-		fn(t)
-	case *Func:
-		for _, a := range t.Args {
-			eachVar(a, fn)
+// eachVar calls fn for every variable occurrence in n, left to right.
+func eachVar(n Node, fn func(x *Var)) {
+	Inspect(n, func(n Node) bool {
+		if x, ok := n.(*Var); ok {
+			fn(x)
 		}
-	}
-}
-
-// eachTermOf calls fn for every argument term of the sentences and
-// distincts in l.
-func eachTermOf(l Literal, fn func(t Term)) {
-	switch l := l.(type) {
-	case *Sentence:
-		for _, a := range l.Args {
-			fn(a)
-		}
-	case *Not:
-		eachTermOf(l.Arg, fn)
-	case *Distinct:
-		fn(l.X)
-		fn(l.Y)
-	case *Or:
-		for _, d := range l.Disjuncts {
-			eachTermOf(d, fn)
-		}
-	}
-}
-
-func isGround(t Term) bool {
-	switch t := t.(type) {
-	case *Var:
-		return false
-	case *Func:
-		for _, a := range t.Args {
-			if !isGround(a) {
-				return false
-			}
-		}
-	}
-	return true
+		return true
+	})
 }
 
 // checkSymbols checks the arity of every relation and function symbol and
@@ -426,24 +392,23 @@ func (v *validator) checkSymbols() {
 
 // checkLiteralForm reports negations of anything but a sentence.
 func (v *validator) checkLiteralForm(l Literal, r *Rule) {
-	switch l := l.(type) {
-	case *Not:
-		switch a := l.Arg.(type) {
-		case *Sentence:
-		case *Distinct:
-			v.errorf(l.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to distinct; write the equality with a shared variable instead", r.Head.Name.Name)
-		case *Or:
-			v.errorf(l.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to or; negate each disjunct instead", r.Head.Name.Name)
-			v.checkLiteralForm(a, r)
+	Inspect(l, func(n Node) bool {
+		switch n := n.(type) {
 		case *Not:
-			v.errorf(l.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to another not", r.Head.Name.Name)
-			v.checkLiteralForm(a, r)
+			switch n.Arg.(type) {
+			case *Distinct:
+				v.errorf(n.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to distinct; write the equality with a shared variable instead", r.Head.Name.Name)
+			case *Or:
+				v.errorf(n.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to or; negate each disjunct instead", r.Head.Name.Name)
+			case *Not:
+				v.errorf(n.Pos(), CodeSyntax, "in rule for %s: not applies only to sentences, not to another not", r.Head.Name.Name)
+			}
+			return true
+		case *Or:
+			return true
 		}
-	case *Or:
-		for _, d := range l.Disjuncts {
-			v.checkLiteralForm(d, r)
-		}
-	}
+		return false
+	})
 }
 
 func plural(n int, what string) string {
@@ -529,9 +494,7 @@ func literalBinds(l Literal, recursive func(*Sentence) bool) map[string]bool {
 			return nil
 		}
 		set := make(map[string]bool)
-		for _, a := range l.Args {
-			eachVar(a, func(x *Var) { set[x.Name] = true })
-		}
+		eachVar(l, func(x *Var) { set[x.Name] = true })
 		return set
 	case *Or:
 		var set map[string]bool
@@ -568,26 +531,21 @@ func (v *validator) checkSafety(r *Rule) {
 		}
 		v.errorf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in %s appears in no positive literal of the body", head, x.Name, where)
 	}
-	for _, a := range r.Head.Args {
-		eachVar(a, func(x *Var) { report(x, "the head") })
-	}
-	var visit func(l Literal)
-	visit = func(l Literal) {
-		switch l := l.(type) {
-		case *Not:
-			where := "(not " + shortForm(l.Arg) + ")"
-			eachTermOf(l.Arg, func(t Term) { eachVar(t, func(x *Var) { report(x, where) }) })
-		case *Distinct:
-			where := shortForm(l)
-			eachTermOf(l, func(t Term) { eachVar(t, func(x *Var) { report(x, where) }) })
-		case *Or:
-			for _, d := range l.Disjuncts {
-				visit(d)
-			}
-		}
-	}
+	eachVar(r.Head, func(x *Var) { report(x, "the head") })
 	for _, l := range r.Body {
-		visit(l)
+		Inspect(l, func(n Node) bool {
+			switch n := n.(type) {
+			case *Not:
+				where := "(not " + shortForm(n.Arg) + ")"
+				eachVar(n.Arg, func(x *Var) { report(x, where) })
+			case *Distinct:
+				where := shortForm(n)
+				eachVar(n, func(x *Var) { report(x, where) })
+			case *Or:
+				return true
+			}
+			return false
+		})
 	}
 }
 
@@ -686,11 +644,11 @@ func (v *validator) checkRecursion(r *Rule) {
 	}
 	heads := make(map[string]bool, len(r.Head.Args))
 	for _, h := range r.Head.Args {
-		heads[termKey(h)] = true
+		heads[Format(h)] = true
 	}
 	check := func(s *Sentence, i int) {
 		for _, a := range s.Args {
-			if isGround(a) || heads[termKey(a)] {
+			if IsGround(a) || heads[Format(a)] {
 				continue
 			}
 			var bad *Var
@@ -711,54 +669,18 @@ func (v *validator) checkRecursion(r *Rule) {
 		}
 	}
 	for i, l := range r.Body {
-		switch l := l.(type) {
-		case *Sentence:
-			if recursive(l) {
-				check(l, i)
-			}
-		case *Or:
-			for _, d := range flattenOr(l, nil) {
-				if s, ok := d.(*Sentence); ok && recursive(s) {
-					check(s, i)
+		Inspect(l, func(n Node) bool {
+			switch n := n.(type) {
+			case *Sentence:
+				if recursive(n) {
+					check(n, i)
 				}
+			case *Or:
+				return true
 			}
-		}
+			return false
+		})
 	}
-}
-
-// termKey returns the full KIF text of t, which identifies it.
-func termKey(t Term) string {
-	var b strings.Builder
-	writeTerm(&b, t)
-	return b.String()
-}
-
-func writeTerm(b *strings.Builder, t Term) {
-	switch t := t.(type) {
-	case *Const:
-		b.WriteString(t.Name)
-	case *Var:
-		b.WriteString("?" + t.Name)
-	case *Func:
-		b.WriteString("(" + t.Name.Name)
-		for _, a := range t.Args {
-			b.WriteByte(' ')
-			writeTerm(b, a)
-		}
-		b.WriteByte(')')
-	}
-}
-
-// flattenOr appends the disjuncts of o to list, expanding nested ors.
-func flattenOr(o *Or, list []Literal) []Literal {
-	for _, d := range o.Disjuncts {
-		if inner, ok := d.(*Or); ok {
-			list = flattenOr(inner, list)
-		} else {
-			list = append(list, d)
-		}
-	}
-	return list
 }
 
 // checkRoles warns about duplicate roles and about player arguments that
@@ -771,7 +693,7 @@ func (v *validator) checkRoles() {
 			continue
 		}
 		a := r.Head.Args[0]
-		if !isGround(a) {
+		if !IsGround(a) {
 			allGround = false
 			continue
 		}
@@ -792,7 +714,7 @@ func (v *validator) checkRoles() {
 		default:
 			return
 		}
-		if len(s.Args) == 0 || !isGround(s.Args[0]) {
+		if len(s.Args) == 0 || !IsGround(s.Args[0]) {
 			return
 		}
 		key := shortForm(s.Args[0])

@@ -1,10 +1,12 @@
-// Package player holds game-playing agents and serves them over the GGP
-// HTTP protocol.
+// Package player holds the Player interface and the match types it is
+// called with, and nothing heavier, so that every side of the GGP protocol
+// can import it.
 //
 // A Player is the one interface on both sides of the protocol: the HTTP
-// server in this package wraps a Player, the game master's remote client
-// implements one, and in-process players (mcts, random, legal) implement it
-// directly so that a match can run without any network.
+// server (package player/server) wraps a Player, the game master's remote
+// client (package gamemaster/remote) implements one, and the in-process
+// players (package player/local: mcts, random, legal) implement it directly
+// so that a match can run without any network.
 package player
 
 import (

@@ -62,6 +62,14 @@ type Reasoner interface {
 	Fork() (Reasoner, error)
 }
 
+// An Asker answers any query against the rules in a state, beyond what the
+// game-state machine asks: every instance of q that holds, in compact KIF,
+// sorted. Variables of q may be bound by the answers; q may also be a true
+// or does sentence. The reference backend is an Asker.
+type Asker interface {
+	Ask(ctx context.Context, s *State, q *gdl.Sentence) ([]string, error)
+}
+
 // GoalError reports roles whose goal value is undefined or not unique.
 type GoalError struct {
 	Roles  []string

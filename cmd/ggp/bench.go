@@ -14,16 +14,22 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 		"ggp bench --seconds 10 connectFour")
 	seconds := fs.Float64("seconds", 5, "how long to run playouts")
 	maxSteps := fs.Int("max-steps", 10000, "give up a playout after this many steps")
-	if err := parseFlags(fs, args); err != nil {
+	backendName := addBackendFlag(fs)
+	args, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(args) != 1 {
 		return fmt.Errorf("%w: want one GAME", errUsage)
 	}
 	if *seconds <= 0 {
 		return fmt.Errorf("%w: --seconds must be positive", errUsage)
 	}
-	g, r, err := loadReasoner(ctx, fs.Arg(0))
+	factory, err := newFactory(env, *backendName)
+	if err != nil {
+		return err
+	}
+	g, _, r, err := loadReasoner(ctx, args[0], factory)
 	if err != nil {
 		return err
 	}

@@ -7,26 +7,26 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/conform"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 func runConform(ctx context.Context, env *environment, args []string) error {
 	fs := newFlagSet(env, "conform", "[flags] TRACE.json...",
 		"ggp conform ../shared/conformance/*.json")
-	if err := parseFlags(fs, args); err != nil {
+	backendName := addBackendFlag(fs)
+	args, err := parseFlags(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		return fmt.Errorf("%w: no trace files given", errUsage)
 	}
-	load := func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
-		return prolog.NewWithOptions(ctx, d, prolog.Options{})
+	load, err := newFactory(env, *backendName)
+	if err != nil {
+		return err
 	}
 	agree := 0
-	for _, path := range fs.Args() {
+	for _, path := range args {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -49,8 +49,8 @@ func runConform(ctx context.Context, env *environment, args []string) error {
 			fmt.Fprintf(env.stdout, "FAIL %s: %s\n", game, oneLine(err.Error()))
 		}
 	}
-	fmt.Fprintf(env.stdout, "agree %d/%d\n", agree, fs.NArg())
-	if agree != fs.NArg() {
+	fmt.Fprintf(env.stdout, "agree %d/%d\n", agree, len(args))
+	if agree != len(args) {
 		return errFailed
 	}
 	return nil

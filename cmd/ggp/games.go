@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/ggp-go/ggp/games"
@@ -18,13 +17,14 @@ func runGames(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "games", "[-rules] [NAME...]",
 		"ggp games\n  ggp games -rules ticTacToe > myGame.kif")
 	rules := flags.Bool("rules", false, "print the rules of the named games (all games without names)")
-	if err := parseFlags(flags, args); err != nil {
+	args, err := parseFlags(flags, args)
+	if err != nil {
 		return err
 	}
 	gs := games.Bundled()
-	if flags.NArg() > 0 {
+	if len(args) > 0 {
 		gs = gs[:0]
-		for _, name := range flags.Args() {
+		for _, name := range args {
 			g, err := games.Lookup(name)
 			if err != nil {
 				return fmt.Errorf("%w: %v", errUsage, err)
@@ -75,23 +75,4 @@ func gameRoles(g *games.Game) ([]string, error) {
 		}
 	}
 	return roles, nil
-}
-
-// writeWrapped writes text to w as lines of at most width bytes, each
-// starting with indent; a word longer than a line gets a line of its own.
-func writeWrapped(w io.Writer, text, indent string, width int) {
-	var line strings.Builder
-	for _, word := range strings.Fields(text) {
-		if line.Len() > 0 && line.Len()+1+len(word) > width-len(indent) {
-			fmt.Fprintf(w, "%s%s\n", indent, line.String())
-			line.Reset()
-		}
-		if line.Len() > 0 {
-			line.WriteByte(' ')
-		}
-		line.WriteString(word)
-	}
-	if line.Len() > 0 {
-		fmt.Fprintf(w, "%s%s\n", indent, line.String())
-	}
 }

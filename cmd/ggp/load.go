@@ -5,23 +5,23 @@ import (
 
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // loadReasoner resolves a GAME argument (a bundled game name, a .kif file or
-// a game folder), parses its rules and compiles them.
-func loadReasoner(ctx context.Context, arg string) (*games.Game, *prolog.Reasoner, error) {
+// a game folder), parses its rules and loads them with newReasoner.
+func loadReasoner(ctx context.Context, arg string, newReasoner reasoner.Factory) (*games.Game, *gdl.Description, reasoner.Reasoner, error) {
 	g, err := games.Open(arg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	d, err := gdl.ParseFile(g.Filename, g.Rules)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
+	r, err := newReasoner(ctx, d)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return g, r, nil
+	return g, d, r, nil
 }

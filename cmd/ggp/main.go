@@ -130,31 +130,7 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "Run 'ggp <command> -h' for a command's flags and an example.")
 }
 
-// newFlagSet returns a flag set for a command whose help shows usage and
-// an example. Errors are returned, not fatal, so run decides the exit status.
-func newFlagSet(env *environment, name, usage, example string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.stderr, "Usage: ggp %s %s\n\n", name, usage)
-		fmt.Fprintln(env.stderr, "Flags:")
-		fs.PrintDefaults()
-		if example != "" {
-			fmt.Fprintf(env.stderr, "\nExample:\n  %s\n", example)
-		}
-	}
-	return fs
-}
-
-// parseFlags parses args, turning a flag error into a usage error.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	return fmt.Errorf("%w: %v", errUsage, err)
-}
-
+// isTerminal reports whether f is a terminal (a character device).
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0

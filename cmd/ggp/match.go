@@ -31,19 +31,19 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
 		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
 	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, host:port or an http URL")
-	clocks := matchAddClockFlags(flags)
+	clocks := addRefereeFlags(flags)
 	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
 	quiet := flags.Bool("q", false, "print the result only, not every step")
 	verbose := flags.Bool("v", false, "print the details of every error of a player")
-	args, err := matchParseArgs(flags, args)
+	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
 	}
 	if len(args) != 1 {
 		return fmt.Errorf("%w: want one GAME, got %d arguments", errUsage, len(args))
 	}
-	ref, err := clocks.referee()
+	ref, err := clocks.referee(env)
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	}
 	players := make([]player.Player, len(specs))
 	for i, s := range specs {
-		if players[i], err = gamemaster.NewPlayer(s); err != nil {
+		if players[i], err = gamemaster.NewPlayer(s, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
@@ -187,27 +187,6 @@ func matchSplitList(s string) []string {
 	return out
 }
 
-// matchParseArgs parses flags placed before, between or after the
-// arguments, and returns the arguments. After "--" everything is an
-// argument.
-func matchParseArgs(flags *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := parseFlags(flags, args); err != nil {
-			return nil, err
-		}
-		left := flags.Args()
-		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
-			return append(rest, left...), nil
-		}
-		if len(left) == 0 {
-			return rest, nil
-		}
-		rest = append(rest, left[0])
-		args = left[1:]
-	}
-}
-
 // matchClock is a flag holding a clock: a number of seconds, such as 10 or
 // 0.5, or a duration, such as 1500ms.
 type matchClock struct {
@@ -233,14 +212,16 @@ func (c *matchClock) Set(s string) error {
 	return nil
 }
 
-// matchClockFlags are the clock and referee flags of match and tournament.
-type matchClockFlags struct {
+// refereeFlags are the clock, referee and backend flags of match and
+// tournament.
+type refereeFlags struct {
 	start, play, grace matchClock
 	fallback           *string
+	backend            *string
 }
 
-func matchAddClockFlags(flags *flag.FlagSet) *matchClockFlags {
-	c := &matchClockFlags{
+func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
+	c := &refereeFlags{
 		start: matchClock{d: matchDefaultStartClock},
 		play:  matchClock{d: matchDefaultPlayClock},
 		grace: matchClock{d: gamemaster.DefaultGrace, allowZero: true},
@@ -249,10 +230,13 @@ func matchAddClockFlags(flags *flag.FlagSet) *matchClockFlags {
 	flags.Var(&c.play, "playclock", "time for each move: seconds or a duration")
 	flags.Var(&c.grace, "grace", "time allowed past the play clock before a move is late")
 	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
+	c.backend = addBackendFlag(flags)
 	return c
 }
 
-func (c *matchClockFlags) referee() (*gamemaster.Referee, error) {
+// referee returns the referee the flags describe; its reasoner factory is
+// the one in-process players get too.
+func (c *refereeFlags) referee(env *environment) (*gamemaster.Referee, error) {
 	fb, err := gamemaster.ParseFallback(*c.fallback)
 	if err != nil {
 		return nil, fmt.Errorf("%w: --fallback: %v", errUsage, err)
@@ -261,5 +245,9 @@ func (c *matchClockFlags) referee() (*gamemaster.Referee, error) {
 	if grace == 0 {
 		grace = -1 // none: the referee's zero means the default
 	}
-	return &gamemaster.Referee{Grace: grace, Fallback: fb}, nil
+	factory, err := newFactory(env, *c.backend)
+	if err != nil {
+		return nil, err
+	}
+	return &gamemaster.Referee{Grace: grace, Fallback: fb, NewReasoner: factory}, nil
 }

@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
-	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/server"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 func runCommand(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -27,11 +29,15 @@ func runCommand(t *testing.T, args ...string) (code int, stdout, stderr string) 
 // loopback interface until the test ends, and returns its host:port.
 func remotePlayer(t *testing.T, kind string) string {
 	t.Helper()
-	p, err := player.New(kind, player.Options{})
+	f, err := backend.New(backend.Auto, backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := player.NewServer(p)
+	p, err := local.New(kind, local.Options{NewReasoner: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(p)
 	srv.ErrorLog = log.New(io.Discard, "", 0)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/player/server"
 )
 
 // runPlay serves a player over the GGP HTTP protocol until ctx is done.
@@ -21,16 +22,18 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 		"ggp play --port 9147 --player mcts --name gopher")
 	port := flags.Int("port", 9147, "TCP port to listen on (0 picks a free one)")
 	host := flags.String("host", "", "address to listen on (default: all interfaces)")
-	kind := flags.String("player", "mcts", "player: "+strings.Join(player.Kinds(), ", "))
+	kind := flags.String("player", "mcts", "player: "+strings.Join(local.Kinds(), ", "))
 	name := flags.String("name", "", "name given to INFO requests (default: the player kind)")
-	margin := flags.Duration("margin", player.DefaultServerMargin, "time kept free before each clock runs out, for the network")
+	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
 	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
-	if err := parseFlags(flags, args); err != nil {
+	backendName := addBackendFlag(flags)
+	args, err := parseFlags(flags, args)
+	if err != nil {
 		return err
 	}
-	if flags.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, flags.Arg(0))
+	if len(args) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, args[0])
 	}
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)
@@ -39,15 +42,20 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 		return fmt.Errorf("%w: --margin, --workers and --max-nodes cannot be negative", errUsage)
 	}
 	logger := log.New(env.stderr, "ggp play: ", log.LstdFlags)
-	p, err := player.New(*kind, player.Options{
-		Name:   *name,
-		Search: mcts.Config{Workers: *workers, MaxNodes: *maxNodes},
-		Log:    logger,
+	factory, err := newFactory(env, *backendName)
+	if err != nil {
+		return err
+	}
+	p, err := local.New(*kind, local.Options{
+		Name:        *name,
+		NewReasoner: factory,
+		Search:      mcts.Config{Workers: *workers, MaxNodes: *maxNodes},
+		Log:         logger,
 	})
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	srv := player.NewServer(p)
+	srv := server.New(p)
 	srv.Margin = *margin
 	srv.ErrorLog = logger
 

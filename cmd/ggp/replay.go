@@ -11,7 +11,6 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 // runReplay prints a recorded match step by step and checks it against the
@@ -21,7 +20,8 @@ func runReplay(ctx context.Context, env *environment, args []string) error {
 		"ggp replay matches/ticTacToe.1700000000000.json")
 	gameFlag := flags.String("game", "", "rules to check against: a bundled game, .kif file or game folder (default: the rules stored in the record)")
 	quiet := flags.Bool("q", false, "print the verdict only, not the states")
-	args, err := matchParseArgs(flags, args)
+	backendName := addBackendFlag(flags)
+	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,11 @@ func runReplay(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
+	factory, err := newFactory(env, *backendName)
+	if err != nil {
+		return err
+	}
+	r, err := factory(ctx, d)
 	if err != nil {
 		return err
 	}

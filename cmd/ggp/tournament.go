@@ -25,15 +25,15 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	parallel := flags.Int("parallel", 1, "matches played at once")
 	out := flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
 	name := flags.String("name", "", "tournament name in the records (default: the folder's name)")
-	clocks := matchAddClockFlags(flags)
-	args, err := matchParseArgs(flags, args)
+	clocks := addRefereeFlags(flags)
+	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
 	}
 	if len(args) != 0 {
 		return fmt.Errorf("%w: unexpected arguments %q", errUsage, args)
 	}
-	ref, err := clocks.referee()
+	ref, err := clocks.referee(env)
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		Referee:    ref,
 	}
 	for _, spec := range t.Players {
-		if _, err := gamemaster.NewPlayer(spec); err != nil {
+		if _, err := gamemaster.NewPlayer(spec, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}

@@ -22,14 +22,15 @@ func runValidate(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "validate", "[-q] FILE...",
 		"ggp validate ticTacToe.kif ../shared/games/chess")
 	quiet := flags.Bool("q", false, "print errors only, not warnings (the summary still counts them)")
-	if err := parseFlags(flags, args); err != nil {
+	args, err := parseFlags(flags, args)
+	if err != nil {
 		return err
 	}
-	if flags.NArg() == 0 {
+	if len(args) == 0 {
 		return fmt.Errorf("%w: no files to validate", errUsage)
 	}
 	var sum validateSummary
-	for _, path := range flags.Args() {
+	for _, path := range args {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -20,6 +20,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ggp-go/ggp/gamemaster/internal/atomicfile"
 )
 
 // Error codes recorded in Errors, as ggp-base writes them. An illegal move
@@ -211,7 +213,7 @@ func WriteFile(name string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteAtomic(name, data); err != nil {
+	if err := atomicfile.WriteFile(name, data, TempPattern); err != nil {
 		return fmt.Errorf("match %s: writing record: %w", r.MatchID, err)
 	}
 	return nil
@@ -221,46 +223,6 @@ func WriteFile(name string, r *Record) error {
 // creates next to a record, as for os.CreateTemp. A process killed during
 // WriteFile may leave such a file behind; RemoveTemp deletes them.
 const TempPattern = ".record-*.tmp"
-
-// WriteAtomic writes data to file name as WriteFile writes a record: to a
-// temporary file in the same folder, flushed to stable storage, then
-// renamed over name.
-func WriteAtomic(name string, data []byte) (err error) {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, TempPattern)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, name); err != nil {
-		return err
-	}
-	// Make the rename itself durable. Not every system can sync a folder;
-	// the record is in place either way.
-	if d, derr := os.Open(dir); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
 
 // RemoveTemp removes the temporary files that WriteFile calls cut short
 // left in dir.

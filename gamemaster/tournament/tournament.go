@@ -28,10 +28,12 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/internal/atomicfile"
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Names of the files of a tournament folder.
@@ -72,7 +74,8 @@ type Tournament struct {
 	Referee *gamemaster.Referee
 
 	// NewPlayer returns a new player for a specification, for every seat
-	// of every match. If nil, gamemaster.NewPlayer is used.
+	// of every match. If nil, gamemaster.NewPlayer is used, with the
+	// Referee's reasoner factory.
 	NewPlayer func(spec string) (player.Player, error)
 
 	// Progress, if not nil, is called after every match, and once at the
@@ -281,7 +284,7 @@ func (t *Tournament) checkManifest(ms []Scheduled) error {
 	if err != nil {
 		return err
 	}
-	return record.WriteAtomic(name, append(out, '\n'))
+	return atomicfile.WriteFile(name, append(out, '\n'), record.TempPattern)
 }
 
 func (t *Tournament) name() string {
@@ -317,7 +320,11 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	}
 	newPlayer := t.NewPlayer
 	if newPlayer == nil {
-		newPlayer = gamemaster.NewPlayer
+		var factory reasoner.Factory
+		if t.Referee != nil {
+			factory = t.Referee.NewReasoner
+		}
+		newPlayer = func(spec string) (player.Player, error) { return gamemaster.NewPlayer(spec, factory) }
 	}
 	for _, spec := range slices.Compact(slices.Sorted(slices.Values(t.Players))) {
 		if _, err := newPlayer(spec); err != nil {
@@ -446,5 +453,5 @@ func (t *Tournament) writeResults(res *Results) error {
 	if err != nil {
 		return err
 	}
-	return record.WriteAtomic(filepath.Join(t.Dir, ResultsFile), append(data, '\n'))
+	return atomicfile.WriteFile(filepath.Join(t.Dir, ResultsFile), append(data, '\n'), record.TempPattern)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 func TestAssignments(t *testing.T) {
@@ -144,13 +145,22 @@ func (p loggedPlayer) Start(ctx context.Context, m *player.Match) error {
 	return p.Player.Start(ctx, m)
 }
 
+// testFactory is the default backend.
+var testFactory = func() reasoner.Factory {
+	f, err := backend.New(backend.Auto, backend.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
+
 // testPlayers makes the in-process players random and legal.
 func testPlayers(log *startLog) func(spec string) (player.Player, error) {
 	return func(spec string) (player.Player, error) {
 		if spec != "random" && spec != "legal" {
 			return nil, fmt.Errorf("unknown player %q", spec)
 		}
-		p, err := gamemaster.NewPlayer(spec)
+		p, err := gamemaster.NewPlayer(spec, testFactory)
 		return loggedPlayer{p, log}, err
 	}
 }
@@ -179,6 +189,7 @@ func newTournament(t testing.TB, dir string, log *startLog) *Tournament {
 		StartClock: 5 * time.Second,
 		PlayClock:  time.Second,
 		NewPlayer:  testPlayers(log),
+		Referee:    &gamemaster.Referee{NewReasoner: testFactory},
 	}
 }
 

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/ggp-go/ggp/gdl"
@@ -91,19 +92,24 @@ func goalFacts(d *gdl.Description) []reasoner.Fact {
 	return nil
 }
 
-// groundTerms reports whether ts hold no variable.
+// groundTerms reports whether ts hold no variable and no missing term.
 func groundTerms(ts []gdl.Term) bool {
+	ground := true
 	for _, t := range ts {
-		switch t := t.(type) {
-		case *gdl.Var:
-			return false
-		case *gdl.Func:
-			if !groundTerms(t.Args) {
-				return false
-			}
-		case nil:
+		if t == nil {
 			return false
 		}
+		gdl.Inspect(t, func(n gdl.Node) bool {
+			switch n := n.(type) {
+			case *gdl.Var:
+				ground = false
+			case *gdl.Func:
+				if slices.Contains(n.Args, nil) {
+					ground = false
+				}
+			}
+			return ground
+		})
 	}
-	return true
+	return ground
 }

@@ -202,7 +202,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	s.root = root
 	s.insert(root)
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
-		s.puz = newPuzzle(goalFacts(cfg.Rules))
+		s.puz = newPuzzle(searchHost{s}, goalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
 	}
 	return s, nil
 }
@@ -384,7 +384,7 @@ func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
 	s := w.s
 	if s.puz != nil && w.puzzleTurn() {
 		start := time.Now()
-		did := s.puzzleStep(ctx, r, w)
+		did := s.puz.step(ctx, r, w.rng)
 		w.puzzleTime += time.Since(start)
 		if did {
 			return s.isFinished()
@@ -472,15 +472,13 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	if child.terminal {
 		s.best, s.bscore = nil, -1
 	}
-	var cands []candidate
-	if s.puz != nil {
-		cands = s.puz.reroot(s, child.state)
-	}
 	gen := s.gen
 	s.mu.Unlock()
-	// Lines that the breadth-first graph already knows from the new root.
-	for _, c := range cands {
-		s.tryLine(ctx, s.main, gen, child.state, c)
+	if s.puz != nil {
+		// Lines that the breadth-first graph already knows from the new root.
+		for _, c := range s.puz.reroot(child.state, gen) {
+			s.puz.tryLine(ctx, s.main, gen, child.state, c)
+		}
 	}
 	return nil
 }
@@ -616,7 +614,7 @@ func (s *Search) Stats() Stats {
 		Errors:     s.errs.Load(),
 	}
 	if s.puz != nil {
-		st.PuzzleNodes = len(s.puz.nodes)
+		st.PuzzleNodes, _ = s.puz.size()
 	}
 	n := s.root
 	for r := range st.Value {
@@ -650,11 +648,11 @@ func (s *Search) Close() {
 	s.root = &node{state: s.root.state, terminal: s.root.terminal, solved: s.root.solved,
 		value: s.root.value, mover: s.root.mover, moves: s.root.moves, off: s.root.off,
 		n: make([]float64, len(s.root.n)), w: make([]float64, len(s.root.w))}
-	if s.puz != nil {
-		s.puz.release(s)
-	}
 	s.best = nil
 	s.mu.Unlock()
+	if s.puz != nil {
+		s.puz.close()
+	}
 	for {
 		select {
 		case <-s.pool:

@@ -320,9 +320,9 @@ func TestPuzzleBidirectional(t *testing.T) {
 	if st.BestScore != 1 || st.BestLine != steps {
 		t.Fatalf("best line of %d moves scoring %v, want %d moves scoring 1", st.BestLine, st.BestScore, steps)
 	}
-	s.mu.Lock()
+	s.puz.mu.Lock()
 	goal := s.puz.goal
-	s.mu.Unlock()
+	s.puz.mu.Unlock()
 	if goal == nil || goal.state.String() != "(at 24) (step 0)" {
 		t.Errorf("goal state %v, want (at 24) (step 0)", goal)
 	}

@@ -174,7 +174,7 @@ func (s *Search) insert(n *node) {
 func (s *Search) checkFull() {
 	pn, pb := 0, int64(0)
 	if s.puz != nil {
-		pn, pb = len(s.puz.nodes), s.puz.bytes
+		pn, pb = s.puz.size()
 	}
 	s.full = s.nodes+pn >= s.cfg.MaxNodes || s.bytes+pb >= s.cfg.MaxBytes
 }

@@ -57,9 +57,6 @@ func ReadFile(path string) (*Trace, error) {
 	return &t, nil
 }
 
-// Loader builds a reasoner from a parsed description.
-type Loader func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error)
-
 // A Mismatch is the first disagreement between a reasoner and a trace.
 type Mismatch struct {
 	Playout int // 0-based
@@ -74,7 +71,7 @@ func (m *Mismatch) Error() string {
 // Check replays every playout of t on a reasoner built by load and returns
 // the first disagreement as a *Mismatch, or another error when the rules
 // cannot be loaded or a query fails. filename names the trace in errors.
-func Check(ctx context.Context, filename string, t *Trace, load Loader) error {
+func Check(ctx context.Context, filename string, t *Trace, load reasoner.Factory) error {
 	d, err := gdl.ParseFile(filename+":rules", []byte(t.Rules))
 	if err != nil {
 		return err

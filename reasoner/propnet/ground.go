@@ -115,13 +115,13 @@ type grounder struct {
 	relIDs map[[2]int32]int // (symbol, arity) -> index
 	rules  []*clause
 
-	possible  []bool // by termID: the atom is derived
-	valBuf    []int32
-	pathBuf   []int
-	keyBuf    []byte
-	plans     map[planKey]*cachedPlan
-	stats     map[statKey]*pathStats
-	inComp    []bool // by relation: in the component being evaluated
+	possible []bool // by termID: the atom is derived
+	valBuf   []int32
+	pathBuf  []int
+	keyBuf   []byte
+	plans    map[planKey]*cachedPlan
+	stats    map[statKey]*pathStats
+	inComp   []bool // by relation: in the component being evaluated
 	// instances holds every rule instance recorded, flat: head, the
 	// number of positive and of negative literals, then their atoms.
 	instances []termID

@@ -1,6 +1,6 @@
 //go:build unix
 
-package player
+package local
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // per second of CPU time, which shows the cost of parallelism even when
 // other processes take some of the cores:
 //
-//	go test -run XXX -bench Search -benchtime 1x ./player/
+//	go test -run XXX -bench Search -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
 	for _, game := range []string{"ticTacToe", "connectFour"} {
 		d := loadGame(b, "shared/"+game)
@@ -27,7 +27,7 @@ func BenchmarkSearch(b *testing.B) {
 				var iters int64
 				var elapsed, cpu time.Duration
 				for range b.N {
-					r, err := NewPrologReasoner(ctx, d)
+					r, err := testFactory(ctx, d)
 					if err != nil {
 						b.Fatal(err)
 					}

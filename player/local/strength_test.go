@@ -1,4 +1,4 @@
-package player
+package local
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ggp-go/ggp/player"
 )
 
 // The strength tests play many matches at competition clocks and take
@@ -74,7 +76,7 @@ func duel(t *testing.T, game string, a, b string, aRole, n int, start, play time
 	d := loadGame(t, "shared/"+game)
 	var c tally
 	for i := range n {
-		ps := make([]Player, 2)
+		ps := make([]player.Player, 2)
 		ps[aRole] = newPlayer(t, a, Options{Log: testLog(t)})
 		ps[1-aRole] = newPlayer(t, b, Options{Log: testLog(t)})
 		res := playMatchGrace(t, d, ps, start, play, grace)
@@ -137,7 +139,7 @@ func TestStrengthPuzzles(t *testing.T) {
 	} {
 		d := loadGame(t, "shared/"+tt.game)
 		t0 := time.Now()
-		res := playMatchGrace(t, d, []Player{newPlayer(t, "mcts", Options{Log: testLog(t)})}, start, play, grace)
+		res := playMatchGrace(t, d, []player.Player{newPlayer(t, "mcts", Options{Log: testLog(t)})}, start, play, grace)
 		t.Logf("%s: goal %d in %d moves, %v, late answers %v", tt.game, res.goals[0], len(res.moves), time.Since(t0).Round(time.Second), res.late)
 		if res.goals[0] < tt.min {
 			t.Errorf("%s: mcts scored %d, want at least %d", tt.game, res.goals[0], tt.min)

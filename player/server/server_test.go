@@ -1,4 +1,4 @@
-package player
+package server
 
 import (
 	"bufio"
@@ -14,14 +14,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/reasoner/backend"
+
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
 // testServer serves p on a real listener on 127.0.0.1.
-func testServer(t *testing.T, p Player) (*Server, string) {
+func testServer(t *testing.T, p player.Player) (*Server, string) {
 	t.Helper()
-	s := NewServer(p)
+	s := New(p)
 	s.ErrorLog = log.New(io.Discard, "", 0)
 	hs := httptest.NewServer(s)
 	t.Cleanup(hs.Close)
@@ -109,9 +114,9 @@ func expect(t *testing.T, what, got, want string) {
 // TestServerMatch drives a whole tic-tac-toe match over HTTP with the
 // messages of the protocol and checks every reply.
 func TestServerMatch(t *testing.T) {
-	d := loadGame(t, "ticTacToe")
+	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	_, base := testServer(t, newPlayer(t, "legal", Options{Name: "tester"}))
+	_, base := testServer(t, newPlayer(t, "legal", local.Options{Name: "tester"}))
 
 	req, _ := http.NewRequest(http.MethodOptions, base+"/", nil)
 	expect(t, "OPTIONS", do(t, req), "")
@@ -131,10 +136,7 @@ func TestServerMatch(t *testing.T) {
 	// Play the match: the server plays xplayer with the legal player, the
 	// test plays oplayer's first legal move.
 	ctx := context.Background()
-	ref, err := NewPrologReasoner(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := playertest.Reference(t, d)
 	st, _ := ref.Initial(ctx)
 	last := "NIL"
 	for turn := 0; ; turn++ {
@@ -175,9 +177,9 @@ func TestServerMatch(t *testing.T) {
 // TestServerBadRequests checks that messages that cannot be served get an
 // error reply and leave the server working.
 func TestServerBadRequests(t *testing.T) {
-	d := loadGame(t, "ticTacToe")
+	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	s, base := testServer(t, newPlayer(t, "random", Options{}))
+	s, base := testServer(t, newPlayer(t, "random", local.Options{}))
 	s.MaxBodySize = 64 << 10
 	tests := []struct {
 		name, msg string
@@ -236,7 +238,7 @@ func TestServerBadRequests(t *testing.T) {
 // TestServerUnframedPost sends a POST without Content-Length, as some
 // game masters do, and reads the reply from the raw connection.
 func TestServerUnframedPost(t *testing.T) {
-	_, base := testServer(t, newPlayer(t, "legal", Options{}))
+	_, base := testServer(t, newPlayer(t, "legal", local.Options{}))
 	addr := strings.TrimPrefix(base, "http://")
 	for _, closeWrite := range []bool{false, true} {
 		conn, err := net.Dial("tcp", addr)
@@ -262,9 +264,9 @@ func TestServerUnframedPost(t *testing.T) {
 // TestServerAnswersDuringSearch checks that INFO and ABORT are answered at
 // once while the mcts player searches.
 func TestServerAnswersDuringSearch(t *testing.T) {
-	d := loadGame(t, "connectFour")
+	d := playertest.LoadGame(t, "connectFour")
 	rules := rulesText(t, d)
-	_, base := testServer(t, newPlayer(t, "mcts", Options{}))
+	_, base := testServer(t, newPlayer(t, "mcts", local.Options{}))
 	expect(t, "START", post(t, base, "(START m1 red ("+rules+") 1 5)"), "ready")
 	played := make(chan string, 1)
 	start := time.Now()
@@ -301,15 +303,12 @@ func TestServerAnswersDuringSearch(t *testing.T) {
 // their clocks even when every playout step of the search takes longer
 // than a third of the clock.
 func TestServerPlayClock(t *testing.T) {
-	d := loadGame(t, "ticTacToe")
+	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	p := newPlayer(t, "mcts", Options{NewReasoner: faultyReasoner(false, 400*time.Millisecond)})
+	p := newPlayer(t, "mcts", local.Options{NewReasoner: playertest.Faulty(playertest.Factory(t, backend.Auto), false, 400*time.Millisecond)})
 	_, base := testServer(t, p)
 	ctx := context.Background()
-	ref, err := NewPrologReasoner(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := playertest.Reference(t, d)
 	st, _ := ref.Initial(ctx)
 	t0 := time.Now()
 	expect(t, "START", post(t, base, "(START m1 xplayer ("+rules+") 1 1)"), "ready")
@@ -333,4 +332,17 @@ func TestServerPlayClock(t *testing.T) {
 		last = "(" + string(joint[0]) + " " + string(joint[1]) + ")"
 	}
 	expect(t, "STOP", post(t, base, "(STOP m1 "+last+")"), "done")
+}
+
+// newPlayer returns an in-process player of kind on the default backend.
+func newPlayer(t *testing.T, kind string, opts local.Options) player.Player {
+	t.Helper()
+	if opts.NewReasoner == nil {
+		opts.NewReasoner = playertest.Factory(t, backend.Auto)
+	}
+	p, err := local.New(kind, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

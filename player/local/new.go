@@ -1,4 +1,8 @@
-package player
+// Package local holds the in-process players: mcts, which searches with
+// package player/mcts, and the random and legal players. New builds one by
+// name; each implements player.Player, so that the game master can run it
+// in the same process or package player/server can serve it over HTTP.
+package local
 
 import (
 	"context"
@@ -11,10 +15,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player"
+
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 // DefaultMargin is the fixed part of the time an in-process player keeps,
@@ -33,9 +37,10 @@ type Options struct {
 	// in answers to INFO. Default: the kind of player, such as "mcts".
 	Name string
 
-	// NewReasoner builds the reasoner for the rules of a match. Default:
-	// the Prolog reasoner.
-	NewReasoner func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error)
+	// NewReasoner builds the reasoner for the rules of a match; the
+	// command chooses the backend (package reasoner/backend). Required:
+	// Start fails without it.
+	NewReasoner reasoner.Factory
 
 	// Search configures the search of the mcts player.
 	Search mcts.Config
@@ -64,9 +69,6 @@ func (o Options) withDefaults(kind string) Options {
 	if o.Name == "" {
 		o.Name = kind
 	}
-	if o.NewReasoner == nil {
-		o.NewReasoner = NewPrologReasoner
-	}
 	if o.Margin <= 0 {
 		o.Margin = DefaultMargin
 	}
@@ -83,16 +85,6 @@ func (o Options) withDefaults(kind string) Options {
 	return o
 }
 
-// NewPrologReasoner is the default Options.NewReasoner: the Prolog reasoner
-// with its default options.
-func NewPrologReasoner(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
-	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
 // Kinds returns the kinds of player that New makes.
 func Kinds() []string { return []string{"mcts", "random", "legal"} }
 
@@ -103,7 +95,7 @@ func Kinds() []string { return []string{"mcts", "random", "legal"} }
 //	legal   the first legal move in sorted order
 //
 // Each player can play several matches at once, one role in each.
-func New(kind string, opts Options) (Player, error) {
+func New(kind string, opts Options) (player.Player, error) {
 	opts = opts.withDefaults(kind)
 	switch kind {
 	case "mcts":
@@ -137,9 +129,12 @@ type game struct {
 }
 
 // newGame builds the reasoner for m's rules and finds m's role in them.
-func newGame(ctx context.Context, m *Match, newReasoner func(context.Context, *gdl.Description) (reasoner.Reasoner, error)) (_ *game, err error) {
+func newGame(ctx context.Context, m *player.Match, newReasoner reasoner.Factory) (_ *game, err error) {
 	if m.Rules == nil {
 		return nil, fmt.Errorf("match %s: no rules", m.ID)
+	}
+	if newReasoner == nil {
+		return nil, fmt.Errorf("match %s: no reasoner: Options.NewReasoner is not set", m.ID)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -222,7 +217,7 @@ func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple
 
 func (p *simple) Name() string { return p.opts.Name }
 
-func (p *simple) Start(ctx context.Context, m *Match) error {
+func (p *simple) Start(ctx context.Context, m *player.Match) error {
 	g, err := newGame(ctx, m, p.opts.NewReasoner)
 	if err != nil {
 		return err

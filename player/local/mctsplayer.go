@@ -1,4 +1,4 @@
-package player
+package local
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ggp-go/ggp/player"
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
@@ -65,7 +67,7 @@ func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Tim
 // Start loads the rules and searches until shortly before the deadline.
 // Rules that load slowly go on loading after Start has returned, and the
 // first Play waits for them.
-func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
+func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 	deadline := p.deadline(ctx, m.StartClock)
 	mctx, cancel := context.WithCancel(context.Background())
 	mm := &mctsMatch{
@@ -111,7 +113,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *Match) error {
 // setup loads the rules of m and searches until sctx is done. It returns
 // an error only when the rules cannot be played; a search that cannot
 // start is logged and left nil.
-func (p *mctsPlayer) setup(mctx, sctx context.Context, m *Match) (g *game, s *mcts.Search, err error) {
+func (p *mctsPlayer) setup(mctx, sctx context.Context, m *player.Match) (g *game, s *mcts.Search, err error) {
 	g, err = newGame(mctx, m, p.opts.NewReasoner)
 	if err != nil {
 		return nil, nil, err

@@ -1,19 +1,20 @@
-package player
+package local
 
 import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/reasoner/backend"
+
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -35,35 +36,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// sharedGames is the public game corpus; tests that read it skip when it
-// is absent.
-const sharedGames = "/work/shared/games"
+// testFactory is the backend the players under test use: the default.
+var testFactory = func() reasoner.Factory {
+	f, err := backend.New(backend.Auto, backend.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return f
+}()
 
 // loadGame returns the rules of a bundled game, or of a game of the shared
-// corpus when key is "shared/NAME"; it skips the test when the corpus is
-// absent.
-func loadGame(t testing.TB, key string) *gdl.Description {
-	t.Helper()
-	var g *games.Game
-	var err error
-	if name, ok := strings.CutPrefix(key, "shared/"); ok {
-		dir := filepath.Join(sharedGames, name)
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("shared game %s: %v", name, err)
-		}
-		g, err = games.LoadFolder(dir)
-	} else {
-		g, err = games.Open(key)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := gdl.ParseFile(g.Filename, g.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+// corpus when key is "shared/NAME".
+func loadGame(t testing.TB, key string) *gdl.Description { return playertest.LoadGame(t, key) }
 
 // A result is the outcome of one match.
 type result struct {
@@ -77,7 +61,7 @@ var matchCount atomic.Int64
 // playMatch plays one match between players, one per role in role order,
 // and returns the goals. Every call is bounded by its clock; an error, a
 // late answer or an illegal move fails the test.
-func playMatch(t testing.TB, d *gdl.Description, players []Player, startClock, playClock time.Duration) result {
+func playMatch(t testing.TB, d *gdl.Description, players []player.Player, startClock, playClock time.Duration) result {
 	t.Helper()
 	return playMatchGrace(t, d, players, startClock, playClock, 0)
 }
@@ -85,13 +69,10 @@ func playMatch(t testing.TB, d *gdl.Description, players []Player, startClock, p
 // playMatchGrace is playMatch where an answer up to grace after its clock
 // is noted in the result rather than failing the test, as ggp-base's game
 // server waits a second more than the clock.
-func playMatchGrace(t testing.TB, d *gdl.Description, players []Player, startClock, playClock, grace time.Duration) result {
+func playMatchGrace(t testing.TB, d *gdl.Description, players []player.Player, startClock, playClock, grace time.Duration) result {
 	t.Helper()
 	ctx := context.Background()
-	ref, err := NewPrologReasoner(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := playertest.Reference(t, d)
 	roles := ref.Roles()
 	if len(players) != len(roles) {
 		t.Fatalf("%d players for %d roles", len(players), len(roles))
@@ -102,7 +83,7 @@ func playMatchGrace(t testing.TB, d *gdl.Description, players []Player, startClo
 
 	// each calls f for every player at once, as the game master does, and
 	// fails the test for an answer later than clock and grace.
-	each := func(what string, clock time.Duration, f func(ctx context.Context, i int, p Player) error) {
+	each := func(what string, clock time.Duration, f func(ctx context.Context, i int, p player.Player) error) {
 		var wg sync.WaitGroup
 		for i, p := range players {
 			wg.Add(1)
@@ -128,8 +109,8 @@ func playMatchGrace(t testing.TB, d *gdl.Description, players []Player, startClo
 		wg.Wait()
 	}
 
-	each("start", startClock, func(ctx context.Context, i int, p Player) error {
-		return p.Start(ctx, &Match{ID: id, Role: roles[i], Rules: d, StartClock: startClock, PlayClock: playClock})
+	each("start", startClock, func(ctx context.Context, i int, p player.Player) error {
+		return p.Start(ctx, &player.Match{ID: id, Role: roles[i], Rules: d, StartClock: startClock, PlayClock: playClock})
 	})
 	st, err := ref.Initial(ctx)
 	if err != nil {
@@ -154,7 +135,7 @@ func playMatchGrace(t testing.TB, d *gdl.Description, players []Player, startClo
 				t.Fatal(err)
 			}
 		}
-		each("play", playClock, func(ctx context.Context, i int, p Player) error {
+		each("play", playClock, func(ctx context.Context, i int, p player.Player) error {
 			m, err := p.Play(ctx, id, slices.Clone(last))
 			if err != nil {
 				return err
@@ -174,7 +155,7 @@ func playMatchGrace(t testing.TB, d *gdl.Description, players []Player, startClo
 		}
 		last = joint
 	}
-	each("stop", time.Second, func(ctx context.Context, i int, p Player) error {
+	each("stop", time.Second, func(ctx context.Context, i int, p player.Player) error {
 		return p.Stop(ctx, id, last)
 	})
 	res.goals, err = ref.Goals(ctx, st)
@@ -185,8 +166,11 @@ func playMatchGrace(t testing.TB, d *gdl.Description, players []Player, startClo
 }
 
 // newPlayer returns a player of the given kind or fails the test.
-func newPlayer(t testing.TB, kind string, opts Options) Player {
+func newPlayer(t testing.TB, kind string, opts Options) player.Player {
 	t.Helper()
+	if opts.NewReasoner == nil {
+		opts.NewReasoner = testFactory
+	}
 	p, err := New(kind, opts)
 	if err != nil {
 		t.Fatal(err)

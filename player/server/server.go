@@ -1,4 +1,4 @@
-package player
+package server
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ggp-go/ggp/player"
+
 	"github.com/gorilla/mux"
 
 	"github.com/ggp-go/ggp/gdl"
@@ -24,10 +26,10 @@ import (
 
 // Defaults of Server.
 const (
-	// DefaultServerMargin is the time kept, by default, between the answer
+	// DefaultMargin is the time kept, by default, between the answer
 	// to START or PLAY and the end of the clock: enough for a game master
 	// on the same machine or network.
-	DefaultServerMargin = 500 * time.Millisecond
+	DefaultMargin = 500 * time.Millisecond
 
 	// DefaultMaxBodySize bounds, by default, the size of a message: the
 	// rules of the largest public games are a few hundred kilobytes.
@@ -67,7 +69,7 @@ type Server struct {
 
 	// Margin is subtracted from the start and play clocks, so that the
 	// answer arrives in time. It is capped at a quarter of the clock.
-	// Default DefaultServerMargin.
+	// Default DefaultMargin.
 	Margin time.Duration
 
 	// MaxBodySize bounds the size of a message. Default
@@ -78,7 +80,7 @@ type Server struct {
 	// Nil means log.Default().
 	ErrorLog *log.Logger
 
-	player Player
+	player player.Player
 	once   sync.Once
 	router *mux.Router
 
@@ -92,8 +94,8 @@ type serverMatch struct {
 	playClock  time.Duration
 }
 
-// NewServer returns a server for p.
-func NewServer(p Player) *Server {
+// New returns a server for p.
+func New(p player.Player) *Server {
 	return &Server{player: p}
 }
 
@@ -279,7 +281,7 @@ func (s *Server) fail(format string, args ...any) string {
 func (s *Server) clockDeadline(received time.Time, clock time.Duration) time.Time {
 	margin := s.Margin
 	if margin <= 0 {
-		margin = DefaultServerMargin
+		margin = DefaultMargin
 	}
 	margin = min(margin, clock/4)
 	return received.Add(clock - margin)
@@ -425,7 +427,7 @@ func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, startClock))
 	defer cancel()
 	err = s.safely(func() error {
-		return s.player.Start(ctx, &Match{ID: id, Role: role, Rules: rules, StartClock: startClock, PlayClock: playClock})
+		return s.player.Start(ctx, &player.Match{ID: id, Role: role, Rules: rules, StartClock: startClock, PlayClock: playClock})
 	})
 	if err != nil {
 		s.endMatch(m)

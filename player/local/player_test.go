@@ -1,4 +1,4 @@
-package player
+package local
 
 import (
 	"context"
@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/player"
+
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/mcts"
-	"github.com/ggp-go/ggp/reasoner"
 )
 
 func TestNew(t *testing.T) {
@@ -34,16 +36,13 @@ func TestNew(t *testing.T) {
 func TestSimplePlayers(t *testing.T) {
 	d := loadGame(t, "ticTacToe")
 	for _, kinds := range [][]string{{"random", "random"}, {"legal", "legal"}, {"legal", "random"}} {
-		res := playMatch(t, d, []Player{newPlayer(t, kinds[0], Options{}), newPlayer(t, kinds[1], Options{})}, time.Second, time.Second)
+		res := playMatch(t, d, []player.Player{newPlayer(t, kinds[0], Options{}), newPlayer(t, kinds[1], Options{})}, time.Second, time.Second)
 		if len(res.goals) != 2 {
 			t.Fatalf("goals %v", res.goals)
 		}
 		// Replay and check that the legal player played its first move.
 		ctx := context.Background()
-		r, err := NewPrologReasoner(ctx, d)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := playertest.Reference(t, d)
 		st, _ := r.Initial(ctx)
 		for _, joint := range res.moves {
 			for role, kind := range kinds {
@@ -76,7 +75,7 @@ func TestUnknownMatch(t *testing.T) {
 		if err := p.Abort(ctx, "nope"); err == nil {
 			t.Errorf("%s: Abort of an unknown match succeeded", kind)
 		}
-		m := &Match{ID: "twice", Role: "xplayer", Rules: d, StartClock: time.Second, PlayClock: time.Second}
+		m := &player.Match{ID: "twice", Role: "xplayer", Rules: d, StartClock: time.Second, PlayClock: time.Second}
 		sctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 		if err := p.Start(sctx, m); err != nil {
 			t.Fatalf("%s: %v", kind, err)
@@ -85,7 +84,7 @@ func TestUnknownMatch(t *testing.T) {
 			t.Errorf("%s: a second Start of the same match succeeded", kind)
 		}
 		cancel()
-		bad := &Match{ID: "badrole", Role: "nobody", Rules: d}
+		bad := &player.Match{ID: "badrole", Role: "nobody", Rules: d}
 		if err := p.Start(ctx, bad); err == nil {
 			t.Errorf("%s: Start with an unknown role succeeded", kind)
 		}
@@ -115,7 +114,7 @@ func TestMCTSMatches(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.game, func(t *testing.T) {
 			d := loadGame(t, tt.game)
-			var ps []Player
+			var ps []player.Player
 			for _, k := range tt.kinds {
 				ps = append(ps, newPlayer(t, k, Options{Search: mcts.Config{Seed: 1}}))
 			}
@@ -124,42 +123,6 @@ func TestMCTSMatches(t *testing.T) {
 				t.Errorf("mcts scored %d, want at least %d (goals %v, moves %v)", g, tt.min, res.goals, res.moves)
 			}
 		})
-	}
-}
-
-// faulty wraps a reasoner; its forks, which the search uses, misbehave.
-type faulty struct {
-	reasoner.Reasoner
-	forked bool
-	panics bool          // Next panics
-	delay  time.Duration // Next sleeps, ignoring its context
-}
-
-func (f *faulty) Fork() (reasoner.Reasoner, error) {
-	r, err := f.Reasoner.Fork()
-	if err != nil {
-		return nil, err
-	}
-	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay}, nil
-}
-
-func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
-	if f.forked {
-		if f.panics {
-			panic("faulty reasoner")
-		}
-		time.Sleep(f.delay)
-	}
-	return f.Reasoner.Next(ctx, s, joint)
-}
-
-func faultyReasoner(panics bool, delay time.Duration) func(context.Context, *gdl.Description) (reasoner.Reasoner, error) {
-	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
-		r, err := NewPrologReasoner(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		return &faulty{Reasoner: r, panics: panics, delay: delay}, nil
 	}
 }
 
@@ -178,9 +141,9 @@ func TestMCTSFallback(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPlayer(t, "mcts", Options{NewReasoner: faultyReasoner(tt.panics, tt.delay)})
+			p := newPlayer(t, "mcts", Options{NewReasoner: playertest.Faulty(testFactory, tt.panics, tt.delay)})
 			// playMatch fails the test for a late or illegal move.
-			playMatch(t, d, []Player{p, newPlayer(t, "random", Options{})}, time.Second, 500*time.Millisecond)
+			playMatch(t, d, []player.Player{p, newPlayer(t, "random", Options{})}, time.Second, 500*time.Millisecond)
 		})
 	}
 }
@@ -193,11 +156,11 @@ func TestBadRules(t *testing.T) {
 	}
 	for _, kind := range Kinds() {
 		p := newPlayer(t, kind, Options{})
-		err := p.Start(context.Background(), &Match{ID: "m", Role: "a", Rules: d, StartClock: time.Second})
+		err := p.Start(context.Background(), &player.Match{ID: "m", Role: "a", Rules: d, StartClock: time.Second})
 		if err == nil {
 			t.Errorf("%s: Start with rules without roles succeeded", kind)
 		}
-		if err := p.Start(context.Background(), &Match{ID: "m", Role: "a"}); err == nil {
+		if err := p.Start(context.Background(), &player.Match{ID: "m", Role: "a"}); err == nil {
 			t.Errorf("%s: Start without rules succeeded", kind)
 		}
 		if _, err := p.Play(context.Background(), "m", nil); !errors.Is(err, errUnknownMatch) {

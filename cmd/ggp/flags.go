@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"strings"
+
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
+)
+
+// newFlagSet returns a flag set for a command whose help shows usage and
+// an example. Errors are returned, not fatal, so run decides the exit status.
+func newFlagSet(env *environment, name, usage, example string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: ggp %s %s\n\n", name, usage)
+		fmt.Fprintln(env.stderr, "Flags:")
+		fs.PrintDefaults()
+		if example != "" {
+			fmt.Fprintf(env.stderr, "\nExample:\n  %s\n", example)
+		}
+	}
+	return fs
+}
+
+// parseFlags parses the flags in args, placed before, between or after the
+// arguments, as every command takes them, and returns the arguments. A
+// lone "--" ends the flags: what follows is arguments, even if it starts
+// with "-". A flag error becomes a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		left := fs.Args()
+		if n := len(args) - len(left); n > 0 && args[n-1] == "--" {
+			return append(rest, left...), nil
+		}
+		if len(left) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// addBackendFlag adds the --backend flag that chooses the reasoner.
+func addBackendFlag(fs *flag.FlagSet) *string {
+	return fs.String("backend", backend.Auto, "reasoner backend: "+strings.Join(backend.Names(), ", ")+
+		" (auto grounds the rules into a propositional network when it can, else uses prolog)")
+}
+
+// newFactory returns the factory of the named backend, logging the choice
+// made for each game on env's standard error.
+func newFactory(env *environment, name string) (reasoner.Factory, error) {
+	f, err := backend.New(name, backend.Options{Log: log.New(env.stderr, "ggp: ", 0)})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return f, nil
+}
+
+// writeWrapped writes text to w as lines of at most width bytes, each
+// starting with indent; a word longer than a line gets a line of its own.
+func writeWrapped(w io.Writer, text, indent string, width int) {
+	var line strings.Builder
+	for _, word := range strings.Fields(text) {
+		if line.Len() > 0 && line.Len()+1+len(word) > width-len(indent) {
+			fmt.Fprintf(w, "%s%s\n", indent, line.String())
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteByte(' ')
+		}
+		line.WriteString(word)
+	}
+	if line.Len() > 0 {
+		fmt.Fprintf(w, "%s%s\n", indent, line.String())
+	}
+}

@@ -1,0 +1,114 @@
+// Package playertest holds what the tests of the player packages share:
+// loading a game, the reference reasoner, and a reasoner that misbehaves on
+// purpose. It is imported only by tests.
+package playertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
+)
+
+// sharedGames finds the public game corpus beside the checkout, relative to a
+// package directory two or three levels below the module root.
+func sharedGames() string {
+	for _, dir := range []string{"../../shared/games", "../../../shared/games", "../../../../shared/games"} {
+		if _, err := os.Stat(filepath.Join(dir, "ticTacToe")); err == nil {
+			return dir
+		}
+	}
+	return ""
+}
+
+// LoadGame returns the rules of a bundled game, or of a game of the shared
+// corpus when key is "shared/NAME"; it skips the test when the corpus is
+// absent.
+func LoadGame(t testing.TB, key string) *gdl.Description {
+	t.Helper()
+	var g *games.Game
+	var err error
+	if name, ok := strings.CutPrefix(key, "shared/"); ok {
+		root := sharedGames()
+		if root == "" {
+			t.Skipf("shared game %s: no ../shared/games beside the checkout", name)
+		}
+		g, err = games.LoadFolder(filepath.Join(root, name))
+	} else {
+		g, err = games.Open(key)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Factory returns the factory of the named backend, failing the test if
+// there is none.
+func Factory(t testing.TB, name string) reasoner.Factory {
+	t.Helper()
+	f, err := backend.New(name, backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Reference loads d with the reference backend, to check what players do.
+func Reference(t testing.TB, d *gdl.Description) reasoner.Reasoner {
+	t.Helper()
+	r, err := Factory(t, backend.Prolog)(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Faulty returns a factory whose reasoners' forks, which a search uses,
+// misbehave: Next panics, or sleeps for delay ignoring its context.
+func Faulty(base reasoner.Factory, panics bool, delay time.Duration) reasoner.Factory {
+	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := base(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		return &faulty{Reasoner: r, panics: panics, delay: delay}, nil
+	}
+}
+
+// faulty wraps a reasoner; its forks misbehave.
+type faulty struct {
+	reasoner.Reasoner
+	forked bool
+	panics bool
+	delay  time.Duration
+}
+
+func (f *faulty) Fork() (reasoner.Reasoner, error) {
+	r, err := f.Reasoner.Fork()
+	if err != nil {
+		return nil, err
+	}
+	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay}, nil
+}
+
+func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
+	if f.forked {
+		if f.panics {
+			panic("faulty reasoner")
+		}
+		time.Sleep(f.delay)
+	}
+	return f.Reasoner.Next(ctx, s, joint)
+}

@@ -1,0 +1,48 @@
+package mcts
+
+import "github.com/ggp-go/ggp/reasoner"
+
+// searchHost is how a Search offers the puzzle search what it shares with
+// the tree search: the memory bounds, the best line, the workers' time and
+// the counts of its Stats. Each method takes s.mu as needed; the puzzle
+// calls them holding its own lock, never the reverse.
+type searchHost struct{ s *Search }
+
+func (h searchHost) memoryFull() bool {
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	return h.s.full
+}
+
+func (h searchHost) sizeChanged() {
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	h.s.checkFull()
+}
+
+func (h searchHost) bestScore() float64 {
+	h.s.mu.Lock()
+	defer h.s.mu.Unlock()
+	return h.s.bscore
+}
+
+// offerLine keeps line as the best if the root has not changed since gen
+// and line scores better than the best known.
+func (h searchHost) offerLine(gen uint64, line []reasoner.Move, score float64) {
+	s := h.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen == s.gen && score > s.bscore {
+		s.best = line
+		s.bscore = score
+	}
+}
+
+func (h searchHost) setFocus(on bool) { h.s.focus.Store(on) }
+
+func (h searchHost) expanded() { h.s.expansions.Add(1) }
+
+func (h searchHost) failed(err error) {
+	h.s.errs.Add(1)
+	h.s.logf("mcts: puzzle expansion: %v", err)
+}
