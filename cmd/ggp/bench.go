@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 func runBench(ctx context.Context, env *environment, args []string) error {
@@ -36,6 +37,12 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 	s0, err := r.Initial(ctx)
 	if err != nil {
 		return err
+	}
+	if pn, ok := r.(*propnet.Reasoner); ok {
+		st := pn.Stats()
+		fmt.Fprintf(env.stdout, "grounded in %v, network built in %v\n", st.Ground.Round(time.Millisecond), st.Build.Round(time.Millisecond))
+		fmt.Fprintf(env.stdout, "network: %d bases, %d inputs, %d nodes and %d links (%d and %d before optimisation)\n",
+			st.Bases, st.Inputs, st.NodesAfter, st.LinksAfter, st.NodesBefore, st.LinksBefore)
 	}
 	fmt.Fprintf(env.stdout, "%s: random playouts for %gs in one goroutine\n", g.Key, *seconds)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))

@@ -38,10 +38,10 @@ func Names() []string { return []string{Auto, Propnet, Prolog} }
 type Options struct {
 	// Log, if not nil, is told which backend each game got and why.
 	Log *log.Logger
-	// GroundTime bounds the time Auto spends grounding a game before it
-	// falls back to the Prolog backend. It gets at most a third of what
-	// is left of the context's deadline, so that the Prolog backend still
-	// has time to load. Default 10 s.
+	// GroundTime bounds the time spent grounding a game. Auto gives it
+	// at most a third of what is left of the context's deadline, so that
+	// the Prolog backend still has time to load when it falls back.
+	// Default 10 s.
 	GroundTime time.Duration
 	// Limits bound the size of a grounding; the zero value selects
 	// propnet's defaults.
@@ -78,8 +78,10 @@ func prologFactory(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, 
 	return r, nil
 }
 
-// propnet grounds d within ctx and the size limits.
+// propnet grounds d within GroundTime and the size limits.
 func (o Options) propnet(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	ctx, cancel := context.WithTimeout(ctx, o.GroundTime)
+	defer cancel()
 	r, err := propnet.New(ctx, d, propnet.Options{Limits: o.Limits})
 	if err != nil {
 		return nil, err
