@@ -187,6 +187,7 @@ func (g *grounder) compile(d *gdl.Description) error {
 			}
 			c.pos = r.Pos()
 			g.rules = append(g.rules, c)
+			g.project(c)
 		}
 	}
 	// The relaxation: true of whatever init or next may hold of, does of
@@ -211,6 +212,76 @@ func (g *grounder) compile(d *gdl.Description) error {
 		g.rules = append(g.rules, c)
 	}
 	return nil
+}
+
+// project replaces each positive literal of c that has variables used
+// nowhere else in c by a literal of a new relation over its other
+// variables, defined by one rule from the literal. The variables projected
+// away no longer multiply c's instances: in (<= (next (cell ?x ?y ?m))
+// (true (cell ?x ?y ?m)) (does blocker (mark ?xb ?yb ?x2 ?y2)) (does crosser
+// (mark ?xc ?yc ?x3 ?y3)) ...) each move would otherwise pair with each
+// other move whatever the ?x2 ?y2 ?x3 ?y3 that no other literal reads.
+func (g *grounder) project(c *clause) {
+	npos := 0
+	for _, l := range c.body {
+		if l.kind == litPos {
+			npos++
+		}
+	}
+	if npos < 2 {
+		return
+	}
+	uses := make([]int, c.nvars)
+	for _, p := range c.head.args {
+		countVars(p, uses)
+	}
+	for _, l := range c.body {
+		if l.kind == litDistinct {
+			countVars(l.x, uses)
+			countVars(l.y, uses)
+		}
+		for _, p := range l.args {
+			countVars(p, uses)
+		}
+	}
+	for i := range c.body {
+		l := &c.body[i]
+		if l.kind != litPos {
+			continue
+		}
+		var keep []int
+		single := false
+		for _, v := range l.vars {
+			if uses[v] == 1 {
+				single = true
+			} else {
+				keep = append(keep, v)
+			}
+		}
+		if !single {
+			continue
+		}
+		// The new relation's name cannot be written in KIF, so it meets
+		// no relation of the game.
+		name := fmt.Sprintf("projection %d", len(g.rels))
+		aux := literal{kind: litPos, rel: g.relation(name, len(keep)), vars: keep}
+		for _, v := range keep {
+			aux.args = append(aux.args, pat{kind: patVar, v: v})
+		}
+		g.rules = append(g.rules, &clause{head: aux, body: []literal{*l}, nvars: c.nvars, pos: c.pos})
+		c.body[i] = aux
+	}
+}
+
+func countVars(p pat, uses []int) {
+	switch p.kind {
+	case patVar:
+		uses[p.v]++
+	case patFunc:
+		for _, a := range p.args {
+			countVars(a, uses)
+		}
+	}
 }
 
 // expand returns a literal as alternatives of conjunctions of sentences,
