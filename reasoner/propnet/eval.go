@@ -62,8 +62,7 @@ type network struct {
 	queriesReadInputs bool
 
 	// values and counts with every leaf false, the start of every machine
-	initVal   []bool
-	initCount []int32
+	initState []int32
 
 	stats Stats
 	renum []int32 // graph node -> network node, during build
@@ -234,10 +233,9 @@ func (net *network) readsInputs() bool {
 // dependency order.
 func (net *network) prepare() {
 	m := &machine{net: net}
-	m.val = make([]bool, len(net.thr))
-	m.count = make([]int32, len(net.thr))
+	m.st = make([]int32, len(net.thr))
 	m.alloc()
-	m.val[nodeTrue] = true
+	m.st[nodeTrue] = valBit
 	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
 	for _, comp := range sccs(len(net.thr), insOf) {
 		if c := net.cycle[comp[0]]; c >= 0 {
@@ -250,26 +248,30 @@ func (net *network) prepare() {
 		}
 		t := int32(0)
 		for _, in := range insOf(n) {
-			if m.val[in] {
+			if m.value(in) {
 				t++
 			}
 		}
-		m.count[n] = t
-		m.val[n] = gateValue(t, net.thr[n])
+		m.st[n] = t
+		if gateValue(t, net.thr[n]) {
+			m.st[n] |= valBit
+		}
 	}
 	// Cycles were computed with their inputs' final values, in order;
 	// nothing is pending.
 	m.pending = m.pending[:0]
 	clear(m.cycleDirty)
-	net.initVal, net.initCount = m.val, m.count
+	net.initState = m.st
 }
 
 // machine is one instance's evaluation state: the value of every node for
 // the state and moves loaded, and how many inputs of each are true.
 type machine struct {
-	net   *network
-	val   []bool
-	count []int32
+	net *network
+	// st holds each node's value (valBit) and the number of its inputs
+	// that are true (below valBit), together: one load per output
+	// visited.
+	st []int32
 
 	pending    []int32 // cycles whose inputs changed
 	cycleDirty []bool
@@ -280,7 +282,7 @@ type machine struct {
 }
 
 func (net *network) newMachine() *machine {
-	m := &machine{net: net, val: slices.Clone(net.initVal), count: slices.Clone(net.initCount)}
+	m := &machine{net: net, st: slices.Clone(net.initState)}
 	m.alloc()
 	m.state = make([]uint64, len(net.initial))
 	return m
@@ -292,12 +294,18 @@ func (m *machine) alloc() {
 
 // setLeaf sets a leaf and propagates the change.
 func (m *machine) setLeaf(n int32, v bool) {
-	if m.val[n] == v {
+	if m.value(n) == v {
 		return
 	}
-	m.val[n] = v
+	m.st[n] ^= valBit
 	m.changed(n, v)
 }
+
+// valBit is the bit of a node's st that holds its value.
+const valBit = 1 << 30
+
+// value returns node n's value.
+func (m *machine) value(n int32) bool { return m.st[n]&valBit != 0 }
 
 // changed updates the counts of n's outputs and, depth first, the value of
 // each output whose count crossed its threshold. An output may change more
@@ -310,8 +318,8 @@ func (m *machine) changed(n int32, v bool) {
 		d = 1
 	}
 	for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
-		c := m.count[o] + d
-		m.count[o] = c
+		st := m.st[o] + d
+		m.st[o] = st
 		t := net.thr[o]
 		if t == inCycle {
 			if cy := net.cycle[o]; !m.cycleDirty[cy] {
@@ -320,14 +328,15 @@ func (m *machine) changed(n int32, v bool) {
 			}
 			continue
 		}
+		c := st &^ valBit
 		var nv bool
 		if t > 0 {
 			nv = c >= t
 		} else {
 			nv = c < -t
 		}
-		if nv != m.val[o] {
-			m.val[o] = nv
+		if nv != (st&valBit != 0) {
+			m.st[o] = st ^ valBit
 			m.changed(o, nv)
 		}
 	}
@@ -358,42 +367,49 @@ func (m *machine) recomputeCycle(c int32) {
 	nodes := net.cycles[c]
 	m.cycleOld = m.cycleOld[:0]
 	for _, n := range nodes {
-		m.cycleOld = append(m.cycleOld, m.val[n])
-		m.val[n] = false
+		m.cycleOld = append(m.cycleOld, m.value(n))
+		m.st[n] &^= valBit
 	}
 	for changed := true; changed; {
 		changed = false
 		for i, n := range nodes {
-			if m.val[n] {
+			if m.value(n) {
 				continue
 			}
 			t := int32(0)
 			for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
-				if m.val[in] {
+				if m.value(in) {
 					t++
 				}
 			}
 			if t >= net.cycleThr[net.cycleStart[c]+int32(i)] {
-				m.val[n] = true
+				m.st[n] |= valBit
 				changed = true
 			}
 		}
 	}
 	for i, n := range nodes {
-		if v := m.val[n]; v != m.cycleOld[i] {
+		if v := m.value(n); v != m.cycleOld[i] {
 			m.changed(n, v)
 		}
 	}
 }
 
-// load sets the base propositions to the state words.
+// load sets the base propositions to the state words. Facts that become
+// true are set before those that become false, and new moves before old
+// ones are cleared: an OR over alternatives of which one holds at a time
+// (where the blank is, which move is played) then goes from one true input
+// to two and back to one, and does not flip off and on again with all it
+// feeds.
 func (m *machine) load(words []uint64) {
 	for i, w := range words {
-		diff := m.state[i] ^ w
-		for diff != 0 {
-			b := bits.TrailingZeros64(diff)
-			diff &= diff - 1
-			m.setLeaf(m.net.bases[i*64+b], w&(1<<b) != 0)
+		for on := (m.state[i] ^ w) & w; on != 0; on &= on - 1 {
+			m.setLeaf(m.net.bases[i*64+bits.TrailingZeros64(on)], true)
+		}
+	}
+	for i, w := range words {
+		for off := (m.state[i] ^ w) &^ w; off != 0; off &= off - 1 {
+			m.setLeaf(m.net.bases[i*64+bits.TrailingZeros64(off)], false)
 		}
 		m.state[i] = w
 	}
@@ -402,13 +418,13 @@ func (m *machine) load(words []uint64) {
 
 // setInputs sets exactly the input nodes given.
 func (m *machine) setInputs(inputs []int32) {
+	for _, n := range inputs {
+		m.setLeaf(n, true)
+	}
 	for _, n := range m.inputs {
 		if !slices.Contains(inputs, n) {
 			m.setLeaf(n, false)
 		}
-	}
-	for _, n := range inputs {
-		m.setLeaf(n, true)
 	}
 	m.inputs = append(m.inputs[:0], inputs...)
 	m.settle()
@@ -418,9 +434,7 @@ func (m *machine) setInputs(inputs []int32) {
 func (m *machine) nextState(words []uint64) {
 	clear(words)
 	for j, n := range m.net.next {
-		if m.val[n] {
-			words[j/64] |= 1 << (j % 64)
-		}
+		words[j/64] |= uint64(m.st[n]>>30&1) << (j % 64)
 	}
 }
 

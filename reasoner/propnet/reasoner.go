@@ -134,7 +134,7 @@ func (r *Reasoner) Legal(ctx context.Context, s *reasoner.State, role int) ([]re
 	}
 	var out []reasoner.Move
 	for _, p := range r.net.legal[role] {
-		if r.m.val[p.node] {
+		if r.m.value(p.node) {
 			out = append(out, p.move)
 		}
 	}
@@ -168,7 +168,7 @@ func (r *Reasoner) Terminal(ctx context.Context, s *reasoner.State) (bool, error
 	if err := r.load(s); err != nil {
 		return false, err
 	}
-	return r.m.val[r.net.terminal], nil
+	return r.m.value(r.net.terminal), nil
 }
 
 // Goals returns the goal value of every role in s.
@@ -181,7 +181,7 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 	for i, ps := range r.net.goals {
 		var values []int
 		for _, p := range ps {
-			if !r.m.val[p.node] {
+			if !r.m.value(p.node) {
 				continue
 			}
 			if p.bad {
@@ -230,14 +230,14 @@ func (r *Reasoner) Playout(ctx context.Context, s *reasoner.State, rng *rand.Ran
 		if net.queriesReadInputs && len(m.inputs) > 0 {
 			m.setInputs(nil)
 		}
-		if m.val[net.terminal] {
+		if m.value(net.terminal) {
 			return done(), step, nil
 		}
 		r.joint = r.joint[:0]
 		for role, ps := range net.legal {
 			r.choice = r.choice[:0]
 			for _, p := range ps {
-				if m.val[p.node] {
+				if m.value(p.node) {
 					r.choice = append(r.choice, p.input)
 				}
 			}
