@@ -134,6 +134,8 @@ func cyclic(comp []int32, ins func(int32) []int32) bool {
 	return len(comp) > 1 || slices.Contains(ins(comp[0]), comp[0])
 }
 
+// maxFactorings bounds the inputs factored out of one OR per round: each
+// costs a pass over the OR's inputs.
 const maxFactorings = 64
 
 var errNegationCycle = errors.New("negation inside a recursion of the ground network (rules not stratified)")
@@ -251,14 +253,16 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 		// Two passes in dependency order: the second sees what the first
 		// did to the nodes of cycles.
 		for pass := 0; pass < 2; pass++ {
-			g.mergePass(comps, repl, find)
+			if !g.mergePass(ctx, comps, repl, find) {
+				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
+			}
 		}
 		remap()
 		if round == 3 {
 			break
 		}
 		var changed bool
-		if repl, changed = g.factor(repl); !changed {
+		if repl, changed = g.factor(ctx, repl); !changed {
 			break
 		}
 	}
@@ -295,9 +299,12 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 
 // mergePass simplifies every gate in dependency order, replacing it by a
 // constant, by its only input, or by an identical gate met before.
-func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32) {
+func (g *graph) mergePass(ctx context.Context, comps [][]int32, repl []int32, find func(int32) int32) bool {
 	merged := make(map[uint64][]int32, len(g.kinds)/2)
-	for _, comp := range comps {
+	for c, comp := range comps {
+		if c&4095 == 4095 && ctx.Err() != nil {
+			return false
+		}
 		for _, n := range comp {
 			if g.isLeaf(n) || repl[n] != n {
 				continue
@@ -330,6 +337,7 @@ func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32)
 			merged[h] = append(merged[h], n)
 		}
 	}
+	return true
 }
 
 // factor rewrites each OR of ANDs that share an input as an AND of that
@@ -338,13 +346,14 @@ func (g *graph) mergePass(comps [][]int32, repl []int32, find func(int32) int32)
 // into such ORs, one AND per move that leaves a fact alone; factored, the
 // ORs of the rest are often the same for many facts and merge. It returns
 // repl extended to the nodes it adds, and whether it changed anything.
-func (g *graph) factor(repl []int32) ([]int32, bool) {
-	// maxFactorings bounds the inputs factored out of one OR per round:
-	// each costs a pass over the OR's inputs.
+func (g *graph) factor(ctx context.Context, repl []int32) ([]int32, bool) {
 	changed := false
 	count := len(g.kinds)
 	uses := map[int32]int{}
 	for n := int32(0); int(n) < count; n++ {
+		if n&4095 == 4095 && ctx.Err() != nil {
+			break // the caller sees the deadline
+		}
 		if repl[n] != n || g.kinds[n] != kOr || len(g.ins[n]) < 2 {
 			continue
 		}

@@ -112,7 +112,10 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	}
 	negOf := map[termID]int32{}
 	var ins []int32
-	for rest := gr.instances; len(rest) > 0; {
+	for k, rest := 0, gr.instances; len(rest) > 0; k++ {
+		if k&65535 == 65535 && ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, ctx.Err())
+		}
 		head, npos, nneg := rest[0], int(rest[1]), int(rest[2])
 		pos, neg := rest[3:3+npos], rest[3+npos:3+npos+nneg]
 		rest = rest[3+npos+nneg:]
