@@ -258,9 +258,23 @@ func (net *network) prepare() {
 		}
 	}
 	// Cycles were computed with their inputs' final values, in order;
-	// nothing is pending.
+	// nothing is pending. The counts of cycles' gates, which their values
+	// do not come from, are counted now, so that changes keep them exact
+	// (a count below zero would reach into the value bit).
 	m.pending = m.pending[:0]
 	clear(m.cycleDirty)
+	for n := range net.thr {
+		if net.leaf[n] {
+			continue
+		}
+		t := int32(0)
+		for _, in := range insOf(int32(n)) {
+			if m.value(in) {
+				t++
+			}
+		}
+		m.st[n] = m.st[n]&valBit | t
+	}
 	net.initState = m.st
 }
 
