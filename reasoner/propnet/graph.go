@@ -250,9 +250,16 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 		}
 		remap()
 		comps := sccs(len(g.kinds), ins)
-		// Two passes in dependency order: the second sees what the first
-		// did to the nodes of cycles.
-		for pass := 0; pass < 2; pass++ {
+		// In dependency order; a second pass sees what the first did to
+		// the nodes of cycles.
+		passes := 1
+		for _, comp := range comps {
+			if cyclic(comp, ins) {
+				passes = 2
+				break
+			}
+		}
+		for pass := 0; pass < passes; pass++ {
 			if !g.mergePass(ctx, comps, repl, find) {
 				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
 			}

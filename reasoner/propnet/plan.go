@@ -172,7 +172,9 @@ func (g *grounder) fanout(c *clause, i int, bound uint64) float64 {
 	}
 	f := n
 	for a, p := range l.args {
-		f *= g.selectivity(rel, p, 1+a, bound)
+		if a < 15 { // paths hold argument positions in 4 bits
+			f *= g.selectivity(rel, p, 1+a, bound)
+		}
 	}
 	return max(f, 1/n)
 }

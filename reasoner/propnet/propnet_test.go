@@ -261,3 +261,21 @@ func wideGame() string {
 	b.WriteString("(<= (next (s 1)) (does a (m ?w ?x ?y ?z)))\n")
 	return b.String()
 }
+
+// TestWideRelation grounds a relation of more arguments than the join
+// planner's statistics look at.
+func TestWideRelation(t *testing.T) {
+	args := strings.Repeat(" ?x", 16)
+	rules := `(role a) (init (s 0)) (n 1) (n 2)
+(<= (wide ?x` + args + `) (n ?x) (true (s 0)))
+(<= (legal a (go ?x)) (wide ?x` + args + `) (n ?x))
+(<= (next (s ?x)) (does a (go ?x)))
+(<= terminal (not (true (s 0))))
+(goal a 100)`
+	pn, pl := newBoth(t, rules)
+	for p := range 5 {
+		if err := compare(context.Background(), pn, pl, rand.New(rand.NewPCG(uint64(p), 1)), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
