@@ -23,8 +23,8 @@ const sharedGames = "../../../shared/games"
 
 // TestAgainstProlog plays random playouts of every corpus game that grounds
 // on both backends and compares every legal set, next state, terminal flag
-// and goal vector. With -short it samples every eighth game and one short
-// playout each.
+// and goal vector. With -short it samples every eighth game and the
+// benchmarked ones, one short playout each.
 func TestAgainstProlog(t *testing.T) {
 	if _, err := os.Stat(sharedGames); errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no shared game corpus")
@@ -38,7 +38,7 @@ func TestAgainstProlog(t *testing.T) {
 		playouts, maxSteps = 1, 60
 	}
 	for i, dir := range dirs {
-		if testing.Short() && i%8 != 0 {
+		if testing.Short() && i%8 != 0 && !slices.Contains(benchmarked, filepath.Base(dir)) {
 			continue
 		}
 		name := filepath.Base(dir)
