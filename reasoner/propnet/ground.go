@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/ggp-go/ggp/gdl"
 )
@@ -646,18 +645,8 @@ func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
 		g.posOf = make([]termID, len(c.body))
 	}
 	g.posOf = g.posOf[:len(c.body)]
-	if debugJoin != nil {
-		t0 := time.Now()
-		n0 := g.ninst
-		s0 := g.steps
-		err := g.step(c, order, 0)
-		debugJoin(c, order, time.Since(t0), g.ninst-n0, g.steps-s0)
-		return err
-	}
 	return g.step(c, order, 0)
 }
-
-var debugJoin func(c *clause, order []int, d time.Duration, n, steps int)
 
 // plan orders the body of c for a join: the delta literal first, then
 // greedily the positive literal with the fewest expected matches, each
