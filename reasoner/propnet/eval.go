@@ -11,15 +11,15 @@ import (
 // Evaluation propagates changes (as Sancho's propnet does): each gate keeps
 // the number of its inputs that are true and is true when that count
 // reaches its threshold (every input for AND, one for OR), inverted for
-// NOT. When a leaf changes, only the gates downstream of it are visited, and
-// in order of level, so each gate is looked at once per change of the
-// state: a step of a game changes a few facts and touches a small part of
-// the network. Gates in a cycle (recursive relations over the state) have
-// no such invariant; a cycle is recomputed as a whole, from false up to its
-// least fixpoint, when one of its inputs changes.
-//
-// measured against full levelled evaluation of every gate per state; see
-// PROPNET_NOTES.md.
+// NOT. When a leaf changes, only the gates downstream of it are visited,
+// depth first: a step of a game changes a few facts and touches a small
+// part of the network. A gate may flip more than once while one change
+// spreads; the counts stay exact, so the values are right when it ends.
+// (Visiting gates in order of level instead, once each, cost more in
+// keeping the queue than it saved.) Gates in a cycle (recursive relations
+// over the state) have no such invariant; a cycle is recomputed as a whole,
+// from false up to its least fixpoint, when one of its inputs changes, and
+// cycles are settled in order of level.
 
 // network is a compiled game, shared read-only by every Reasoner forked
 // from it.
@@ -46,7 +46,6 @@ type network struct {
 	cycleLevel []int32
 	cycleStart []int32 // cycle c's thresholds: cycleThr[cycleStart[c]:]
 	cycleThr   []int32
-	nlevels    int
 
 	bases     []int32 // per base: its node
 	next      []int32 // per base: the node of its next
@@ -155,7 +154,6 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		for _, n := range comp {
 			net.level[n] = lvl
 		}
-		net.nlevels = max(net.nlevels, int(lvl)+1)
 	}
 	for _, comp := range net.cycles {
 		net.cycleLevel = append(net.cycleLevel, net.level[comp[0]])

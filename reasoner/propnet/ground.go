@@ -944,9 +944,7 @@ func (g *grounder) add(r int, atom termID) {
 	}
 	g.possible[atom] = true
 	rel := g.rels[r]
-	pos := int32(len(rel.atoms))
 	rel.atoms = append(rel.atoms, atom)
-	_ = pos
 }
 
 // A compIndex indexes a relation's atoms by the values of some of their

@@ -84,19 +84,19 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	// Bases, in the order of their facts' text, so a state's facts come
 	// out sorted.
 	type base struct {
+		atom termID // (true fact)
 		fact termID
 		text string
 	}
 	var bases []base
 	for _, a := range atoms(gdl.KeyTrue, 1) {
 		f := ts.terms[a].args[0]
-		bases = append(bases, base{f, ts.format(f)})
+		bases = append(bases, base{a, f, ts.format(f)})
 	}
 	slices.SortFunc(bases, func(a, b base) int { return compareStrings(a.text, b.text) })
 	net := &network{roles: roles}
 	for _, b := range bases {
-		a, _ := lookupAtom(gdl.KeyTrue, b.fact)
-		nodeOf[a] = g.add(kBase)
+		nodeOf[b.atom] = g.add(kBase)
 		net.facts = append(net.facts, reasoner.Fact(b.text))
 	}
 	for _, a := range atoms(gdl.KeyDoes, 2) {
@@ -224,7 +224,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		return nil, err
 	}
 	for j := range bases {
-		net.bases = append(net.bases, net.renum[repl[nodeOf[mustAtom(lookupAtom(gdl.KeyTrue, bases[j].fact))]]])
+		net.bases = append(net.bases, net.renum[nodeOf[bases[j].atom]])
 		net.next = append(net.next, net.renum[repl[next[j]]])
 	}
 	for ri := range roles {
@@ -251,13 +251,6 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	net.stats = stats
 	net.prepare()
 	return net, nil
-}
-
-func mustAtom(a termID, ok bool) termID {
-	if !ok {
-		panic("propnet: a base without its atom")
-	}
-	return a
 }
 
 func compareStrings(a, b string) int {
