@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/ggp-go/ggp/gdl/scc"
 )
 
 // gate kinds of the network under construction.
@@ -62,68 +64,22 @@ func (g *graph) size(keep []bool) (nodes, links int) {
 }
 
 // sccs returns the strongly connected components of the graph whose edges
-// run from a node to its inputs, inputs first (Tarjan's algorithm, without
-// recursion: a network may hold long chains).
+// run from a node to its inputs, inputs first.
 func sccs(n int, ins func(int32) []int32) [][]int32 {
-	index := make([]int32, n)
-	low := make([]int32, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
+	start := make([]int, n+1)
+	for v := range n {
+		start[v+1] = start[v] + len(ins(int32(v)))
 	}
-	var stack []int32
-	var comps [][]int32
-	type frame struct {
-		v int32
-		i int
-	}
-	var call []frame
-	next := int32(0)
-	open := func(v int32) {
-		index[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		on[v] = true
-		call = append(call, frame{v: v})
-	}
-	for s := int32(0); int(s) < n; s++ {
-		if index[s] >= 0 {
-			continue
+	adj := make([]int, 0, start[n])
+	for v := range n {
+		for _, w := range ins(int32(v)) {
+			adj = append(adj, int(w))
 		}
-		open(s)
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			in := ins(f.v)
-			if f.i < len(in) {
-				w := in[f.i]
-				f.i++
-				if index[w] < 0 {
-					open(w)
-				} else if on[w] {
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].v
-				low[p] = min(low[p], low[v])
-			}
-			if low[v] == index[v] {
-				var comp []int32
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					on[w] = false
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				comps = append(comps, comp)
-			}
-		}
+	}
+	comp, count := scc.Components(n, func(v int) []int { return adj[start[v]:start[v+1]] })
+	comps := make([][]int32, count)
+	for v, c := range comp {
+		comps[c] = append(comps[c], int32(v))
 	}
 	return comps
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/gdl/scc"
 )
 
 // Grounding instantiates every rule to the ground atoms that may arise in
@@ -475,63 +476,27 @@ func (g *grounder) needed() []bool {
 // components returns the strongly connected components of the needed
 // relations' dependency graph (body to head), dependencies first.
 func (g *grounder) components(need []bool) [][]int {
-	succ := make([][]int, len(g.rels))
+	// Edges run from a head to the relations its body uses, so that
+	// components come dependencies first.
+	uses := make([][]int, len(g.rels))
 	for _, c := range g.rules {
 		if !need[c.head.rel] {
 			continue
 		}
 		for _, l := range c.body {
 			if l.kind != litDistinct {
-				succ[l.rel] = append(succ[l.rel], c.head.rel)
+				uses[c.head.rel] = append(uses[c.head.rel], l.rel)
 			}
 		}
 	}
-	// Tarjan's algorithm yields components in reverse topological order
-	// of the successor graph.
-	index := make([]int, len(g.rels))
-	low := make([]int, len(g.rels))
-	on := make([]bool, len(g.rels))
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
-	var comps [][]int
-	n := 0
-	var visit func(v int)
-	visit = func(v int) {
-		index[v], low[v] = n, n
-		n++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range succ[v] {
-			if index[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var comp []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			comps = append(comps, comp)
+	comp, count := scc.Components(len(g.rels), func(v int) []int { return uses[v] })
+	comps := make([][]int, count)
+	for v, c := range comp {
+		if need[v] {
+			comps[c] = append(comps[c], v)
 		}
 	}
-	for v := range g.rels {
-		if need[v] && index[v] < 0 {
-			visit(v)
-		}
-	}
-	slices.Reverse(comps)
-	return comps
+	return slices.DeleteFunc(comps, func(c []int) bool { return len(c) == 0 })
 }
 
 // ground runs the relaxed fixpoint and records every rule instance.

@@ -176,10 +176,8 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 	if err := r.load(s); err != nil {
 		return nil, err
 	}
-	goals := make([]int, len(r.net.roles))
-	var ge *reasoner.GoalError
+	values := make([][]int, len(r.net.roles))
 	for i, ps := range r.net.goals {
-		var values []int
 		for _, p := range ps {
 			if !r.m.value(p.node) {
 				continue
@@ -187,26 +185,12 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 			if p.bad {
 				return nil, fmt.Errorf("goals: goal of %s is %s, not a number", r.net.roles[i], p.text)
 			}
-			if !slices.Contains(values, p.value) {
-				values = append(values, p.value)
+			if !slices.Contains(values[i], p.value) {
+				values[i] = append(values[i], p.value)
 			}
 		}
-		if len(values) == 1 {
-			goals[i] = values[0]
-			continue
-		}
-		goals[i] = -1
-		if ge == nil {
-			ge = &reasoner.GoalError{}
-		}
-		slices.Sort(values)
-		ge.Roles = append(ge.Roles, r.net.roles[i])
-		ge.Values = append(ge.Values, values)
 	}
-	if ge != nil {
-		return goals, ge
-	}
-	return goals, nil
+	return reasoner.GoalsOf(r.net.roles, values)
 }
 
 // Playout plays uniformly random joint moves from s until a terminal state
