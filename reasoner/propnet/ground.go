@@ -832,37 +832,29 @@ func (g *grounder) build(p pat) (termID, error) {
 	case patVar:
 		return g.env[p.v], nil
 	}
-	var buf [8]termID
-	args := buf[:0]
-	for _, a := range p.args {
-		id, err := g.build(a)
-		if err != nil {
-			return 0, err
-		}
-		args = append(args, id)
-	}
-	id := g.ts.intern(p.sym, args)
-	if int(g.ts.terms[id].depth) > g.limits.MaxDepth {
-		return 0, fmt.Errorf("%w: a term nested deeper than %d (rules that build ever larger terms?)", ErrBudget, g.limits.MaxDepth)
-	}
-	return id, nil
+	return g.buildCompound(p.sym, p.args)
 }
 
 // buildAtom returns the ground atom of literal l under the bindings.
 func (g *grounder) buildAtom(l *literal) (termID, error) {
-	rel := g.rels[l.rel]
+	return g.buildCompound(g.rels[l.rel].sym, l.args)
+}
+
+// buildCompound returns the ground term sym(args...) under the bindings (a
+// constant when there are no args), interning it.
+func (g *grounder) buildCompound(sym int32, pats []pat) (termID, error) {
 	var buf [8]termID
 	args := buf[:0]
-	for _, a := range l.args {
+	for _, a := range pats {
 		id, err := g.build(a)
 		if err != nil {
 			return 0, err
 		}
 		args = append(args, id)
 	}
-	id := g.ts.intern(rel.sym, args)
+	id := g.ts.intern(sym, args)
 	if int(g.ts.terms[id].depth) > g.limits.MaxDepth {
-		return 0, fmt.Errorf("%w: an atom nested deeper than %d (rules that build ever larger terms?)", ErrBudget, g.limits.MaxDepth)
+		return 0, fmt.Errorf("%w: a term nested deeper than %d (rules that build ever larger terms?)", ErrBudget, g.limits.MaxDepth)
 	}
 	return id, nil
 }
