@@ -10,6 +10,9 @@ import (
 )
 
 // gate kinds of the network under construction.
+//
+// Each node owns the slice of its inputs, which the optimisation rewrites
+// in place.
 type kind uint8
 
 const (
@@ -77,9 +80,23 @@ func sccs(n int, ins func(int32) []int32) [][]int32 {
 		}
 	}
 	comp, count := scc.Components(n, func(v int) []int { return adj[start[v]:start[v+1]] })
-	comps := make([][]int32, count)
+	// The components share one array, each a slice of it.
+	size := make([]int, count+1)
+	for _, c := range comp {
+		size[c+1]++
+	}
+	for c := range count {
+		size[c+1] += size[c]
+	}
+	flat := make([]int32, n)
+	fill := slices.Clone(size[:count])
 	for v, c := range comp {
-		comps[c] = append(comps[c], int32(v))
+		flat[fill[c]] = int32(v)
+		fill[c]++
+	}
+	comps := make([][]int32, count)
+	for c := range comps {
+		comps[c] = flat[size[c]:size[c+1]:size[c+1]]
 	}
 	return comps
 }
@@ -205,18 +222,26 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 			return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
 		}
 		remap()
-		comps := sccs(len(g.kinds), ins)
+		// Only the nodes some output reads are worth the work.
+		live := g.reaching(outputs, find)
+		liveIns := func(n int32) []int32 {
+			if !live[n] {
+				return nil
+			}
+			return g.ins[n]
+		}
+		comps := sccs(len(g.kinds), liveIns)
 		// In dependency order; a second pass sees what the first did to
 		// the nodes of cycles.
 		passes := 1
 		for _, comp := range comps {
-			if cyclic(comp, ins) {
+			if cyclic(comp, liveIns) {
 				passes = 2
 				break
 			}
 		}
 		for pass := 0; pass < passes; pass++ {
-			if !g.mergePass(ctx, comps, repl, find) {
+			if !g.mergePass(ctx, comps, live, repl, find) {
 				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
 			}
 		}
@@ -225,14 +250,21 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 			break
 		}
 		var changed bool
-		if repl, changed = g.factor(ctx, repl); !changed {
+		if repl, changed = g.factor(ctx, live, repl); !changed {
 			break
 		}
 	}
 	for n := range repl {
 		repl[n] = find(int32(n))
 	}
-	keep = make([]bool, len(g.kinds))
+	keep = g.reaching(outputs, find)
+	return repl, keep, nil
+}
+
+// reaching returns the nodes that some output reads, and the constants and
+// leaves, which are always kept.
+func (g *graph) reaching(outputs []int32, find func(int32) int32) []bool {
+	keep := make([]bool, len(g.kinds))
 	var stack []int32
 	mark := func(n int32) {
 		if !keep[n] {
@@ -248,28 +280,31 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 		}
 	}
 	for _, o := range outputs {
-		mark(repl[o])
+		mark(find(o))
 	}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, i := range g.ins[n] {
-			mark(i)
+			mark(find(i))
 		}
 	}
-	return repl, keep, nil
+	return keep
 }
 
 // mergePass simplifies every gate in dependency order, replacing it by a
 // constant, by its only input, or by an identical gate met before.
-func (g *graph) mergePass(ctx context.Context, comps [][]int32, repl []int32, find func(int32) int32) bool {
-	merged := make(map[uint64][]int32, len(g.kinds)/2)
+func (g *graph) mergePass(ctx context.Context, comps [][]int32, live []bool, repl []int32, find func(int32) int32) bool {
+	// Gates by a hash of their kind and inputs; those whose hash another
+	// gate has already are in more.
+	merged := make(map[uint64]int32, len(g.kinds)/4)
+	more := map[uint64][]int32{}
 	for c, comp := range comps {
 		if c&4095 == 4095 && ctx.Err() != nil {
 			return false
 		}
 		for _, n := range comp {
-			if g.isLeaf(n) || repl[n] != n {
+			if !live[n] || g.isLeaf(n) || repl[n] != n {
 				continue
 			}
 			g.simplify(n, find)
@@ -286,18 +321,25 @@ func (g *graph) mergePass(ctx context.Context, comps [][]int32, repl []int32, fi
 				h = (h ^ uint64(i)) * 0x100000001b3
 				h ^= h >> 29
 			}
+			first, seen := merged[h]
+			if !seen {
+				merged[h] = n
+				continue
+			}
 			same := int32(-1)
-			for _, m := range merged[h] {
-				if g.kinds[m] == g.kinds[n] && slices.Equal(g.ins[m], g.ins[n]) {
+			for _, m := range append([]int32{first}, more[h]...) {
+				if m != n && g.kinds[m] == g.kinds[n] && slices.Equal(g.ins[m], g.ins[n]) {
 					same = m
 					break
 				}
 			}
-			if same >= 0 && same != n {
+			if same >= 0 {
 				repl[n] = same
 				continue
 			}
-			merged[h] = append(merged[h], n)
+			if first != n && !slices.Contains(more[h], n) {
+				more[h] = append(more[h], n)
+			}
 		}
 	}
 	return true
@@ -309,7 +351,7 @@ func (g *graph) mergePass(ctx context.Context, comps [][]int32, repl []int32, fi
 // into such ORs, one AND per move that leaves a fact alone; factored, the
 // ORs of the rest are often the same for many facts and merge. It returns
 // repl extended to the nodes it adds, and whether it changed anything.
-func (g *graph) factor(ctx context.Context, repl []int32) ([]int32, bool) {
+func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32, bool) {
 	changed := false
 	count := len(g.kinds)
 	uses := map[int32]int{}
@@ -317,7 +359,7 @@ func (g *graph) factor(ctx context.Context, repl []int32) ([]int32, bool) {
 		if n&4095 == 4095 && ctx.Err() != nil {
 			break // the caller sees the deadline
 		}
-		if repl[n] != n || g.kinds[n] != kOr || len(g.ins[n]) < 2 {
+		if !live[n] || repl[n] != n || g.kinds[n] != kOr || len(g.ins[n]) < 2 {
 			continue
 		}
 		for iter := 0; iter < min(len(g.ins[n]), maxFactorings); iter++ {
@@ -392,9 +434,9 @@ func (g *graph) factor(ctx context.Context, repl []int32) ([]int32, bool) {
 // simplify rewrites gate n's inputs through find and folds constants: n
 // may become a constant (its kind then kFalse or kTrue).
 func (g *graph) simplify(n int32, find func(int32) int32) {
-	in := g.ins[n][:0:0]
-	for _, i := range g.ins[n] {
-		in = append(in, find(i))
+	in := g.ins[n] // each node owns its inputs: rewritten in place
+	for j, i := range in {
+		in[j] = find(i)
 	}
 	switch g.kinds[n] {
 	case kNot:
