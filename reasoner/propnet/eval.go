@@ -349,7 +349,9 @@ func (m *machine) changed(n int32, v bool) {
 		}
 		if nv != (st&valBit != 0) {
 			m.st[o] = st ^ valBit
-			m.changed(o, nv)
+			if net.outStart[o+1] != net.outStart[o] {
+				m.changed(o, nv)
+			}
 		}
 	}
 }
