@@ -122,6 +122,7 @@ type grounder struct {
 	plans    map[planKey]*cachedPlan
 	stats    map[statKey]*pathStats
 	inComp   []bool // by relation: in the component being evaluated
+	expired  bool   // an index or statistics build saw the deadline pass
 	// instances holds every rule instance recorded, flat: head, the
 	// number of positive and of negative literals, then their atoms.
 	instances []termID
@@ -682,7 +683,7 @@ func kindName(k litKind) string {
 // then.
 func (g *grounder) checkBudget() error {
 	g.steps++
-	if g.steps&4095 == 0 {
+	if g.steps&4095 == 0 || g.expired {
 		if err := g.ctx.Err(); err != nil {
 			return fmt.Errorf("%w: time limit reached after %d terms and %d rule instances (%v)", ErrBudget, len(g.ts.terms), g.ninst, err)
 		}
@@ -1019,6 +1020,10 @@ func functorKey(sym int32, arity int) int32 { return -1 - (sym<<6 | int32(min(ar
 func (g *grounder) extend(rel *relation, ci *compIndex) {
 	var key []byte
 	for ; ci.upto < len(rel.atoms); ci.upto++ {
+		if ci.upto&4095 == 4095 && g.ctx.Err() != nil {
+			g.expired = true // checkBudget reports it
+			return
+		}
 		key = key[:0]
 		atom := rel.atoms[ci.upto]
 		ok := true

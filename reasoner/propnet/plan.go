@@ -237,7 +237,11 @@ func (g *grounder) pathStats(rel *relation, path int) *pathStats {
 	if path >= 16 {
 		p = []int{path>>4 - 1, path&15 - 1}
 	}
-	for _, a := range rel.atoms {
+	for i, a := range rel.atoms {
+		if i&4095 == 4095 && g.ctx.Err() != nil {
+			g.expired = true // checkBudget reports it; the counts so far do
+			break
+		}
 		t, ok := g.part(a, p)
 		if !ok {
 			continue
