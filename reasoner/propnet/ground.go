@@ -133,9 +133,7 @@ type grounder struct {
 	// join state
 	env    []termID // variable bindings, -1 unbound
 	trail  []int
-	args   []termID // scratch for building terms
 	ranges [][2]int // per body literal: the range of atoms it joins
-	order  []int
 	posOf  []termID // per body literal: the atom it matched
 }
 
@@ -614,11 +612,12 @@ func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
 	return g.step(c, order, 0)
 }
 
-// plan orders the body of c for a join: the delta literal first, then
-// greedily the positive literal with the fewest expected matches, each
-// distinct as soon as its variables are bound, negations last.
+// plan orders the body of c for a join: the positive literals in the order
+// joinOrder finds cheapest, each distinct as soon as its variables are
+// bound, negations last. It reports an unsafe rule: a variable of the head,
+// a negation or a distinct that no positive literal binds.
 func (g *grounder) plan(c *clause, delta int) ([]int, error) {
-	order := g.order[:0]
+	var order []int
 	bound := make([]bool, c.nvars)
 	used := make([]bool, len(c.body))
 	isBound := func(vs []int) bool {
@@ -665,8 +664,7 @@ func (g *grounder) plan(c *clause, delta int) ([]int, error) {
 			return nil, fmt.Errorf("%s: unsafe rule: a variable of the head is not bound by a positive literal", c.pos)
 		}
 	}
-	g.order = order
-	return slices.Clone(order), nil
+	return order, nil
 }
 
 func kindName(k litKind) string {
