@@ -172,10 +172,24 @@ func (g *graph) gateValue(n int32, val []bool) bool {
 // nodes left. Leaves are never removed: bases and inputs name the state
 // and the moves.
 func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, keep []bool, err error) {
+	// Each step below is a pass over the whole graph: the deadline is
+	// looked at between them.
+	expired := func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
+		}
+		return nil
+	}
 	ins := func(n int32) []int32 { return g.ins[n] }
 	comps := sccs(len(g.kinds), ins)
+	if err := expired(); err != nil {
+		return nil, nil, err
+	}
 	val, err := g.evaluate(comps)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := expired(); err != nil {
 		return nil, nil, err
 	}
 	// Nodes that depend on no base or input are constants.
@@ -218,12 +232,15 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 		}
 	}
 	for round := 0; ; round++ {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
+		if err := expired(); err != nil {
+			return nil, nil, err
 		}
 		remap()
 		// Only the nodes some output reads are worth the work.
 		live := g.reaching(outputs, find)
+		if err := expired(); err != nil {
+			return nil, nil, err
+		}
 		liveIns := func(n int32) []int32 {
 			if !live[n] {
 				return nil
@@ -231,6 +248,9 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 			return g.ins[n]
 		}
 		comps := sccs(len(g.kinds), liveIns)
+		if err := expired(); err != nil {
+			return nil, nil, err
+		}
 		// In dependency order; a second pass sees what the first did to
 		// the nodes of cycles.
 		passes := 1
@@ -242,7 +262,7 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 		}
 		for pass := 0; pass < passes; pass++ {
 			if !g.mergePass(ctx, comps, live, repl, find) {
-				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
+				return nil, nil, expired()
 			}
 		}
 		remap()
