@@ -374,7 +374,10 @@ func (g *graph) mergePass(ctx context.Context, comps [][]int32, live []bool, rep
 func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32, bool) {
 	changed := false
 	count := len(g.kinds)
-	uses := map[int32]int{}
+	// uses[x] counts the ANDs among n's inputs that read x; touched lists
+	// the x counted, to clear them.
+	uses := make([]int32, count)
+	var touched []int32
 	for n := int32(0); int(n) < count; n++ {
 		if n&4095 == 4095 && ctx.Err() != nil {
 			break // the caller sees the deadline
@@ -383,18 +386,27 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32,
 			continue
 		}
 		for iter := 0; iter < min(len(g.ins[n]), maxFactorings); iter++ {
-			clear(uses)
+			for _, x := range touched {
+				uses[x] = 0
+			}
+			touched = touched[:0]
 			for _, a := range g.ins[n] {
 				if g.kinds[a] != kAnd || a == n {
 					continue
 				}
 				for _, x := range g.ins[a] {
+					for int(x) >= len(uses) {
+						uses = append(uses, 0)
+					}
+					if uses[x] == 0 {
+						touched = append(touched, x)
+					}
 					uses[x]++
 				}
 			}
-			best, most := int32(-1), 1
-			for x, c := range uses {
-				if c > most || (c == most && x < best) {
+			best, most := int32(-1), int32(1)
+			for _, x := range touched {
+				if c := uses[x]; c > most || (c == most && x < best) {
 					best, most = x, c
 				}
 			}
