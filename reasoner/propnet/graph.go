@@ -171,14 +171,14 @@ func (g *graph) gateValue(n int32, val []bool) bool {
 // which maps each node to the node that now computes it, and keep, the
 // nodes left. Leaves are never removed: bases and inputs name the state
 // and the moves.
-func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, keep []bool, err error) {
-	// Each step below is a pass over the whole graph: the deadline is
-	// looked at between them.
+func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32) (repl []int32, keep []bool, err error) {
+	// Each step below is a pass over the whole graph: the deadline and
+	// the heap are looked at between them.
 	expired := func() error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
 		}
-		return nil
+		return mem.check()
 	}
 	ins := func(n int32) []int32 { return g.ins[n] }
 	comps := sccs(len(g.kinds), ins)
@@ -262,7 +262,7 @@ func (g *graph) optimise(ctx context.Context, outputs []int32) (repl []int32, ke
 		}
 		for pass := 0; pass < passes; pass++ {
 			if !g.mergePass(ctx, comps, live, repl, find) {
-				return nil, nil, expired()
+				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
 			}
 		}
 		remap()

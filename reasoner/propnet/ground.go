@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/metrics"
 	"slices"
 
 	"github.com/ggp-go/ggp/gdl"
@@ -85,6 +86,11 @@ type relation struct {
 
 // Limits bound grounding.
 type Limits struct {
+	// MaxMemory bounds the growth of the heap while a game is grounded
+	// and its network built, in bytes: the process's heap, so another
+	// goroutine's allocations count too. Default 768 MiB, which keeps the
+	// process under 1 GiB with the garbage not yet collected.
+	MaxMemory int64
 	// MaxTerms bounds the ground terms and atoms interned.
 	MaxTerms int
 	// MaxLinks bounds the literals of all rule instances together: the
@@ -103,6 +109,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = 64
+	}
+	if l.MaxMemory <= 0 {
+		l.MaxMemory = 768 << 20
 	}
 	return l
 }
@@ -123,6 +132,12 @@ type grounder struct {
 	stats    map[statKey]*pathStats
 	inComp   []bool // by relation: in the component being evaluated
 	expired  bool   // an index or statistics build saw the deadline pass
+	// certain marks the relations whose derived atoms all hold: they
+	// depend on no true, does or negation, so the relaxation is exact.
+	// Their atoms are the constant true in the network, left out of
+	// instances.
+	certain []bool
+	mem      *memoryBudget
 	// instances holds every rule instance recorded, flat: head, the
 	// number of positive and of negative literals, then their atoms.
 	instances []termID
@@ -472,6 +487,46 @@ func (g *grounder) needed() []bool {
 	return need
 }
 
+// certainRelations returns the relations that depend on no true, does or
+// negation, however indirectly.
+func (g *grounder) certainRelations() []bool {
+	dynamic := make([]bool, len(g.rels))
+	negated := make([]bool, len(g.rels))
+	for i, r := range g.rels {
+		dynamic[i] = (r.name == gdl.KeyTrue && r.arity == 1) || (r.name == gdl.KeyDoes && r.arity == 2)
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range g.rules {
+			h := c.head.rel
+			for _, l := range c.body {
+				if l.kind == litDistinct {
+					continue
+				}
+				if dynamic[l.rel] && !dynamic[h] {
+					dynamic[h], changed = true, true
+				}
+				if (l.kind == litNeg || negated[l.rel]) && !negated[h] {
+					negated[h], changed = true, true
+				}
+			}
+		}
+	}
+	certain := make([]bool, len(g.rels))
+	for i := range certain {
+		certain[i] = !dynamic[i] && !negated[i]
+	}
+	return certain
+}
+
+// isCertain reports whether atom belongs to a certain relation: if
+// derived, it holds in every state.
+func (g *grounder) isCertain(atom termID) bool {
+	t := &g.ts.terms[atom]
+	r, ok := g.relIDs[[2]int32{t.sym, int32(len(t.args))}]
+	return ok && r < len(g.certain) && g.certain[r]
+}
+
 // components returns the strongly connected components of the needed
 // relations' dependency graph (body to head), dependencies first.
 func (g *grounder) components(need []bool) [][]int {
@@ -500,6 +555,7 @@ func (g *grounder) components(need []bool) [][]int {
 
 // ground runs the relaxed fixpoint and records every rule instance.
 func (g *grounder) ground() error {
+	g.certain = g.certainRelations()
 	need := g.needed()
 	byHead := make([][]*clause, len(g.rels))
 	for _, c := range g.rules {
@@ -686,6 +742,11 @@ func (g *grounder) checkBudget() error {
 			return fmt.Errorf("%w: time limit reached after %d terms and %d rule instances (%v)", ErrBudget, len(g.ts.terms), g.ninst, err)
 		}
 	}
+	if g.steps&65535 == 0 {
+		if err := g.mem.check(); err != nil {
+			return err
+		}
+	}
 	if len(g.ts.terms) > g.limits.MaxTerms {
 		return fmt.Errorf("%w: more than %d ground terms", ErrBudget, g.limits.MaxTerms)
 	}
@@ -864,11 +925,12 @@ func (g *grounder) emit(c *clause) error {
 	if err != nil {
 		return err
 	}
-	if !c.relax {
+	if !c.relax && !g.certain[c.head.rel] {
 		start := len(g.instances)
 		g.instances = append(g.instances, head, 0, 0)
 		for i := range c.body {
-			if l := &c.body[i]; l.kind == litPos {
+			// A certain atom is true: the AND needs no input for it.
+			if l := &c.body[i]; l.kind == litPos && !g.certain[l.rel] {
 				g.instances = append(g.instances, g.posOf[i])
 				g.instances[start+1]++
 			}
@@ -878,6 +940,16 @@ func (g *grounder) emit(c *clause) error {
 				a, err := g.buildAtom(l)
 				if err != nil {
 					return err
+				}
+				if g.certain[l.rel] && !g.inComp[l.rel] {
+					// Its relation is complete: the negation is false
+					// when the atom was derived, true otherwise.
+					if g.isPossible(a) {
+						g.instances = g.instances[:start]
+						g.add(c.head.rel, head)
+						return nil
+					}
+					continue
 				}
 				g.instances = append(g.instances, a)
 				g.instances[start+2]++
@@ -1060,4 +1132,32 @@ func (g *grounder) part(atom termID, path []int) (termID, bool) {
 // isPossible reports whether atom was derived.
 func (g *grounder) isPossible(atom termID) bool {
 	return int(atom) < len(g.possible) && g.possible[atom]
+}
+
+// memoryBudget watches the heap's growth since grounding began.
+type memoryBudget struct {
+	start, limit uint64
+	sample       []metrics.Sample
+}
+
+func newMemoryBudget(limit int64) *memoryBudget {
+	m := &memoryBudget{limit: uint64(limit), sample: []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}}
+	m.start = m.heap()
+	return m
+}
+
+func (m *memoryBudget) heap() uint64 {
+	metrics.Read(m.sample)
+	if m.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return m.sample[0].Value.Uint64()
+}
+
+// check reports an error when the heap has grown past the limit.
+func (m *memoryBudget) check() error {
+	if h := m.heap(); h > m.start && h-m.start > m.limit {
+		return fmt.Errorf("%w: the heap grew by more than %d MiB", ErrBudget, m.limit>>20)
+	}
+	return nil
 }

@@ -48,13 +48,20 @@ type goalProp struct {
 // build grounds d and compiles its network.
 func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, error) {
 	start := time.Now()
-	gr := &grounder{ctx: ctx, limits: limits.withDefaults(), ts: newTermStore(), relIDs: map[[2]int32]int{}}
+	limits = limits.withDefaults()
+	mem := newMemoryBudget(limits.MaxMemory)
+	gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem}
 	if err := gr.compile(d); err != nil {
 		return nil, err
 	}
 	if err := gr.ground(); err != nil {
 		return nil, err
 	}
+	// The indexes, statistics and plans served the joins only.
+	for _, r := range gr.rels {
+		r.indexes = nil
+	}
+	gr.stats, gr.plans = nil, nil
 	var stats Stats
 	stats.Terms, stats.Instances = len(gr.ts.terms), gr.ninst
 	stats.Ground = time.Since(start)
@@ -106,6 +113,9 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		if n, ok := nodeOf[a]; ok {
 			return n
 		}
+		if gr.isCertain(a) {
+			return nodeTrue // derived, so it holds
+		}
 		n := g.add(kOr)
 		nodeOf[a] = n
 		return n
@@ -113,8 +123,13 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	negOf := map[termID]int32{}
 	var ins []int32
 	for k, rest := 0, gr.instances; len(rest) > 0; k++ {
-		if k&65535 == 65535 && ctx.Err() != nil {
-			return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, ctx.Err())
+		if k&65535 == 65535 {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, ctx.Err())
+			}
+			if err := mem.check(); err != nil {
+				return nil, err
+			}
 		}
 		head, npos, nneg := rest[0], int(rest[1]), int(rest[2])
 		pos, neg := rest[3:3+npos], rest[3+npos:3+npos+nneg]
@@ -209,7 +224,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
-	repl, keep, err := g.optimise(ctx, outputs)
+	repl, keep, err := g.optimise(ctx, mem, outputs)
 	if err != nil {
 		return nil, err
 	}

@@ -279,3 +279,13 @@ func TestWideRelation(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryBudget grounds a game whose instances need far more memory
+// than it is given.
+func TestMemoryBudget(t *testing.T) {
+	limits := propnet.Limits{MaxMemory: 16 << 20, MaxLinks: 1 << 30, MaxTerms: 1 << 30}
+	_, err := propnet.New(context.Background(), parse(t, wideGame()), propnet.Options{Limits: limits})
+	if !errors.Is(err, propnet.ErrBudget) || !strings.Contains(err.Error(), "heap grew") {
+		t.Errorf("error %v, want the memory limit", err)
+	}
+}
