@@ -137,7 +137,7 @@ type grounder struct {
 	// Their atoms are the constant true in the network, left out of
 	// instances.
 	certain []bool
-	mem      *memoryBudget
+	mem     *memoryBudget
 	// instances holds every rule instance recorded, flat: head, the
 	// number of positive and of negative literals, then their atoms.
 	instances []termID
