@@ -68,18 +68,34 @@ func (g *graph) size(keep []bool) (nodes, links int) {
 
 // sccs returns the strongly connected components of the graph whose edges
 // run from a node to its inputs, inputs first.
-func sccs(n int, ins func(int32) []int32) [][]int32 {
-	start := make([]int, n+1)
+func sccs(n int, ins func(int32) []int32) [][]int32 { return sccsOf(n, nil, ins) }
+
+// sccsOf returns the strongly connected components of the nodes in keep
+// (all when keep is nil), inputs first; edges to nodes left out are
+// ignored.
+func sccsOf(n int, keep []bool, ins func(int32) []int32) [][]int32 {
+	// Local numbers for the nodes kept.
+	local := make([]int32, n)
+	var nodes []int32
 	for v := range n {
-		start[v+1] = start[v] + len(ins(int32(v)))
-	}
-	adj := make([]int, 0, start[n])
-	for v := range n {
-		for _, w := range ins(int32(v)) {
-			adj = append(adj, int(w))
+		local[v] = -1
+		if keep == nil || keep[v] {
+			local[v] = int32(len(nodes))
+			nodes = append(nodes, int32(v))
 		}
 	}
-	comp, count := scc.Components(n, func(v int) []int { return adj[start[v]:start[v+1]] })
+	m := len(nodes)
+	start := make([]int, m+1)
+	var adj []int
+	for i, v := range nodes {
+		for _, w := range ins(v) {
+			if local[w] >= 0 {
+				adj = append(adj, int(local[w]))
+			}
+		}
+		start[i+1] = len(adj)
+	}
+	comp, count := scc.Components(m, func(v int) []int { return adj[start[v]:start[v+1]] })
 	// The components share one array, each a slice of it.
 	size := make([]int, count+1)
 	for _, c := range comp {
@@ -88,10 +104,10 @@ func sccs(n int, ins func(int32) []int32) [][]int32 {
 	for c := range count {
 		size[c+1] += size[c]
 	}
-	flat := make([]int32, n)
+	flat := make([]int32, m)
 	fill := slices.Clone(size[:count])
-	for v, c := range comp {
-		flat[fill[c]] = int32(v)
+	for i, c := range comp {
+		flat[fill[c]] = nodes[i]
 		fill[c]++
 	}
 	comps := make([][]int32, count)
@@ -241,13 +257,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 		if err := expired(); err != nil {
 			return nil, nil, err
 		}
-		liveIns := func(n int32) []int32 {
-			if !live[n] {
-				return nil
-			}
-			return g.ins[n]
-		}
-		comps := sccs(len(g.kinds), liveIns)
+		comps := sccsOf(len(g.kinds), live, ins)
 		if err := expired(); err != nil {
 			return nil, nil, err
 		}
@@ -255,7 +265,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 		// the nodes of cycles.
 		passes := 1
 		for _, comp := range comps {
-			if cyclic(comp, liveIns) {
+			if cyclic(comp, ins) {
 				passes = 2
 				break
 			}

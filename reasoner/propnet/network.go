@@ -48,6 +48,14 @@ type goalProp struct {
 // build grounds d and compiles its network.
 func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, error) {
 	start := time.Now()
+	// Some passes over a large graph cannot stop half way: the work aims
+	// at nine tenths of the time left, so that one under way when the
+	// deadline comes still ends before it.
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, start.Add(time.Until(deadline)*9/10))
+		defer cancel()
+	}
 	limits = limits.withDefaults()
 	mem := newMemoryBudget(limits.MaxMemory)
 	gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem}
