@@ -49,6 +49,12 @@ type network struct {
 
 	bases     []int32 // per base: its node
 	next      []int32 // per base: the node of its next
+	// nextOf[n] is -1, or k when node n is the next of the bases
+	// nextList[nextStart[k]:nextStart[k+1]]: a flip of n updates the next
+	// state as it happens, instead of every next being read each step.
+	nextOf    []int32
+	nextStart []int32
+	nextList  []int32
 	legal     [][]legalProp
 	goals     [][]goalProp
 	moveIndex []map[reasoner.Move]int32 // per role: move -> input node
@@ -290,6 +296,7 @@ type machine struct {
 	cycleOld   []bool
 
 	state  []uint64 // the base words loaded
+	next   []uint64 // the words of the next state, kept as nexts flip
 	inputs []int32  // the input nodes set
 }
 
@@ -297,11 +304,52 @@ func (net *network) newMachine() *machine {
 	m := &machine{net: net, st: slices.Clone(net.initState)}
 	m.alloc()
 	m.state = make([]uint64, len(net.initial))
+	for j, n := range net.next {
+		if m.value(n) {
+			m.next[j/64] |= 1 << (j % 64)
+		}
+	}
 	return m
+}
+
+// indexNext fills nextOf, nextStart and nextList from next.
+func (net *network) indexNext() {
+	net.nextOf = make([]int32, len(net.thr))
+	for i := range net.nextOf {
+		net.nextOf[i] = -1
+	}
+	byNode := map[int32][]int32{}
+	var nodes []int32
+	for j, n := range net.next {
+		if _, ok := byNode[n]; !ok {
+			nodes = append(nodes, n)
+		}
+		byNode[n] = append(byNode[n], int32(j))
+	}
+	net.nextStart = []int32{0}
+	for k, n := range nodes {
+		net.nextOf[n] = int32(k)
+		net.nextList = append(net.nextList, byNode[n]...)
+		net.nextStart = append(net.nextStart, int32(len(net.nextList)))
+	}
+}
+
+// markNext records that node n, the next of some bases, became v.
+func (m *machine) markNext(n int32, v bool) {
+	net := m.net
+	k := net.nextOf[n]
+	for _, j := range net.nextList[net.nextStart[k]:net.nextStart[k+1]] {
+		if v {
+			m.next[j/64] |= 1 << (j % 64)
+		} else {
+			m.next[j/64] &^= 1 << (j % 64)
+		}
+	}
 }
 
 func (m *machine) alloc() {
 	m.cycleDirty = make([]bool, len(m.net.cycles))
+	m.next = make([]uint64, len(m.net.initial))
 }
 
 // setLeaf sets a leaf and propagates the change.
@@ -310,6 +358,9 @@ func (m *machine) setLeaf(n int32, v bool) {
 		return
 	}
 	m.st[n] ^= valBit
+	if m.net.nextOf[n] >= 0 {
+		m.markNext(n, v)
+	}
 	m.changed(n, v)
 }
 
@@ -349,6 +400,9 @@ func (m *machine) changed(n int32, v bool) {
 		}
 		if nv != (st&valBit != 0) {
 			m.st[o] = st ^ valBit
+			if net.nextOf[o] >= 0 {
+				m.markNext(o, nv)
+			}
 			if net.outStart[o+1] != net.outStart[o] {
 				m.changed(o, nv)
 			}
@@ -404,6 +458,9 @@ func (m *machine) recomputeCycle(c int32) {
 	}
 	for i, n := range nodes {
 		if v := m.value(n); v != m.cycleOld[i] {
+			if net.nextOf[n] >= 0 {
+				m.markNext(n, v)
+			}
 			m.changed(n, v)
 		}
 	}
@@ -445,12 +502,7 @@ func (m *machine) setInputs(inputs []int32) {
 }
 
 // nextState writes the words of the state that follows into words.
-func (m *machine) nextState(words []uint64) {
-	clear(words)
-	for j, n := range m.net.next {
-		words[j/64] |= uint64(m.st[n]>>30&1) << (j % 64)
-	}
-}
+func (m *machine) nextState(words []uint64) { copy(words, m.next) }
 
 // encoding is the state encoding of one network: a bitset over its bases.
 type encoding struct{ facts []reasoner.Fact }

@@ -272,6 +272,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	stats.Cycles = net.cycleNodes()
 	stats.Build = time.Since(start)
 	net.stats = stats
+	net.indexNext()
 	net.prepare()
 	return net, nil
 }

@@ -43,7 +43,7 @@ func newBoth(t *testing.T, rules string) (*propnet.Reasoner, *prolog.Reasoner) {
 // Edges are laid and removed by the moves, so reachability both grows and
 // shrinks, and the ground network has cycles through reach. A blocked node
 // passes nothing on for a turn: the cycles then have inputs that are true
-// in the empty state.
+// in the empty state, and open, recursive too, holds in it.
 const paths = `
 (role builder) (role breaker)
 (node a) (node b) (node c) (node d)
@@ -61,6 +61,10 @@ const paths = `
 (succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8)
 (<= (reach ?x ?y) (true (edge ?x ?y)))
 (<= (reach ?x ?z) (reach ?x ?y) (true (edge ?y ?z)) (not (true (blocked ?y))))
+(<= (free ?x) (node ?x) (not (true (blocked ?x))))
+(<= (open ?x) (free ?x))
+(<= (open ?x) (open ?y) (true (edge ?x ?y)))
+(<= (next (seen ?x)) (open ?x))
 (<= terminal (reach d a))
 (<= terminal (true (tick 8)))
 (<= (goal builder 100) (reach d a))
@@ -156,7 +160,7 @@ func TestStatesAndMoves(t *testing.T) {
 	if !s1.Equal(t1) || s1.Hash() != t1.Hash() {
 		t.Errorf("states of a fork differ: %s (%x), %s (%x)", s1, s1.Hash(), t1, t1.Hash())
 	}
-	if got, want := s1.String(), "(edge a b) (edge b a) (edge b c) (tick 1)"; got != want {
+	if got, want := s1.String(), "(edge a b) (edge b a) (edge b c) (seen a) (seen b) (seen c) (seen d) (tick 1)"; got != want {
 		t.Errorf("next state %s, want %s", got, want)
 	}
 	// A move the rules can never allow is an error, not a silent no-op.
