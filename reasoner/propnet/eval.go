@@ -47,8 +47,8 @@ type network struct {
 	cycleStart []int32 // cycle c's thresholds: cycleThr[cycleStart[c]:]
 	cycleThr   []int32
 
-	bases     []int32 // per base: its node
-	next      []int32 // per base: the node of its next
+	bases []int32 // per base: its node
+	next  []int32 // per base: the node of its next
 	// nextOf[n] is -1, or k when node n is the next of the bases
 	// nextList[nextStart[k]:nextStart[k+1]]: a flip of n updates the next
 	// state as it happens, instead of every next being read each step.
