@@ -1,6 +1,7 @@
 package propnet
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"slices"
@@ -129,7 +130,7 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 	}
 	// cycles and levels
 	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
-	comps := sccs(count, insOf)
+	comps := sccs(context.Background(), count, insOf)
 	net.cycle = make([]int32, count)
 	net.level = make([]int32, count)
 	for _, comp := range comps {
@@ -241,7 +242,7 @@ func (net *network) prepare() {
 	m.alloc()
 	m.st[nodeTrue] = valBit
 	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
-	for _, comp := range sccs(len(net.thr), insOf) {
+	for _, comp := range sccs(context.Background(), len(net.thr), insOf) {
 		if c := net.cycle[comp[0]]; c >= 0 {
 			m.recomputeCycle(c)
 			continue

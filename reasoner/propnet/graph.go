@@ -68,12 +68,15 @@ func (g *graph) size(keep []bool) (nodes, links int) {
 
 // sccs returns the strongly connected components of the graph whose edges
 // run from a node to its inputs, inputs first.
-func sccs(n int, ins func(int32) []int32) [][]int32 { return sccsOf(n, nil, ins) }
+func sccs(ctx context.Context, n int, ins func(int32) []int32) [][]int32 {
+	return sccsOf(ctx, n, nil, ins)
+}
 
 // sccsOf returns the strongly connected components of the nodes in keep
 // (all when keep is nil), inputs first; edges to nodes left out are
-// ignored.
-func sccsOf(n int, keep []bool, ins func(int32) []int32) [][]int32 {
+// ignored. Once ctx is done it stops following edges, so that it ends
+// soon, with components the caller must not use.
+func sccsOf(ctx context.Context, n int, keep []bool, ins func(int32) []int32) [][]int32 {
 	// Local numbers for the nodes kept.
 	local := make([]int32, n)
 	var nodes []int32
@@ -88,6 +91,9 @@ func sccsOf(n int, keep []bool, ins func(int32) []int32) [][]int32 {
 	start := make([]int, m+1)
 	var adj []int
 	for i, v := range nodes {
+		if i&65535 == 65535 && ctx.Err() != nil {
+			return nil
+		}
 		for _, w := range ins(v) {
 			if local[w] >= 0 {
 				adj = append(adj, int(local[w]))
@@ -95,7 +101,16 @@ func sccsOf(n int, keep []bool, ins func(int32) []int32) [][]int32 {
 		}
 		start[i+1] = len(adj)
 	}
-	comp, count := scc.Components(m, func(v int) []int { return adj[start[v]:start[v+1]] })
+	calls, done := 0, false
+	comp, count := scc.Components(m, func(v int) []int {
+		if calls++; calls&65535 == 0 && ctx.Err() != nil {
+			done = true
+		}
+		if done {
+			return nil
+		}
+		return adj[start[v]:start[v+1]]
+	})
 	// The components share one array, each a slice of it.
 	size := make([]int, count+1)
 	for _, c := range comp {
@@ -197,7 +212,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 		return mem.check()
 	}
 	ins := func(n int32) []int32 { return g.ins[n] }
-	comps := sccs(len(g.kinds), ins)
+	comps := sccs(ctx, len(g.kinds), ins)
 	if err := expired(); err != nil {
 		return nil, nil, err
 	}
@@ -257,7 +272,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 		if err := expired(); err != nil {
 			return nil, nil, err
 		}
-		comps := sccsOf(len(g.kinds), live, ins)
+		comps := sccsOf(ctx, len(g.kinds), live, ins)
 		if err := expired(); err != nil {
 			return nil, nil, err
 		}
@@ -396,6 +411,9 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32,
 			continue
 		}
 		for iter := 0; iter < min(len(g.ins[n]), maxFactorings); iter++ {
+			if len(g.ins[n]) > 4096 && ctx.Err() != nil {
+				break // a wide OR costs a pass per factoring
+			}
 			for _, x := range touched {
 				uses[x] = 0
 			}
