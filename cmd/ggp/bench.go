@@ -40,7 +40,7 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 	}
 	if pn, ok := r.(*propnet.Reasoner); ok {
 		st := pn.Stats()
-		fmt.Fprintf(env.stdout, "grounded in %v, network built in %v\n", st.Ground.Round(time.Millisecond), st.Build.Round(time.Millisecond))
+		fmt.Fprintf(env.stdout, "grounded in %.3fs, network built in %.3fs\n", st.Ground.Seconds(), st.Build.Seconds())
 		fmt.Fprintf(env.stdout, "network: %d bases, %d inputs, %d nodes and %d links (%d and %d before optimisation)\n",
 			st.Bases, st.Inputs, st.NodesAfter, st.LinksAfter, st.NodesBefore, st.LinksBefore)
 	}

@@ -36,7 +36,9 @@ func Names() []string { return []string{Auto, Propnet, Prolog} }
 // Options configure the factories New returns. The zero value selects the
 // defaults.
 type Options struct {
-	// Log, if not nil, is told which backend each game got and why.
+	// Log, if not nil, is told when Auto falls back to the Prolog
+	// backend, and why. (Grounding is the default and goes unsaid, so
+	// that commands keep a quiet standard error.)
 	Log *log.Logger
 	// GroundTime bounds the time spent grounding a game. Auto gives it
 	// at most a third of what is left of the context's deadline, so that
@@ -86,7 +88,6 @@ func (o Options) propnet(ctx context.Context, d *gdl.Description) (reasoner.Reas
 	if err != nil {
 		return nil, err
 	}
-	o.logf("%s: backend propnet: %v", d.Filename, r.Stats())
 	return r, nil
 }
 
@@ -101,8 +102,7 @@ func (o Options) auto(ctx context.Context, d *gdl.Description) (reasoner.Reasone
 	r, err := propnet.New(gctx, d, propnet.Options{Limits: o.Limits})
 	cancel()
 	if err == nil {
-		o.logf("%s: backend propnet: %v", d.Filename, r.Stats())
-		return r, nil
+		return r, nil // the default: said only when it is not taken
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

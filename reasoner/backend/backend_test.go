@@ -75,7 +75,7 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 		propnet     bool
 		logged      string
 	}{
-		{"grounds", small, true, "backend propnet"},
+		{"grounds", small, true, ""},
 		{"unbounded terms", unbounded, false, "backend prolog: "},
 	}
 	for _, tt := range tests {
@@ -98,8 +98,8 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 			if isPropnet != tt.propnet || isProlog == tt.propnet {
 				t.Errorf("got a %T", r)
 			}
-			if !strings.Contains(logs.String(), tt.logged) {
-				t.Errorf("log %q does not say %q", logs.String(), tt.logged)
+			if tt.logged == "" && logs.Len() > 0 || !strings.Contains(logs.String(), tt.logged) {
+				t.Errorf("log %q, want %q", logs.String(), tt.logged)
 			}
 			p, err := New(Propnet, Options{Limits: propnet.Limits{MaxLinks: 1 << 20}})
 			if err != nil {
