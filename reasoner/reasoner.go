@@ -93,6 +93,31 @@ func (e *GoalError) Error() string {
 	return b.String()
 }
 
+// GoalsOf turns the distinct goal values found for each role (in role
+// order) into the goal vector Goals returns: a role with exactly one value
+// gets it, any other -1, and the error is then a *GoalError naming them.
+func GoalsOf(roles []string, values [][]int) ([]int, error) {
+	goals := make([]int, len(values))
+	var ge *GoalError
+	for i, vs := range values {
+		if len(vs) == 1 {
+			goals[i] = vs[0]
+			continue
+		}
+		goals[i] = -1
+		if ge == nil {
+			ge = &GoalError{}
+		}
+		slices.Sort(vs)
+		ge.Roles = append(ge.Roles, roles[i])
+		ge.Values = append(ge.Values, vs)
+	}
+	if ge != nil {
+		return goals, ge
+	}
+	return goals, nil
+}
+
 // ErrDepth is returned, wrapped, when a query recurses deeper than the
 // reasoner allows: the rules loop or explode.
 var ErrDepth = errors.New("query exceeds the depth limit")

@@ -175,3 +175,17 @@ func TestGoalError(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+func TestGoalsOf(t *testing.T) {
+	goals, err := GoalsOf([]string{"a", "b", "c"}, [][]int{{50}, {100, 0}, nil})
+	if !slices.Equal(goals, []int{50, -1, -1}) {
+		t.Errorf("goals %v, want [50 -1 -1]", goals)
+	}
+	var ge *GoalError
+	if !errors.As(err, &ge) || !slices.Equal(ge.Roles, []string{"b", "c"}) || !slices.Equal(ge.Values[0], []int{0, 100}) || ge.Values[1] != nil {
+		t.Errorf("error %v (%+v), want a GoalError for b (0 and 100) and c (none)", err, ge)
+	}
+	if goals, err := GoalsOf([]string{"a"}, [][]int{{100}}); err != nil || !slices.Equal(goals, []int{100}) {
+		t.Errorf("single value: %v, %v", goals, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 func runBench(ctx context.Context, env *environment, args []string) error {
@@ -70,6 +71,9 @@ func (b benchRun) single(ctx context.Context, env *environment, arg string) erro
 	res := b.measure(ctx, arg)
 	if res.Error != "" {
 		return fmt.Errorf("%s: %s", arg, res.Error)
+	}
+	if res.Network != "" {
+		fmt.Fprintln(env.stdout, res.Network)
 	}
 	if len(res.Interpreted) > 0 {
 		fmt.Fprintf(env.stdout, "in the interpreter: %s\n", joinOrDash(res.Interpreted))
@@ -146,6 +150,14 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 	if err != nil {
 		return fail(err)
 	}
+	if pn, ok := r.(*propnet.Reasoner); ok {
+		st := pn.Stats()
+		res.Network = fmt.Sprintf("grounded in %.3fs, network built in %.3fs\nnetwork: %d bases, %d inputs, %d nodes and %d links (%d and %d before optimisation)",
+			st.Ground.Seconds(), st.Build.Seconds(), st.Bases, st.Inputs, st.NodesAfter, st.LinksAfter, st.NodesBefore, st.LinksBefore)
+	}
+	if _, ok := r.(reasoner.Playouter); ok {
+		return b.playouts(ctx, r, s0, res)
+	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	joint := make([]reasoner.Move, len(r.Roles()))
 	s, step := s0, 0
@@ -180,6 +192,33 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 		}
 		step++
 		res.States++
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.RolloutsPerSec = float64(res.Rollouts) / res.Seconds
+	res.StatesPerSec = float64(res.States) / res.Seconds
+	if cpu := cpuSeconds() - cpu0; cpu > 0 {
+		res.CPUSeconds = cpu
+		res.StatesPerCPUSec = float64(res.States) / cpu
+	}
+	return res
+}
+
+// playouts measures a backend that plays whole playouts in its own
+// representation (a reasoner.Playouter), as the search plays them: only
+// whole playouts count, and one under way at the end is finished.
+func (b benchRun) playouts(ctx context.Context, r reasoner.Reasoner, s0 *reasoner.State, res benchResult) benchResult {
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	cpu0 := cpuSeconds()
+	start := time.Now()
+	deadline := start.Add(time.Duration(b.seconds * float64(time.Second)))
+	for time.Now().Before(deadline) {
+		_, n, err := reasoner.Playout(ctx, r, s0, rng, b.maxSteps, nil)
+		if err != nil {
+			res.Error = firstLineOf(fmt.Sprintf("playout %d: %v", res.Rollouts+1, err))
+			return res
+		}
+		res.Rollouts++
+		res.States += n
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.RolloutsPerSec = float64(res.Rollouts) / res.Seconds

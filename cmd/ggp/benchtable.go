@@ -33,6 +33,8 @@ type benchResult struct {
 	// Interpreted lists the relations the queries ask that ran in the
 	// interpreter rather than the flat evaluator.
 	Interpreted []string `json:"interpreted,omitempty"`
+	// Network describes a grounded network: grounding time and size.
+	Network string `json:"network,omitempty"`
 	// Error says why the game was not measured; empty when it was.
 	Error string `json:"error,omitempty"`
 }

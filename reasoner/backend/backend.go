@@ -10,10 +10,12 @@ import (
 	"log"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // Names of the backends, as --backend takes them.
@@ -34,17 +36,33 @@ func Names() []string { return []string{Auto, Propnet, Prolog} }
 // Options configure the factories New returns. The zero value selects the
 // defaults.
 type Options struct {
-	// Log, if not nil, is told which backend each game got and why.
+	// Log, if not nil, is told when Auto falls back to the Prolog
+	// backend, and why. (Grounding is the default and goes unsaid, so
+	// that commands keep a quiet standard error.)
 	Log *log.Logger
+	// GroundTime bounds the time spent grounding a game. Auto gives it
+	// at most a third of what is left of the context's deadline, so that
+	// the Prolog backend still has time to load when it falls back.
+	// Default 10 s.
+	GroundTime time.Duration
+	// Limits bound the size of a grounding; the zero value selects
+	// propnet's defaults.
+	Limits propnet.Limits
 }
+
+// DefaultGroundTime is Options.GroundTime's default.
+const DefaultGroundTime = 10 * time.Second
 
 // New returns the factory of the named backend; "" means Auto.
 func New(name string, opts Options) (reasoner.Factory, error) {
+	if opts.GroundTime <= 0 {
+		opts.GroundTime = DefaultGroundTime
+	}
 	switch name {
 	case "", Auto:
-		// Until the propositional network exists, auto is the Prolog
-		// backend.
-		return prologFactory, nil
+		return opts.auto, nil
+	case Propnet:
+		return opts.propnet, nil
 	case Prolog:
 		return prologFactory, nil
 	}
@@ -60,4 +78,41 @@ func prologFactory(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, 
 		return nil, err
 	}
 	return r, nil
+}
+
+// propnet grounds d within GroundTime and the size limits.
+func (o Options) propnet(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	ctx, cancel := context.WithTimeout(ctx, o.GroundTime)
+	defer cancel()
+	r, err := propnet.New(ctx, d, propnet.Options{Limits: o.Limits})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// auto grounds d within its share of ctx's time and falls back to the
+// Prolog backend when that fails.
+func (o Options) auto(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+	budget := o.GroundTime
+	if deadline, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(deadline)/3)
+	}
+	gctx, cancel := context.WithTimeout(ctx, budget)
+	r, err := propnet.New(gctx, d, propnet.Options{Limits: o.Limits})
+	cancel()
+	if err == nil {
+		return r, nil // the default: said only when it is not taken
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	o.logf("%s: backend prolog: %v", d.Filename, err)
+	return prologFactory(ctx, d)
+}
+
+func (o Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log.Printf(format, args...)
+	}
 }

@@ -1,11 +1,15 @@
 package backend
 
 import (
+	"bytes"
 	"context"
+	"log"
 	"strings"
 	"testing"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 const tinyGame = `(role p) (init (s 0)) (<= (legal p go) (true (s 0)))
@@ -17,9 +21,6 @@ func TestNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range append(Names(), "") {
-		if name == Propnet {
-			continue // checked with the network's own tests
-		}
 		t.Run(name, func(t *testing.T) {
 			if !Valid(name) {
 				t.Fatalf("Valid(%q) = false", name)
@@ -46,5 +47,67 @@ func TestNewUnknown(t *testing.T) {
 	_, err := New("fast", Options{})
 	if err == nil || !strings.Contains(err.Error(), `unknown backend "fast"`) {
 		t.Errorf("New(fast): err = %v", err)
+	}
+}
+
+const small = `
+(role a)
+(init (s 0))
+(<= (legal a go) (true (s ?x)))
+(<= (next (s 1)) (true (s 0)))
+(<= terminal (true (s 1)))
+(goal a 100)
+`
+
+// unbounded builds ever deeper terms: it cannot be grounded, but the
+// Prolog backend plays it.
+const unbounded = `
+(role a)
+(init (s 0))
+(<= (legal a go) (true (s ?x)))
+(<= (next (s (f ?x))) (true (s ?x)))
+(goal a 100)
+`
+
+func TestAutoChoosesAndFallsBack(t *testing.T) {
+	tests := []struct {
+		name, rules string
+		propnet     bool
+		logged      string
+	}{
+		{"grounds", small, true, ""},
+		{"unbounded terms", unbounded, false, "backend prolog: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := gdl.ParseFile(tt.name, []byte(tt.rules))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs bytes.Buffer
+			f, err := New(Auto, Options{Log: log.New(&logs, "", 0), Limits: propnet.Limits{MaxLinks: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := f(context.Background(), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, isPropnet := r.(*propnet.Reasoner)
+			_, isProlog := r.(*prolog.Reasoner)
+			if isPropnet != tt.propnet || isProlog == tt.propnet {
+				t.Errorf("got a %T", r)
+			}
+			if tt.logged == "" && logs.Len() > 0 || !strings.Contains(logs.String(), tt.logged) {
+				t.Errorf("log %q, want %q", logs.String(), tt.logged)
+			}
+			p, err := New(Propnet, Options{Limits: propnet.Limits{MaxLinks: 1 << 20}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p(context.Background(), d); (err == nil) != tt.propnet {
+				t.Errorf("propnet only: error %v", err)
+			}
+		})
 	}
 }

@@ -800,25 +800,7 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 	if err != nil {
 		return nil, fmt.Errorf("goals: %w", err)
 	}
-	goals := make([]int, len(values))
-	var ge *reasoner.GoalError
-	for i, vs := range values {
-		if len(vs) == 1 {
-			goals[i] = vs[0]
-			continue
-		}
-		goals[i] = -1
-		if ge == nil {
-			ge = &reasoner.GoalError{}
-		}
-		slices.Sort(vs)
-		ge.Roles = append(ge.Roles, r.game.roles[i])
-		ge.Values = append(ge.Values, vs)
-	}
-	if ge != nil {
-		return goals, ge
-	}
-	return goals, nil
+	return reasoner.GoalsOf(r.game.roles, values)
 }
 
 // Ask answers a query against the rules in state s: every instance of q

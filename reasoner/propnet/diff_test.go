@@ -1,0 +1,144 @@
+package propnet_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner/propnet"
+)
+
+const sharedGames = "../../../shared/games"
+
+// TestAgainstProlog plays random playouts of every corpus game that grounds
+// on both backends and compares every legal set, next state, terminal flag
+// and goal vector. With -short it samples every eighth game and the
+// benchmarked ones, one short playout each.
+func TestAgainstProlog(t *testing.T) {
+	if _, err := os.Stat(sharedGames); errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no shared game corpus")
+	}
+	dirs, err := games.Corpus(sharedGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	playouts, maxSteps := 3, 500
+	if testing.Short() {
+		playouts, maxSteps = 1, 60
+	}
+	for i, dir := range dirs {
+		if testing.Short() && i%8 != 0 && !slices.Contains(benchmarked, filepath.Base(dir)) {
+			continue
+		}
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			g, err := games.LoadFolder(dir)
+			if err != nil {
+				t.Skip("not loaded:", err)
+			}
+			d, err := gdl.ParseFile(g.Filename, g.Rules)
+			if err != nil {
+				t.Skip("not parsed:", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			pn, err := load(ctx, d)
+			if errors.Is(err, propnet.ErrNotGrounded) {
+				t.Skip(err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
+			if err != nil {
+				t.Skip("the Prolog backend does not load it:", err)
+			}
+			for p := range playouts {
+				rng := rand.New(rand.NewPCG(uint64(p), 7))
+				err := compare(ctx, pn, pl, rng, maxSteps)
+				if err != nil && ctx.Err() != nil {
+					// The reference is slow on the largest games; what was
+					// compared agreed.
+					t.Logf("playout %d: stopped, out of time: %v", p+1, err)
+					return
+				}
+				if err != nil {
+					t.Fatalf("playout %d: %v", p+1, err)
+				}
+			}
+		})
+	}
+}
+
+// compare plays one random playout on both reasoners, the moves chosen by
+// rng among the reference's legal moves.
+func compare(ctx context.Context, pn, pl reasoner.Reasoner, rng *rand.Rand, maxSteps int) error {
+	if !slices.Equal(pn.Roles(), pl.Roles()) {
+		return fmt.Errorf("roles %v, prolog %v", pn.Roles(), pl.Roles())
+	}
+	sn, err := pn.Initial(ctx)
+	if err != nil {
+		return err
+	}
+	sl, err := pl.Initial(ctx)
+	if err != nil {
+		return err
+	}
+	joint := make([]reasoner.Move, len(pl.Roles()))
+	for step := 0; ; step++ {
+		if !sn.Equal(sl) {
+			return fmt.Errorf("step %d: state %s, prolog %s", step, sn, sl)
+		}
+		tn, errn := pn.Terminal(ctx, sn)
+		tl, errl := pl.Terminal(ctx, sl)
+		if errn != nil || errl != nil {
+			return fmt.Errorf("step %d: terminal: %v, prolog %v", step, errn, errl)
+		}
+		if tn != tl {
+			return fmt.Errorf("step %d: terminal %v, prolog %v", step, tn, tl)
+		}
+		gn, errn := pn.Goals(ctx, sn)
+		gl, errl := pl.Goals(ctx, sl)
+		if !slices.Equal(gn, gl) || (errn == nil) != (errl == nil) {
+			return fmt.Errorf("step %d: goals %v (%v), prolog %v (%v)", step, gn, errn, gl, errl)
+		}
+		if tl || step == maxSteps {
+			return nil
+		}
+		for role := range joint {
+			ln, err := pn.Legal(ctx, sn, role)
+			if err != nil {
+				return fmt.Errorf("step %d: %v", step, err)
+			}
+			ll, err := pl.Legal(ctx, sl, role)
+			if err != nil {
+				return fmt.Errorf("step %d: prolog: %v", step, err)
+			}
+			if !slices.Equal(ln, ll) {
+				return fmt.Errorf("step %d: legal moves of %s %v, prolog %v", step, pl.Roles()[role], ln, ll)
+			}
+			if len(ll) == 0 {
+				return fmt.Errorf("step %d: %s has no legal move", step, pl.Roles()[role])
+			}
+			joint[role] = ll[rng.IntN(len(ll))]
+		}
+		if sn, err = pn.Next(ctx, sn, joint); err != nil {
+			return fmt.Errorf("step %d: %v", step, err)
+		}
+		if sl, err = pl.Next(ctx, sl, joint); err != nil {
+			return fmt.Errorf("step %d: prolog: %v", step, err)
+		}
+	}
+}

@@ -1,0 +1,522 @@
+package propnet
+
+import (
+	"context"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Evaluation propagates changes (as Sancho's propnet does): each gate keeps
+// the number of its inputs that are true and is true when that count
+// reaches its threshold (every input for AND, one for OR), inverted for
+// NOT. When a leaf changes, only the gates downstream of it are visited,
+// depth first: a step of a game changes a few facts and touches a small
+// part of the network. A gate may flip more than once while one change
+// spreads; the counts stay exact, so the values are right when it ends.
+// (Visiting gates in order of level instead, once each, cost more in
+// keeping the queue than it saved.) Gates in a cycle (recursive relations
+// over the state) have no such invariant; a cycle is recomputed as a whole,
+// from false up to its least fixpoint, when one of its inputs changes, and
+// cycles are settled in order of level.
+
+// network is a compiled game, shared read-only by every Reasoner forked
+// from it.
+type network struct {
+	roles     []string
+	facts     []reasoner.Fact // per base, sorted
+	factIndex map[reasoner.Fact]int
+	enc       *encoding
+
+	// per node
+	// thr tells when a gate is true: t > 0, when at least t inputs are
+	// (AND: all, OR: one); t < 0, when fewer than -t are (NOT); inCycle,
+	// never by count: the gate is in a cycle, whose cycleThr says.
+	thr      []int32
+	leaf     []bool
+	level    []int32
+	cycle    []int32 // the cycle a node belongs to, or -1
+	outStart []int32 // outputs of node n: outs[outStart[n]:outStart[n+1]]
+	outs     []int32
+	inStart  []int32
+	ins      []int32
+
+	cycles     [][]int32 // the nodes of each cycle
+	cycleLevel []int32
+	cycleStart []int32 // cycle c's thresholds: cycleThr[cycleStart[c]:]
+	cycleThr   []int32
+
+	bases []int32 // per base: its node
+	next  []int32 // per base: the node of its next
+	// nextOf[n] is -1, or k when node n is the next of the bases
+	// nextList[nextStart[k]:nextStart[k+1]]: a flip of n updates the next
+	// state as it happens, instead of every next being read each step.
+	nextOf    []int32
+	nextStart []int32
+	nextList  []int32
+	legal     [][]legalProp
+	goals     [][]goalProp
+	moveIndex []map[reasoner.Move]int32 // per role: move -> input node
+	terminal  int32
+	initial   []uint64
+
+	// queriesReadInputs is set when a legal, goal or terminal proposition
+	// depends on a move (which GDL forbids but games do): inputs must then
+	// be cleared before those are read.
+	queriesReadInputs bool
+
+	// values and counts with every leaf false, the start of every machine
+	initState []int32
+
+	stats Stats
+	renum []int32 // graph node -> network node, during build
+}
+
+// compile lays out the kept nodes of g, with inputs replaced by repl, for
+// propagation.
+func (net *network) compile(g *graph, repl []int32, keep []bool) error {
+	net.renum = make([]int32, len(g.kinds))
+	var order []int32
+	for n := range g.kinds {
+		net.renum[n] = -1
+		if keep[n] && repl[n] == int32(n) {
+			net.renum[n] = int32(len(order))
+			order = append(order, int32(n))
+		}
+	}
+	// Every node replaced points to a kept node.
+	for n := range g.kinds {
+		if net.renum[n] < 0 && keep[repl[n]] {
+			net.renum[n] = net.renum[repl[n]]
+		}
+	}
+	count := len(order)
+	net.thr = make([]int32, count)
+	net.leaf = make([]bool, count)
+	net.inStart = make([]int32, count+1)
+	for i, n := range order {
+		switch g.kinds[n] {
+		case kFalse, kTrue, kBase, kInput:
+			net.leaf[i] = true
+		case kAnd:
+			net.thr[i] = int32(len(g.ins[n]))
+		case kOr:
+			net.thr[i] = 1
+		case kNot:
+			net.thr[i] = -1
+		}
+		for _, in := range g.ins[n] {
+			net.ins = append(net.ins, net.renum[in])
+		}
+		net.inStart[i+1] = int32(len(net.ins))
+	}
+	// outputs
+	outCount := make([]int32, count+1)
+	for _, in := range net.ins {
+		outCount[in+1]++
+	}
+	for i := 1; i <= count; i++ {
+		outCount[i] += outCount[i-1]
+	}
+	net.outStart = slices.Clone(outCount)
+	net.outs = make([]int32, len(net.ins))
+	for i := range count {
+		for _, in := range net.ins[net.inStart[i]:net.inStart[i+1]] {
+			net.outs[outCount[in]] = int32(i)
+			outCount[in]++
+		}
+	}
+	// cycles and levels
+	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
+	comps := sccs(context.Background(), count, insOf)
+	net.cycle = make([]int32, count)
+	net.level = make([]int32, count)
+	for _, comp := range comps {
+		isCycle := cyclic(comp, insOf)
+		lvl := int32(0)
+		for _, n := range comp {
+			net.cycle[n] = -1
+			if isCycle && !net.leaf[n] && net.thr[n] < 0 {
+				return errNegationCycle
+			}
+		}
+		if isCycle {
+			for _, n := range comp {
+				net.cycle[n] = int32(len(net.cycles))
+			}
+			net.cycles = append(net.cycles, comp)
+		}
+		for _, n := range comp {
+			if net.leaf[n] {
+				continue
+			}
+			for _, in := range insOf(n) {
+				if net.cycle[in] < 0 || net.cycle[in] != net.cycle[n] {
+					lvl = max(lvl, net.level[in]+1)
+				}
+			}
+		}
+		for _, n := range comp {
+			net.level[n] = lvl
+		}
+	}
+	for _, comp := range net.cycles {
+		net.cycleLevel = append(net.cycleLevel, net.level[comp[0]])
+		net.cycleStart = append(net.cycleStart, int32(len(net.cycleThr)))
+		for _, n := range comp {
+			net.cycleThr = append(net.cycleThr, net.thr[n])
+			net.thr[n] = inCycle
+		}
+	}
+	return nil
+}
+
+// inCycle is the threshold of a gate in a cycle.
+const inCycle = math.MinInt32
+
+// gateValue returns whether a gate of threshold thr (not in a cycle) with
+// count true inputs is true.
+func gateValue(count, thr int32) bool {
+	if thr > 0 {
+		return count >= thr
+	}
+	return count < -thr
+}
+
+func (net *network) cycleNodes() int {
+	n := 0
+	for _, c := range net.cycles {
+		n += len(c)
+	}
+	return n
+}
+
+// readsInputs reports whether a legal, goal or terminal proposition
+// depends on an input.
+func (net *network) readsInputs() bool {
+	seen := make([]bool, len(net.thr))
+	var stack []int32
+	push := func(n int32) {
+		if !seen[n] {
+			seen[n] = true
+			stack = append(stack, n)
+		}
+	}
+	for _, ps := range net.legal {
+		for _, p := range ps {
+			push(p.node)
+		}
+	}
+	for _, ps := range net.goals {
+		for _, p := range ps {
+			push(p.node)
+		}
+	}
+	push(net.terminal)
+	inputs := map[int32]bool{}
+	for _, m := range net.moveIndex {
+		for _, n := range m {
+			inputs[n] = true
+		}
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if inputs[n] {
+			return true
+		}
+		for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
+			push(in)
+		}
+	}
+	return false
+}
+
+// prepare computes the values of every node with all leaves false, in
+// dependency order.
+func (net *network) prepare() {
+	m := &machine{net: net}
+	m.st = make([]int32, len(net.thr))
+	m.alloc()
+	m.st[nodeTrue] = valBit
+	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
+	for _, comp := range sccs(context.Background(), len(net.thr), insOf) {
+		if c := net.cycle[comp[0]]; c >= 0 {
+			m.recomputeCycle(c)
+			continue
+		}
+		n := comp[0]
+		if net.leaf[n] {
+			continue
+		}
+		t := int32(0)
+		for _, in := range insOf(n) {
+			if m.value(in) {
+				t++
+			}
+		}
+		m.st[n] = t
+		if gateValue(t, net.thr[n]) {
+			m.st[n] |= valBit
+		}
+	}
+	// Cycles were computed with their inputs' final values, in order;
+	// nothing is pending. The counts of cycles' gates, which their values
+	// do not come from, are counted now, so that changes keep them exact
+	// (a count below zero would reach into the value bit).
+	m.pending = m.pending[:0]
+	clear(m.cycleDirty)
+	for n := range net.thr {
+		if net.leaf[n] {
+			continue
+		}
+		t := int32(0)
+		for _, in := range insOf(int32(n)) {
+			if m.value(in) {
+				t++
+			}
+		}
+		m.st[n] = m.st[n]&valBit | t
+	}
+	net.initState = m.st
+}
+
+// machine is one instance's evaluation state: the value of every node for
+// the state and moves loaded, and how many inputs of each are true.
+type machine struct {
+	net *network
+	// st holds each node's value (valBit) and the number of its inputs
+	// that are true (below valBit), together: one load per output
+	// visited.
+	st []int32
+
+	pending    []int32 // cycles whose inputs changed
+	cycleDirty []bool
+	cycleOld   []bool
+
+	state  []uint64 // the base words loaded
+	next   []uint64 // the words of the next state, kept as nexts flip
+	inputs []int32  // the input nodes set
+}
+
+func (net *network) newMachine() *machine {
+	m := &machine{net: net, st: slices.Clone(net.initState)}
+	m.alloc()
+	m.state = make([]uint64, len(net.initial))
+	for j, n := range net.next {
+		if m.value(n) {
+			m.next[j/64] |= 1 << (j % 64)
+		}
+	}
+	return m
+}
+
+// indexNext fills nextOf, nextStart and nextList from next.
+func (net *network) indexNext() {
+	net.nextOf = make([]int32, len(net.thr))
+	for i := range net.nextOf {
+		net.nextOf[i] = -1
+	}
+	byNode := map[int32][]int32{}
+	var nodes []int32
+	for j, n := range net.next {
+		if _, ok := byNode[n]; !ok {
+			nodes = append(nodes, n)
+		}
+		byNode[n] = append(byNode[n], int32(j))
+	}
+	net.nextStart = []int32{0}
+	for k, n := range nodes {
+		net.nextOf[n] = int32(k)
+		net.nextList = append(net.nextList, byNode[n]...)
+		net.nextStart = append(net.nextStart, int32(len(net.nextList)))
+	}
+}
+
+// markNext records that node n, the next of some bases, became v.
+func (m *machine) markNext(n int32, v bool) {
+	net := m.net
+	k := net.nextOf[n]
+	for _, j := range net.nextList[net.nextStart[k]:net.nextStart[k+1]] {
+		if v {
+			m.next[j/64] |= 1 << (j % 64)
+		} else {
+			m.next[j/64] &^= 1 << (j % 64)
+		}
+	}
+}
+
+func (m *machine) alloc() {
+	m.cycleDirty = make([]bool, len(m.net.cycles))
+	m.next = make([]uint64, len(m.net.initial))
+}
+
+// setLeaf sets a leaf and propagates the change.
+func (m *machine) setLeaf(n int32, v bool) {
+	if m.value(n) == v {
+		return
+	}
+	m.st[n] ^= valBit
+	if m.net.nextOf[n] >= 0 {
+		m.markNext(n, v)
+	}
+	m.changed(n, v)
+}
+
+// valBit is the bit of a node's st that holds its value.
+const valBit = 1 << 30
+
+// value returns node n's value.
+func (m *machine) value(n int32) bool { return m.st[n]&valBit != 0 }
+
+// changed updates the counts of n's outputs and, depth first, the value of
+// each output whose count crossed its threshold. An output may change more
+// than once in one propagation; the counts stay exact, so the values are
+// right once it ends. Outputs in cycles are left for settle.
+func (m *machine) changed(n int32, v bool) {
+	net := m.net
+	d := int32(-1)
+	if v {
+		d = 1
+	}
+	for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
+		st := m.st[o] + d
+		m.st[o] = st
+		t := net.thr[o]
+		if t == inCycle {
+			if cy := net.cycle[o]; !m.cycleDirty[cy] {
+				m.cycleDirty[cy] = true
+				m.pending = append(m.pending, cy)
+			}
+			continue
+		}
+		c := st &^ valBit
+		var nv bool
+		if t > 0 {
+			nv = c >= t
+		} else {
+			nv = c < -t
+		}
+		if nv != (st&valBit != 0) {
+			m.st[o] = st ^ valBit
+			if net.nextOf[o] >= 0 {
+				m.markNext(o, nv)
+			}
+			if net.outStart[o+1] != net.outStart[o] {
+				m.changed(o, nv)
+			}
+		}
+	}
+}
+
+// settle recomputes the cycles whose inputs changed, lowest level first,
+// and propagates what changed.
+func (m *machine) settle() {
+	for len(m.pending) > 0 {
+		best := 0
+		for i, c := range m.pending {
+			if m.net.cycleLevel[c] < m.net.cycleLevel[m.pending[best]] {
+				best = i
+			}
+		}
+		c := m.pending[best]
+		m.pending[best] = m.pending[len(m.pending)-1]
+		m.pending = m.pending[:len(m.pending)-1]
+		m.recomputeCycle(c)
+	}
+}
+
+// recomputeCycle computes cycle c's least fixpoint from its inputs and
+// propagates what changed.
+func (m *machine) recomputeCycle(c int32) {
+	net := m.net
+	m.cycleDirty[c] = false
+	nodes := net.cycles[c]
+	m.cycleOld = m.cycleOld[:0]
+	for _, n := range nodes {
+		m.cycleOld = append(m.cycleOld, m.value(n))
+		m.st[n] &^= valBit
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, n := range nodes {
+			if m.value(n) {
+				continue
+			}
+			t := int32(0)
+			for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
+				if m.value(in) {
+					t++
+				}
+			}
+			if t >= net.cycleThr[net.cycleStart[c]+int32(i)] {
+				m.st[n] |= valBit
+				changed = true
+			}
+		}
+	}
+	for i, n := range nodes {
+		if v := m.value(n); v != m.cycleOld[i] {
+			if net.nextOf[n] >= 0 {
+				m.markNext(n, v)
+			}
+			m.changed(n, v)
+		}
+	}
+}
+
+// load sets the base propositions to the state words. Facts that become
+// true are set before those that become false, and new moves before old
+// ones are cleared: an OR over alternatives of which one holds at a time
+// (where the blank is, which move is played) then goes from one true input
+// to two and back to one, and does not flip off and on again with all it
+// feeds.
+func (m *machine) load(words []uint64) {
+	for i, w := range words {
+		for on := (m.state[i] ^ w) & w; on != 0; on &= on - 1 {
+			m.setLeaf(m.net.bases[i*64+bits.TrailingZeros64(on)], true)
+		}
+	}
+	for i, w := range words {
+		for off := (m.state[i] ^ w) &^ w; off != 0; off &= off - 1 {
+			m.setLeaf(m.net.bases[i*64+bits.TrailingZeros64(off)], false)
+		}
+		m.state[i] = w
+	}
+	m.settle()
+}
+
+// setInputs sets exactly the input nodes given.
+func (m *machine) setInputs(inputs []int32) {
+	for _, n := range inputs {
+		m.setLeaf(n, true)
+	}
+	for _, n := range m.inputs {
+		if !slices.Contains(inputs, n) {
+			m.setLeaf(n, false)
+		}
+	}
+	m.inputs = append(m.inputs[:0], inputs...)
+	m.settle()
+}
+
+// nextState writes the words of the state that follows into words.
+func (m *machine) nextState(words []uint64) { copy(words, m.next) }
+
+// encoding is the state encoding of one network: a bitset over its bases.
+type encoding struct{ facts []reasoner.Fact }
+
+// Facts returns the facts of the bits set, in order (the bases are sorted).
+func (e *encoding) Facts(words []uint64) []reasoner.Fact {
+	var out []reasoner.Fact
+	for i, w := range words {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			w &= w - 1
+			out = append(out, e.facts[i*64+b])
+		}
+	}
+	return out
+}

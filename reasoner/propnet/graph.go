@@ -1,0 +1,551 @@
+package propnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/ggp-go/ggp/gdl/scc"
+)
+
+// gate kinds of the network under construction.
+//
+// Each node owns the slice of its inputs, which the optimisation rewrites
+// in place.
+type kind uint8
+
+const (
+	kFalse kind = iota // the constant false, node 0
+	kTrue              // the constant true, node 1
+	kBase              // a base proposition: a fact of the state
+	kInput             // an input proposition: a role's move
+	kAnd
+	kOr
+	kNot
+)
+
+// graph is the network under construction and optimisation: each node a
+// constant, a leaf (base or input) or a gate over its inputs.
+type graph struct {
+	kinds []kind
+	ins   [][]int32
+}
+
+func newGraph() *graph {
+	g := &graph{}
+	g.add(kFalse)
+	g.add(kTrue)
+	return g
+}
+
+const (
+	nodeFalse int32 = 0
+	nodeTrue  int32 = 1
+)
+
+func (g *graph) add(k kind, ins ...int32) int32 {
+	g.kinds = append(g.kinds, k)
+	g.ins = append(g.ins, ins)
+	return int32(len(g.kinds) - 1)
+}
+
+func (g *graph) isLeaf(n int32) bool {
+	k := g.kinds[n]
+	return k == kFalse || k == kTrue || k == kBase || k == kInput
+}
+
+// links counts the edges of the nodes in keep (all when keep is nil).
+func (g *graph) size(keep []bool) (nodes, links int) {
+	for n := range g.kinds {
+		if keep == nil || keep[n] {
+			nodes++
+			links += len(g.ins[n])
+		}
+	}
+	return nodes, links
+}
+
+// sccs returns the strongly connected components of the graph whose edges
+// run from a node to its inputs, inputs first.
+func sccs(ctx context.Context, n int, ins func(int32) []int32) [][]int32 {
+	return sccsOf(ctx, n, nil, ins)
+}
+
+// sccsOf returns the strongly connected components of the nodes in keep
+// (all when keep is nil), inputs first; edges to nodes left out are
+// ignored. Once ctx is done it stops following edges, so that it ends
+// soon, with components the caller must not use.
+func sccsOf(ctx context.Context, n int, keep []bool, ins func(int32) []int32) [][]int32 {
+	// Local numbers for the nodes kept.
+	local := make([]int32, n)
+	var nodes []int32
+	for v := range n {
+		local[v] = -1
+		if keep == nil || keep[v] {
+			local[v] = int32(len(nodes))
+			nodes = append(nodes, int32(v))
+		}
+	}
+	m := len(nodes)
+	start := make([]int, m+1)
+	var adj []int
+	for i, v := range nodes {
+		if i&65535 == 65535 && ctx.Err() != nil {
+			return nil
+		}
+		for _, w := range ins(v) {
+			if local[w] >= 0 {
+				adj = append(adj, int(local[w]))
+			}
+		}
+		start[i+1] = len(adj)
+	}
+	calls, done := 0, false
+	comp, count := scc.Components(m, func(v int) []int {
+		if calls++; calls&65535 == 0 && ctx.Err() != nil {
+			done = true
+		}
+		if done {
+			return nil
+		}
+		return adj[start[v]:start[v+1]]
+	})
+	// The components share one array, each a slice of it.
+	size := make([]int, count+1)
+	for _, c := range comp {
+		size[c+1]++
+	}
+	for c := range count {
+		size[c+1] += size[c]
+	}
+	flat := make([]int32, m)
+	fill := slices.Clone(size[:count])
+	for i, c := range comp {
+		flat[fill[c]] = nodes[i]
+		fill[c]++
+	}
+	comps := make([][]int32, count)
+	for c := range comps {
+		comps[c] = flat[size[c]:size[c+1]:size[c+1]]
+	}
+	return comps
+}
+
+// cyclic reports whether component comp has a cycle: more than one node,
+// or a node that is its own input.
+func cyclic(comp []int32, ins func(int32) []int32) bool {
+	return len(comp) > 1 || slices.Contains(ins(comp[0]), comp[0])
+}
+
+// maxFactorings bounds the inputs factored out of one OR per round: each
+// costs a pass over the OR's inputs.
+const maxFactorings = 64
+
+var errNegationCycle = errors.New("negation inside a recursion of the ground network (rules not stratified)")
+
+// evaluate computes every node's value with every leaf false but the
+// constant true, and a cycle's least fixpoint. The values of nodes that
+// depend on no leaf are their values in every state.
+func (g *graph) evaluate(comps [][]int32) ([]bool, error) {
+	val := make([]bool, len(g.kinds))
+	val[nodeTrue] = true
+	ins := func(n int32) []int32 { return g.ins[n] }
+	for _, comp := range comps {
+		if !cyclic(comp, ins) {
+			val[comp[0]] = g.gateValue(comp[0], val)
+			continue
+		}
+		for _, n := range comp {
+			if g.kinds[n] == kNot {
+				return nil, errNegationCycle
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, n := range comp {
+				if !val[n] && g.gateValue(n, val) {
+					val[n] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return val, nil
+}
+
+// gateValue evaluates node n from its inputs' values; a leaf keeps its own.
+func (g *graph) gateValue(n int32, val []bool) bool {
+	switch g.kinds[n] {
+	case kAnd:
+		for _, i := range g.ins[n] {
+			if !val[i] {
+				return false
+			}
+		}
+		return true
+	case kOr:
+		for _, i := range g.ins[n] {
+			if val[i] {
+				return true
+			}
+		}
+		return false
+	case kNot:
+		return !val[g.ins[n][0]]
+	}
+	return val[n]
+}
+
+// optimise folds constants, bypasses single-input gates, merges identical
+// gates and drops the nodes that reach none of outputs. It returns repl,
+// which maps each node to the node that now computes it, and keep, the
+// nodes left. Leaves are never removed: bases and inputs name the state
+// and the moves.
+func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32) (repl []int32, keep []bool, err error) {
+	// Each step below is a pass over the whole graph: the deadline and
+	// the heap are looked at between them.
+	expired := func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
+		}
+		return mem.check()
+	}
+	ins := func(n int32) []int32 { return g.ins[n] }
+	comps := sccs(ctx, len(g.kinds), ins)
+	if err := expired(); err != nil {
+		return nil, nil, err
+	}
+	val, err := g.evaluate(comps)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := expired(); err != nil {
+		return nil, nil, err
+	}
+	// Nodes that depend on no base or input are constants.
+	dynamic := make([]bool, len(g.kinds))
+	for _, comp := range comps {
+		d := false
+		for _, n := range comp {
+			if k := g.kinds[n]; k == kBase || k == kInput {
+				d = true
+			}
+			for _, i := range g.ins[n] {
+				d = d || dynamic[i]
+			}
+		}
+		for _, n := range comp {
+			dynamic[n] = d
+		}
+	}
+	repl = make([]int32, len(g.kinds))
+	for n := range repl {
+		repl[n] = int32(n)
+		if !dynamic[n] {
+			repl[n] = nodeFalse
+			if val[n] {
+				repl[n] = nodeTrue
+			}
+		}
+	}
+	find := func(n int32) int32 {
+		for repl[n] != n {
+			n = repl[n]
+		}
+		return n
+	}
+	remap := func() {
+		for n := range g.ins {
+			for j, i := range g.ins[n] {
+				g.ins[n][j] = find(i)
+			}
+		}
+	}
+	for round := 0; ; round++ {
+		if err := expired(); err != nil {
+			return nil, nil, err
+		}
+		remap()
+		// Only the nodes some output reads are worth the work.
+		live := g.reaching(outputs, find)
+		if err := expired(); err != nil {
+			return nil, nil, err
+		}
+		comps := sccsOf(ctx, len(g.kinds), live, ins)
+		if err := expired(); err != nil {
+			return nil, nil, err
+		}
+		// In dependency order; a second pass sees what the first did to
+		// the nodes of cycles.
+		passes := 1
+		for _, comp := range comps {
+			if cyclic(comp, ins) {
+				passes = 2
+				break
+			}
+		}
+		for pass := 0; pass < passes; pass++ {
+			if !g.mergePass(ctx, comps, live, repl, find) {
+				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
+			}
+		}
+		remap()
+		if round == 3 {
+			break
+		}
+		var changed bool
+		if repl, changed = g.factor(ctx, live, repl); !changed {
+			break
+		}
+	}
+	for n := range repl {
+		repl[n] = find(int32(n))
+	}
+	keep = g.reaching(outputs, find)
+	return repl, keep, nil
+}
+
+// reaching returns the nodes that some output reads, and the constants and
+// leaves, which are always kept.
+func (g *graph) reaching(outputs []int32, find func(int32) int32) []bool {
+	keep := make([]bool, len(g.kinds))
+	var stack []int32
+	mark := func(n int32) {
+		if !keep[n] {
+			keep[n] = true
+			stack = append(stack, n)
+		}
+	}
+	mark(nodeFalse)
+	mark(nodeTrue)
+	for n, k := range g.kinds {
+		if k == kBase || k == kInput {
+			mark(int32(n))
+		}
+	}
+	for _, o := range outputs {
+		mark(find(o))
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, i := range g.ins[n] {
+			mark(find(i))
+		}
+	}
+	return keep
+}
+
+// mergePass simplifies every gate in dependency order, replacing it by a
+// constant, by its only input, or by an identical gate met before.
+func (g *graph) mergePass(ctx context.Context, comps [][]int32, live []bool, repl []int32, find func(int32) int32) bool {
+	// Gates by a hash of their kind and inputs; those whose hash another
+	// gate has already are in more.
+	merged := make(map[uint64]int32, len(g.kinds)/4)
+	more := map[uint64][]int32{}
+	for c, comp := range comps {
+		if c&4095 == 4095 && ctx.Err() != nil {
+			return false
+		}
+		for _, n := range comp {
+			if !live[n] || g.isLeaf(n) || repl[n] != n {
+				continue
+			}
+			g.simplify(n, find)
+			if k := g.kinds[n]; k == kFalse || k == kTrue {
+				repl[n] = int32(k) // nodeFalse, nodeTrue
+				continue
+			}
+			if r := g.bypass(n, find); r != n {
+				repl[n] = r
+				continue
+			}
+			h := uint64(g.kinds[n]) + 0x9e3779b97f4a7c15
+			for _, i := range g.ins[n] {
+				h = (h ^ uint64(i)) * 0x100000001b3
+				h ^= h >> 29
+			}
+			first, seen := merged[h]
+			if !seen {
+				merged[h] = n
+				continue
+			}
+			same := int32(-1)
+			for _, m := range append([]int32{first}, more[h]...) {
+				if m != n && g.kinds[m] == g.kinds[n] && slices.Equal(g.ins[m], g.ins[n]) {
+					same = m
+					break
+				}
+			}
+			if same >= 0 {
+				repl[n] = same
+				continue
+			}
+			if first != n && !slices.Contains(more[h], n) {
+				more[h] = append(more[h], n)
+			}
+		}
+	}
+	return true
+}
+
+// factor rewrites each OR of ANDs that share an input as an AND of that
+// input and an OR of the rest: (a and b) or (a and c) or d = (a and (b or
+// c)) or d, taking first the input most ANDs share. Frame rules ground
+// into such ORs, one AND per move that leaves a fact alone; factored, the
+// ORs of the rest are often the same for many facts and merge. It returns
+// repl extended to the nodes it adds, and whether it changed anything.
+func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32, bool) {
+	changed := false
+	count := len(g.kinds)
+	// uses[x] counts the ANDs among n's inputs that read x; touched lists
+	// the x counted, to clear them.
+	uses := make([]int32, count)
+	var touched []int32
+	for n := int32(0); int(n) < count; n++ {
+		if n&4095 == 4095 && ctx.Err() != nil {
+			break // the caller sees the deadline
+		}
+		if !live[n] || repl[n] != n || g.kinds[n] != kOr || len(g.ins[n]) < 2 {
+			continue
+		}
+		for iter := 0; iter < min(len(g.ins[n]), maxFactorings); iter++ {
+			if len(g.ins[n]) > 4096 && ctx.Err() != nil {
+				break // a wide OR costs a pass per factoring
+			}
+			for _, x := range touched {
+				uses[x] = 0
+			}
+			touched = touched[:0]
+			for _, a := range g.ins[n] {
+				if g.kinds[a] != kAnd || a == n {
+					continue
+				}
+				for _, x := range g.ins[a] {
+					for int(x) >= len(uses) {
+						uses = append(uses, 0)
+					}
+					if uses[x] == 0 {
+						touched = append(touched, x)
+					}
+					uses[x]++
+				}
+			}
+			best, most := int32(-1), int32(1)
+			for _, x := range touched {
+				if c := uses[x]; c > most || (c == most && x < best) {
+					best, most = x, c
+				}
+			}
+			if best < 0 || best == n {
+				break
+			}
+			var rest, others []int32
+			whole := false
+			for _, a := range g.ins[n] {
+				if g.kinds[a] != kAnd || a == n || !slices.Contains(g.ins[a], best) {
+					others = append(others, a)
+					continue
+				}
+				r := slices.DeleteFunc(slices.Clone(g.ins[a]), func(x int32) bool { return x == best })
+				switch len(r) {
+				case 0:
+					whole = true
+				case 1:
+					rest = append(rest, r[0])
+				default:
+					rest = append(rest, g.add(kAnd, r...))
+				}
+			}
+			factored := best
+			if !whole {
+				slices.Sort(rest)
+				rest = slices.Compact(rest)
+				or := rest[0]
+				if len(rest) > 1 {
+					or = g.add(kOr, rest...)
+				}
+				in := []int32{best, or}
+				slices.Sort(in)
+				factored = g.add(kAnd, in...)
+			}
+			if len(others) == 0 {
+				// The whole OR was factored: n is that AND.
+				g.kinds[n], g.ins[n] = g.kinds[factored], slices.Clone(g.ins[factored])
+				if factored == best {
+					g.kinds[n], g.ins[n] = kOr, []int32{best}
+				}
+				changed = true
+				break
+			}
+			in := append(others, factored)
+			slices.Sort(in)
+			g.ins[n] = slices.Compact(in)
+			changed = true
+		}
+	}
+	for len(repl) < len(g.kinds) {
+		repl = append(repl, int32(len(repl)))
+	}
+	return repl, changed
+}
+
+// simplify rewrites gate n's inputs through find and folds constants: n
+// may become a constant (its kind then kFalse or kTrue).
+func (g *graph) simplify(n int32, find func(int32) int32) {
+	in := g.ins[n] // each node owns its inputs: rewritten in place
+	for j, i := range in {
+		in[j] = find(i)
+	}
+	switch g.kinds[n] {
+	case kNot:
+		switch in[0] {
+		case nodeFalse:
+			g.kinds[n], in = kTrue, nil
+		case nodeTrue:
+			g.kinds[n], in = kFalse, nil
+		}
+	case kAnd, kOr:
+		absorb, neutral := nodeFalse, nodeTrue // for AND
+		if g.kinds[n] == kOr {
+			absorb, neutral = nodeTrue, nodeFalse
+		}
+		slices.Sort(in)
+		in = slices.Compact(in)
+		if slices.Contains(in, n) {
+			// n as its own input: in the least fixpoint that input is
+			// false unless the rest makes n true.
+			if g.kinds[n] == kAnd {
+				g.kinds[n], g.ins[n] = kFalse, nil
+				return
+			}
+			in = slices.DeleteFunc(in, func(i int32) bool { return i == n })
+		}
+		if slices.Contains(in, absorb) {
+			g.kinds[n], in = kind(absorb), nil // kFalse == 0, kTrue == 1
+			break
+		}
+		in = slices.DeleteFunc(in, func(i int32) bool { return i == neutral })
+		if len(in) == 0 {
+			g.kinds[n] = kind(neutral)
+		}
+	}
+	g.ins[n] = in
+}
+
+// bypass returns the node that computes the same as gate n: the input of a
+// one-input AND or OR, x for NOT NOT x; n itself otherwise.
+func (g *graph) bypass(n int32, find func(int32) int32) int32 {
+	switch g.kinds[n] {
+	case kAnd, kOr:
+		if len(g.ins[n]) == 1 {
+			return g.ins[n][0]
+		}
+	case kNot:
+		if i := g.ins[n][0]; g.kinds[i] == kNot {
+			return find(g.ins[i][0])
+		}
+	}
+	return n
+}

@@ -1,0 +1,306 @@
+package propnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Stats describe a grounded game and its network.
+type Stats struct {
+	Terms     int // ground terms and atoms interned
+	Instances int // ground rule instances
+	Bases     int // base propositions: the bits of a state
+	Inputs    int // input propositions: the moves
+	// The network before optimisation and after: nodes (constants,
+	// leaves and gates) and links (gate inputs).
+	NodesBefore, LinksBefore int
+	NodesAfter, LinksAfter   int
+	Cycles                   int           // gates in cycles, evaluated to a fixpoint
+	Ground, Build            time.Duration // time to ground, to build and optimise
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("%d bases, %d inputs; %d nodes and %d links, %d and %d after optimisation (%d in cycles); grounded in %v, built in %v",
+		s.Bases, s.Inputs, s.NodesBefore, s.LinksBefore, s.NodesAfter, s.LinksAfter, s.Cycles,
+		s.Ground.Round(time.Millisecond), s.Build.Round(time.Millisecond))
+}
+
+type legalProp struct {
+	node  int32 // the legal proposition
+	input int32 // the matching does proposition, -1 if none
+	move  reasoner.Move
+}
+
+type goalProp struct {
+	node  int32
+	value int
+	text  string // the value as written, when it is not a number
+	bad   bool
+}
+
+// build grounds d and compiles its network.
+func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, error) {
+	start := time.Now()
+	// Some passes over a large graph cannot stop half way: the work aims
+	// at nine tenths of the time left, so that one under way when the
+	// deadline comes still ends before it.
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, start.Add(time.Until(deadline)*9/10))
+		defer cancel()
+	}
+	limits = limits.withDefaults()
+	mem := newMemoryBudget(limits.MaxMemory)
+	gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem}
+	if err := gr.compile(d); err != nil {
+		return nil, err
+	}
+	if err := gr.ground(); err != nil {
+		return nil, err
+	}
+	// The indexes, statistics and plans served the joins only.
+	for _, r := range gr.rels {
+		r.indexes = nil
+	}
+	gr.stats, gr.plans = nil, nil
+	var stats Stats
+	stats.Terms, stats.Instances = len(gr.ts.terms), gr.ninst
+	stats.Ground = time.Since(start)
+	start = time.Now()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: time limit reached after grounding (%v)", ErrBudget, err)
+	}
+
+	ts := gr.ts
+	roles, roleTerms := rolesOf(d, ts)
+	if len(roles) == 0 {
+		return nil, errors.New("no roles")
+	}
+	atoms := func(name string, arity int) []termID {
+		if i, ok := gr.relIDs[[2]int32{ts.symbol(name), int32(arity)}]; ok {
+			return gr.rels[i].atoms
+		}
+		return nil
+	}
+	lookupAtom := func(name string, args ...termID) (termID, bool) {
+		id, ok := ts.lookup(ts.symbol(name), args)
+		return id, ok && gr.isPossible(id)
+	}
+
+	g := newGraph()
+	nodeOf := map[termID]int32{}
+	// Bases, in the order of their facts' text, so a state's facts come
+	// out sorted.
+	type base struct {
+		atom termID // (true fact)
+		fact termID
+		text string
+	}
+	var bases []base
+	for _, a := range atoms(gdl.KeyTrue, 1) {
+		f := ts.terms[a].args[0]
+		bases = append(bases, base{a, f, ts.format(f)})
+	}
+	slices.SortFunc(bases, func(a, b base) int { return compareStrings(a.text, b.text) })
+	net := &network{roles: roles}
+	for _, b := range bases {
+		nodeOf[b.atom] = g.add(kBase)
+		net.facts = append(net.facts, reasoner.Fact(b.text))
+	}
+	for _, a := range atoms(gdl.KeyDoes, 2) {
+		nodeOf[a] = g.add(kInput)
+	}
+	derived := func(a termID) int32 {
+		if n, ok := nodeOf[a]; ok {
+			return n
+		}
+		if gr.isCertain(a) {
+			return nodeTrue // derived, so it holds
+		}
+		n := g.add(kOr)
+		nodeOf[a] = n
+		return n
+	}
+	negOf := map[termID]int32{}
+	var ins []int32
+	for k, rest := 0, gr.instances; len(rest) > 0; k++ {
+		if k&65535 == 65535 {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, ctx.Err())
+			}
+			if err := mem.check(); err != nil {
+				return nil, err
+			}
+		}
+		head, npos, nneg := rest[0], int(rest[1]), int(rest[2])
+		pos, neg := rest[3:3+npos], rest[3+npos:3+npos+nneg]
+		rest = rest[3+npos+nneg:]
+		ins = ins[:0]
+		for _, a := range pos {
+			ins = append(ins, derived(a))
+		}
+		for _, a := range neg {
+			if !gr.isPossible(a) {
+				continue // never true: its negation always holds
+			}
+			n, ok := negOf[a]
+			if !ok {
+				n = g.add(kNot, derived(a))
+				negOf[a] = n
+			}
+			ins = append(ins, n)
+		}
+		h := derived(head)
+		switch len(ins) {
+		case 0:
+			g.ins[h] = append(g.ins[h], nodeTrue)
+		case 1:
+			g.ins[h] = append(g.ins[h], ins[0])
+		default:
+			g.ins[h] = append(g.ins[h], g.add(kAnd, slices.Clone(ins)...))
+		}
+	}
+	gr.instances = nil // no longer needed; let them go
+
+	var outputs []int32
+	node := func(name string, args ...termID) int32 {
+		if a, ok := lookupAtom(name, args...); ok {
+			return derived(a)
+		}
+		return nodeFalse
+	}
+	net.legal = make([][]legalProp, len(roles))
+	net.goals = make([][]goalProp, len(roles))
+	net.moveIndex = make([]map[reasoner.Move]int32, len(roles))
+	for _, a := range atoms(gdl.KeyLegal, 2) {
+		args := ts.terms[a].args
+		ri := slices.Index(roleTerms, args[0])
+		if ri < 0 {
+			continue
+		}
+		p := legalProp{node: derived(a), input: -1, move: reasoner.Move(ts.format(args[1]))}
+		if da, ok := lookupAtom(gdl.KeyDoes, args[0], args[1]); ok {
+			p.input = nodeOf[da]
+		}
+		net.legal[ri] = append(net.legal[ri], p)
+		outputs = append(outputs, p.node)
+	}
+	for ri := range roles {
+		slices.SortFunc(net.legal[ri], func(a, b legalProp) int { return compareStrings(string(a.move), string(b.move)) })
+	}
+	for _, a := range atoms(gdl.KeyDoes, 2) {
+		args := ts.terms[a].args
+		ri := slices.Index(roleTerms, args[0])
+		if ri < 0 {
+			continue
+		}
+		if net.moveIndex[ri] == nil {
+			net.moveIndex[ri] = map[reasoner.Move]int32{}
+		}
+		net.moveIndex[ri][reasoner.Move(ts.format(args[1]))] = nodeOf[a]
+	}
+	for _, a := range atoms(gdl.KeyGoal, 2) {
+		args := ts.terms[a].args
+		ri := slices.Index(roleTerms, args[0])
+		if ri < 0 {
+			continue
+		}
+		p := goalProp{node: derived(a), text: ts.format(args[1])}
+		v, err := strconv.Atoi(p.text)
+		p.value, p.bad = v, err != nil
+		net.goals[ri] = append(net.goals[ri], p)
+		outputs = append(outputs, p.node)
+	}
+	net.terminal = node(gdl.KeyTerminal)
+	outputs = append(outputs, net.terminal)
+	next := make([]int32, len(bases))
+	inits := make([]int32, len(bases))
+	for j, b := range bases {
+		next[j] = node(gdl.KeyNext, b.fact)
+		inits[j] = node(gdl.KeyInit, b.fact)
+		outputs = append(outputs, next[j])
+	}
+
+	stats.NodesBefore, stats.LinksBefore = g.size(nil)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
+	}
+	repl, keep, err := g.optimise(ctx, mem, outputs)
+	if err != nil {
+		return nil, err
+	}
+	stats.NodesAfter, stats.LinksAfter = g.size(keep)
+	net.initial = make([]uint64, (len(bases)+63)/64)
+	for j, n := range inits {
+		if repl[n] == nodeTrue {
+			net.initial[j/64] |= 1 << (j % 64)
+		}
+	}
+	if err := net.compile(g, repl, keep); err != nil {
+		return nil, err
+	}
+	for j := range bases {
+		net.bases = append(net.bases, net.renum[nodeOf[bases[j].atom]])
+		net.next = append(net.next, net.renum[repl[next[j]]])
+	}
+	for ri := range roles {
+		for i := range net.legal[ri] {
+			p := &net.legal[ri][i]
+			p.node = net.renum[repl[p.node]]
+			if p.input >= 0 {
+				p.input = net.renum[p.input]
+			}
+		}
+		for i := range net.goals[ri] {
+			net.goals[ri][i].node = net.renum[repl[net.goals[ri][i].node]]
+		}
+		for m, n := range net.moveIndex[ri] {
+			net.moveIndex[ri][m] = net.renum[n]
+		}
+	}
+	net.terminal = net.renum[repl[net.terminal]]
+	net.renum = nil
+	net.queriesReadInputs = net.readsInputs()
+	stats.Bases, stats.Inputs = len(bases), len(atoms(gdl.KeyDoes, 2))
+	stats.Cycles = net.cycleNodes()
+	stats.Build = time.Since(start)
+	net.stats = stats
+	net.indexNext()
+	net.prepare()
+	return net, nil
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// rolesOf returns the roles the description states as facts, in order.
+func rolesOf(d *gdl.Description, ts *termStore) ([]string, []termID) {
+	var names []string
+	var ids []termID
+	for _, r := range d.Rules {
+		if !r.IsFact() || r.Head.Name.Name != gdl.KeyRole || len(r.Head.Args) != 1 {
+			continue
+		}
+		c, ok := r.Head.Args[0].(*gdl.Const)
+		if !ok || slices.Contains(names, c.Name) {
+			continue
+		}
+		names = append(names, c.Name)
+		ids = append(ids, ts.intern(ts.symbol(c.Name), nil))
+	}
+	return names, ids
+}
