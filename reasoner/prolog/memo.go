@@ -1,7 +1,11 @@
 package prolog
 
 import (
+	"fmt"
+
 	"github.com/ichiban/prolog/engine"
+
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Per-state answer tables.
@@ -102,6 +106,11 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	resolved := make([]engine.Term, m.arity)
 	for i := 0; i < m.arity; i++ {
 		t, ok := resolveGround(args[i], env)
+		if ok && termDepth(t, r.game.opts.MaxTermDepth) > r.game.opts.MaxTermDepth {
+			// A recursion on ever-deeper terms: each level would table a
+			// longer key and nest another query.
+			return engine.Error(fmt.Errorf("%w of %d, in a call of %s", reasoner.ErrTermDepth, r.game.opts.MaxTermDepth, r.game.atomName(m.target)))
+		}
 		r.buf = append(r.buf, ' ')
 		switch a := env.Resolve(args[i]).(type) {
 		case engine.Variable:
@@ -194,6 +203,23 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		answers[key] = rows
 	}
 	return matchRows(args[:m.arity], rows, k, env)
+}
+
+// termDepth returns the nesting depth of the ground term t, an atom being
+// 1, or limit+1 as soon as the depth is known to exceed limit.
+func termDepth(t engine.Term, limit int) int {
+	c, ok := t.(engine.Compound)
+	if !ok {
+		return 1
+	}
+	if limit <= 0 {
+		return 1
+	}
+	d := 0
+	for i := 0; i < c.Arity(); i++ {
+		d = max(d, termDepth(c.Arg(i), limit-1))
+	}
+	return d + 1
 }
 
 // rowKey returns a string identifying a ground row.
