@@ -177,8 +177,22 @@ func (g *game) advance(ctx context.Context, last []reasoner.Move) (err error) {
 	return nil
 }
 
-// legal returns the legal moves of the player's role.
-func (g *game) legal(ctx context.Context) (moves []reasoner.Move, err error) {
+// legal returns the legal moves of the player's role. When not all could
+// be computed in time or within the reasoner's limits, it returns those
+// that were, with a log line saying why; it fails only when no legal move
+// is known.
+func (g *game) legal(ctx context.Context, logf func(string, ...any)) ([]reasoner.Move, error) {
+	moves, err := g.allLegal(ctx)
+	var pe *reasoner.PartialError
+	if errors.As(err, &pe) && len(pe.Moves) > 0 {
+		logf("%v; choosing among those", err)
+		return pe.Moves, nil
+	}
+	return moves, err
+}
+
+// allLegal returns every legal move of the player's role.
+func (g *game) allLegal(ctx context.Context) (moves []reasoner.Move, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("legal moves: panic: %v", p)
@@ -231,11 +245,19 @@ func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (rea
 	if err := m.g.advance(ctx, last); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	moves, err := m.g.legal(ctx)
+	moves, err := m.g.legal(ctx, func(format string, args ...any) {
+		p.logf("match %s: "+format, append([]any{id}, args...)...)
+	})
 	if err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	return p.choose(moves), nil
+}
+
+func (p *simple) logf(format string, args ...any) {
+	if p.opts.Log != nil {
+		p.opts.Log.Printf(format, args...)
+	}
 }
 
 func (p *simple) Stop(ctx context.Context, id string, last []reasoner.Move) error {
