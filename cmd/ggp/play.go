@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
@@ -27,6 +24,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
 	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
+	maxConns := flags.Int("max-conns", 0, "connections held open at most; the longest waiting one is closed for a new one (default: 3/4 of the open-file limit)")
 	backendName := addBackendFlag(flags)
 	args, err := parseFlags(flags, args)
 	if err != nil {
@@ -38,8 +36,8 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)
 	}
-	if *margin < 0 || *workers < 0 || *maxNodes < 0 {
-		return fmt.Errorf("%w: --margin, --workers and --max-nodes cannot be negative", errUsage)
+	if *margin < 0 || *workers < 0 || *maxNodes < 0 || *maxConns < 0 {
+		return fmt.Errorf("%w: --margin, --workers, --max-nodes and --max-conns cannot be negative", errUsage)
 	}
 	logger := log.New(env.stderr, "ggp play: ", log.LstdFlags)
 	factory, err := newFactory(env, *backendName)
@@ -59,26 +57,14 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	srv.Margin = *margin
 	srv.ErrorLog = logger
 
+	srv.MaxConns = *maxConns
+
 	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          logger,
-	}
 	fmt.Fprintf(env.stdout, "ggp play: %s player %s listening on %s\n", *kind, p.Name(), ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}
 	fmt.Fprintln(env.stdout, "ggp play: stopped")

@@ -59,6 +59,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		maxConns = DefaultMaxConns()
 	}
 	lim := newConnLimiter(ln, maxConns, s.logf)
+	s.conns.Store(lim)
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: HeaderTimeout,
@@ -82,6 +83,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	return nil
+}
+
+// open returns the number of connections Serve holds open.
+func (s *Server) open() int {
+	if lim := s.conns.Load(); lim != nil {
+		return lim.open()
+	}
+	return 0
 }
 
 // A byteBudget bounds the bytes held by large messages at once.

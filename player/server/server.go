@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ggp-go/ggp/player"
@@ -112,6 +113,7 @@ type Server struct {
 
 	budgetOnce sync.Once
 	budget     *byteBudget
+	conns      atomic.Pointer[connLimiter] // of Serve
 
 	mu    sync.Mutex
 	match *serverMatch // the current match, or nil
