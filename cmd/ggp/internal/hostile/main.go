@@ -15,6 +15,10 @@
 //	bodies    60 parallel 16 MB messages, RSS sampled, INFO timed
 //	abandon   a START that never gets STOP or ABORT, then a new START
 //	lock      two ggp tournament processes on one folder
+//	soak      -soak matches of connectFour at a 1 s play clock, the
+//	          player's PLAY answers timed by a proxy between ggp match and
+//	          ggp play, with two busy-looping processes loading the cores
+//	          (run only when named in -only)
 //
 // It exits non-zero if a check fails: INFO slower than 0.3 s, a PLAY late
 // or not a move, RSS at or over 1 GiB, an abandoned match still blocking
@@ -50,7 +54,8 @@ const (
 
 var (
 	ggpPath = flag.String("ggp", "", "ggp binary to attack (default: built from this checkout into a temporary folder)")
-	only    = flag.String("only", "", "comma-separated scenarios to run (default: all)")
+	only    = flag.String("only", "", "comma-separated scenarios to run (default: all but soak)")
+	soakN   = flag.Int("soak", 10, "matches the soak scenario plays")
 	failed  bool
 )
 
@@ -73,10 +78,11 @@ func main() {
 		name string
 		run  func()
 	}{
-		{"conns", conns}, {"wide", wide}, {"deep", deep}, {"bodies", bodies}, {"abandon", abandon}, {"lock", lock},
+		{"conns", conns}, {"wide", wide}, {"deep", deep}, {"bodies", bodies}, {"abandon", abandon}, {"lock", lock}, {"soak", soak},
 	}
 	for _, sc := range scenarios {
-		if *only != "" && !slices.Contains(strings.Split(*only, ","), sc.name) {
+		named := slices.Contains(strings.Split(*only, ","), sc.name)
+		if *only != "" && !named || *only == "" && sc.name == "soak" {
 			continue
 		}
 		fmt.Printf("== %s\n", sc.name)
@@ -498,4 +504,83 @@ func lock() {
 		code = exit.ExitCode()
 	}
 	check(code != 0 && strings.Contains(string(out), "in use by another ggp tournament"), "second tournament on the folder: exit %d, %q", code, strings.TrimSpace(string(out)))
+}
+
+// soak plays connectFour matches at a 1 s play clock between ggp play
+// (mcts, first role) and an in-process random player of ggp match, with
+// the cores loaded, and times every PLAY answer through a proxy.
+func soak() {
+	c := startPlayer()
+	defer c.stop()
+	var burners []*exec.Cmd
+	for range 2 {
+		b := exec.Command("sh", "-c", "while :; do :; done")
+		if err := b.Start(); err != nil {
+			fatal(err)
+		}
+		burners = append(burners, b)
+	}
+	defer func() {
+		for _, b := range burners {
+			b.Process.Kill()
+			b.Wait()
+		}
+	}()
+	var mu sync.Mutex
+	var times []time.Duration
+	nils := 0
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fatal(err)
+	}
+	proxy := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		msg := string(body)
+		t := time.Now()
+		reply, _, err := c.send(msg, 30*time.Second)
+		d := time.Since(t)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(msg)), "(PLAY") {
+			mu.Lock()
+			times = append(times, d)
+			if reply == "nil" {
+				nils++
+			}
+			mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "text/acl")
+		io.WriteString(w, reply)
+	})}
+	go proxy.Serve(ln)
+	defer proxy.Close()
+	t0 := time.Now()
+	results := map[string]int{}
+	for i := range *soakN {
+		out, err := exec.Command(*ggpPath, "match", "connectFour", "--players", ln.Addr().String()+",random",
+			"--startclock", "5", "--playclock", "1", "-q", "--id", fmt.Sprintf("soak.%d", i)).CombinedOutput()
+		if err != nil {
+			fmt.Printf("  match %d: %v: %s\n", i, err, out)
+			failed = true
+			continue
+		}
+		results[strings.TrimSpace(string(out))]++
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	late := 0
+	var slowest time.Duration
+	for _, d := range times {
+		if d > time.Second {
+			late++
+		}
+		slowest = max(slowest, d)
+	}
+	check(late == 0 && nils == 0 && len(times) > 0, "%d matches in %v with two busy loops: %d moves, %d late (over the 1 s clock), %d nil, slowest answer %v",
+		*soakN, time.Since(t0).Round(time.Second), len(times), late, nils, slowest.Round(time.Millisecond))
+	for r, n := range results {
+		fmt.Printf("  %d x %s\n", n, r)
+	}
 }
