@@ -504,7 +504,7 @@ func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time
 	s.match = m
 	s.mu.Unlock()
 	if old != nil {
-		s.logf("player: match %s abandoned: no message since %v before its deadline %s; aborting it for START %s",
+		s.logf("player: match %s abandoned: no message for %v after its deadline %s; aborting it for START %s",
 			old.id, received.Sub(old.due).Round(time.Second), old.due.Format(time.RFC3339), id)
 		if err := s.safely(func() error { return s.player.Abort(ctx, old.id) }); err != nil {
 			s.logf("player: aborting abandoned match %s: %v", old.id, err)

@@ -106,7 +106,7 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	resolved := make([]engine.Term, m.arity)
 	for i := 0; i < m.arity; i++ {
 		t, ok := resolveGround(args[i], env)
-		if ok && termDepth(t, r.game.opts.MaxTermDepth) > r.game.opts.MaxTermDepth {
+		if ok && m.recursive && termDepth(t, r.game.opts.MaxTermDepth) > r.game.opts.MaxTermDepth {
 			// A recursion on ever-deeper terms: each level would table a
 			// longer key and nest another query.
 			return engine.Error(fmt.Errorf("%w of %d, in a call of %s", reasoner.ErrTermDepth, r.game.opts.MaxTermDepth, r.game.atomName(m.target)))

@@ -290,9 +290,16 @@ func conns() {
 			h.Close()
 		}
 	}()
+	// Each wave of connections takes at most a minute: against a player
+	// that stopped accepting, dials wait on a full backlog.
 	dial := func(first string) (failed int) {
+		end := time.Now().Add(time.Minute)
 		for range n {
-			h, err := net.DialTimeout("tcp", c.addr, 2*time.Second)
+			if time.Now().After(end) {
+				failed++
+				continue
+			}
+			h, err := net.DialTimeout("tcp", c.addr, 500*time.Millisecond)
 			if err != nil {
 				failed++
 				continue
@@ -309,8 +316,13 @@ func conns() {
 	info := "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: text/acl\r\nContent-Length: 6\r\n\r\n(INFO)"
 	dial(info)
 	answered := 0
+	end := time.Now().Add(time.Minute)
 	for _, h := range held {
-		h.SetReadDeadline(time.Now().Add(2 * time.Second))
+		d := time.Now().Add(2 * time.Second)
+		if d.After(end) {
+			d = end
+		}
+		h.SetReadDeadline(d)
 		if resp, err := http.ReadResponse(bufio.NewReader(h), nil); err == nil {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
@@ -333,7 +345,7 @@ func conns() {
 	r, d, err := c.send("(PLAY m NIL)", 10*time.Second)
 	check(err == nil && strings.HasPrefix(r, "(mark ") && d < 3*time.Second, "PLAY among them: %q in %v (clock 3 s) %v", r, d.Round(time.Millisecond), err)
 	closed := 0
-	for _, h := range held[:n] {
+	for _, h := range held[:min(n, len(held))] {
 		h.SetReadDeadline(time.Now().Add(time.Millisecond))
 		if _, err := h.Read(make([]byte, 1)); err != nil && !isTimeout(err) {
 			closed++
