@@ -515,7 +515,11 @@ func lock() {
 	if errors.As(err, &exit) {
 		code = exit.ExitCode()
 	}
-	check(code != 0 && strings.Contains(string(out), "in use by another ggp tournament"), "second tournament on the folder: exit %d, %q", code, strings.TrimSpace(string(out)))
+	text := strings.TrimSpace(string(out))
+	if len(text) > 300 {
+		text = "..." + text[len(text)-300:]
+	}
+	check(code != 0 && strings.Contains(string(out), "in use by another ggp tournament"), "second tournament on the folder: exit %d, %q", code, text)
 }
 
 // soak plays connectFour matches at a 1 s play clock between ggp play
