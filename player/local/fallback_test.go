@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -52,4 +53,50 @@ func TestPartialLegalMoves(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLegalFromSearch gives the players a reasoner whose own legal-move
+// query fails, while the forks the search uses work: the mcts player
+// answers a move the search listed for the state, and a simple player,
+// which has no search, fails saying why (the server answers nil).
+func TestLegalFromSearch(t *testing.T) {
+	d := loadGame(t, "ticTacToe")
+	broken := func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := testFactory(ctx, d)
+		return legalFails{r}, err
+	}
+	for _, kind := range []string{"mcts", "legal"} {
+		t.Run(kind, func(t *testing.T) {
+			p := newPlayer(t, kind, Options{NewReasoner: broken})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			m := &player.Match{ID: "m", Role: "xplayer", Rules: d, StartClock: time.Second, PlayClock: time.Second}
+			if err := p.Start(ctx, m); err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			defer p.Abort(context.Background(), "m")
+			pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
+			defer pcancel()
+			move, err := p.Play(pctx, "m", nil)
+			if kind != "mcts" {
+				if err == nil || !errors.Is(err, errLegalFails) {
+					t.Errorf("Play = %q, %v; want the reasoner's error", move, err)
+				}
+				return
+			}
+			var x, y int
+			if n, _ := fmt.Sscanf(string(move), "(mark %d %d)", &x, &y); err != nil || n != 2 {
+				t.Errorf("Play = %q, %v; want a mark from the search's tree", move, err)
+			}
+		})
+	}
+}
+
+var errLegalFails = errors.New("legal moves fail on purpose")
+
+// legalFails is a reasoner whose Legal fails; its forks work.
+type legalFails struct{ reasoner.Reasoner }
+
+func (legalFails) Legal(context.Context, *reasoner.State, int) ([]reasoner.Move, error) {
+	return nil, errLegalFails
 }

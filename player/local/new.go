@@ -118,6 +118,7 @@ var errUnknownMatch = errors.New("unknown match")
 // A game is a player's own view of a match: the reasoner, its role and the
 // current state.
 type game struct {
+	id    string // the match's
 	r     reasoner.Reasoner
 	roles []string
 	role  int
@@ -153,7 +154,7 @@ func newGame(ctx context.Context, m *player.Match, newReasoner reasoner.Factory)
 	if err != nil {
 		return nil, fmt.Errorf("match %s: initial state: %w", m.ID, err)
 	}
-	return &game{r: r, roles: roles, role: role, state: st}, nil
+	return &game{id: m.ID, r: r, roles: roles, role: role, state: st}, nil
 }
 
 // advance plays the joint move last, if any.
@@ -185,7 +186,7 @@ func (g *game) legal(ctx context.Context, logf func(string, ...any)) ([]reasoner
 	moves, err := g.allLegal(ctx)
 	var pe *reasoner.PartialError
 	if errors.As(err, &pe) && len(pe.Moves) > 0 {
-		logf("%v; choosing among those", err)
+		logf("match %s: %v; choosing among those", g.id, err)
 		return pe.Moves, nil
 	}
 	return moves, err
@@ -245,9 +246,7 @@ func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (rea
 	if err := m.g.advance(ctx, last); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	moves, err := m.g.legal(ctx, func(format string, args ...any) {
-		p.logf("match %s: "+format, append([]any{id}, args...)...)
-	})
+	moves, err := m.g.legal(ctx, p.logf)
 	if err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
