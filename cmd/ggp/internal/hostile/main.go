@@ -134,7 +134,10 @@ func (b *lockedBuf) String() string {
 	return b.b.String()
 }
 
-var listening = regexp.MustCompile(`listening on (\S+)`)
+var (
+	listening = regexp.MustCompile(`listening on (\S+)`)
+	isPlay    = regexp.MustCompile(`^\s*\(\s*(?i:play)\s`)
+)
 
 func startPlayer(args ...string) *child {
 	script := `ulimit -Sn 1024 && ulimit -Hn 1024 && exec "$0" "$@"`
@@ -559,7 +562,7 @@ func soak() {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		if strings.HasPrefix(strings.ToUpper(strings.TrimSpace(msg)), "(PLAY") {
+		if isPlay.MatchString(msg) {
 			mu.Lock()
 			times = append(times, d)
 			if reply == "nil" {
