@@ -106,11 +106,6 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 	resolved := make([]engine.Term, m.arity)
 	for i := 0; i < m.arity; i++ {
 		t, ok := resolveGround(args[i], env)
-		if ok && m.recursive && termDepth(t, r.game.opts.MaxTermDepth) > r.game.opts.MaxTermDepth {
-			// A recursion on ever-deeper terms: each level would table a
-			// longer key and nest another query.
-			return engine.Error(fmt.Errorf("%w of %d, in a call of %s", reasoner.ErrTermDepth, r.game.opts.MaxTermDepth, r.game.atomName(m.target)))
-		}
 		r.buf = append(r.buf, ' ')
 		switch a := env.Resolve(args[i]).(type) {
 		case engine.Variable:
@@ -118,7 +113,15 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		default:
 			if ok {
 				resolved[i] = t
+				from := len(r.buf)
 				r.buf = r.appendTerm(r.buf, t, nil)
+				// A recursion on ever-deeper terms would table a longer
+				// key and nest another query at each level. A term nested
+				// d deep is written in at least 2d bytes, so only long
+				// keys need their depth measured.
+				if limit := r.game.opts.MaxTermDepth; len(r.buf)-from > 2*limit && termDepth(t, limit) > limit {
+					return engine.Error(fmt.Errorf("%w of %d, in a call of %s", reasoner.ErrTermDepth, limit, r.game.atomName(m.target)))
+				}
 			} else {
 				// Partly bound: written with its variables, so the key is
 				// this call's own and never taken for another's.
