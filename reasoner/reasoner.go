@@ -10,6 +10,7 @@ package reasoner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"strings"
@@ -121,6 +122,30 @@ func GoalsOf(roles []string, values [][]int) ([]int, error) {
 // ErrDepth is returned, wrapped, when a query recurses deeper than the
 // reasoner allows: the rules loop or explode.
 var ErrDepth = errors.New("query exceeds the depth limit")
+
+// ErrAnswers is returned, wrapped, when a query has more answers than the
+// reasoner holds at once: a few lines of rules can join tables into
+// billions of moves.
+var ErrAnswers = errors.New("query exceeds the answer limit")
+
+// ErrTermDepth is returned, wrapped, when a query builds a term nested
+// deeper than the reasoner allows: the rules recurse on ever-deeper terms.
+var ErrTermDepth = errors.New("term exceeds the nesting limit")
+
+// A PartialError is returned by Legal when not every legal move could be
+// computed, because a limit or the deadline cut the query short, but some
+// were: each of Moves is legal, though the list may lack others. A player
+// out of time may play one of them.
+type PartialError struct {
+	Moves []Move // sorted, without duplicates, never empty
+	Err   error  // why the list is incomplete
+}
+
+func (e *PartialError) Error() string {
+	return fmt.Sprintf("%v (%d legal moves found before)", e.Err, len(e.Moves))
+}
+
+func (e *PartialError) Unwrap() error { return e.Err }
 
 // State is an immutable game state: a set of facts. A backend keeps states
 // in its own representation: a set of fact strings (NewState), or a word

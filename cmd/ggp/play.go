@@ -2,19 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/player/server"
 )
+
+// defaultMaxHeap is the default of ggp play's --max-heap, in MiB: three
+// quarters of a gibibyte, so that the process stays below one.
+const defaultMaxHeap = 768
 
 // runPlay serves a player over the GGP HTTP protocol until ctx is done.
 func runPlay(ctx context.Context, env *environment, args []string) error {
@@ -27,6 +30,10 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
 	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
+	maxConns := flags.Int("max-conns", 0, "connections held open at most; the longest waiting one is closed for a new one (default: 3/4 of the open-file limit)")
+	maxHeap := flags.Int("max-heap", defaultMaxHeap, "heap size in MiB at which the garbage collector works hardest to stay below, so that a search or the rules cannot run the process out of memory (0: none; GOMEMLIMIT if set)")
+	abandonClocks := flags.Int("abandon-clocks", server.DefaultAbandonClocks, "play clocks of silence after its last deadline at which a match is given up for a new START")
+	abandonMin := flags.Duration("abandon-min", server.DefaultAbandonMin, "silence after its last deadline at which a match is given up, at least")
 	backendName := addBackendFlag(flags)
 	args, err := parseFlags(flags, args)
 	if err != nil {
@@ -38,8 +45,11 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)
 	}
-	if *margin < 0 || *workers < 0 || *maxNodes < 0 {
-		return fmt.Errorf("%w: --margin, --workers and --max-nodes cannot be negative", errUsage)
+	if *margin < 0 || *workers < 0 || *maxNodes < 0 || *maxConns < 0 || *maxHeap < 0 || *abandonClocks < 0 || *abandonMin < 0 {
+		return fmt.Errorf("%w: --margin, --workers, --max-nodes, --max-conns, --max-heap and --abandon-* cannot be negative", errUsage)
+	}
+	if *maxHeap > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(*maxHeap) << 20)
 	}
 	logger := log.New(env.stderr, "ggp play: ", log.LstdFlags)
 	factory, err := newFactory(env, *backendName)
@@ -59,26 +69,16 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	srv.Margin = *margin
 	srv.ErrorLog = logger
 
+	srv.MaxConns = *maxConns
+	srv.AbandonClocks = *abandonClocks
+	srv.AbandonMin = *abandonMin
+
 	ln, err := net.Listen("tcp", net.JoinHostPort(*host, strconv.Itoa(*port)))
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{
-		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          logger,
-	}
 	fmt.Fprintf(env.stdout, "ggp play: %s player %s listening on %s\n", *kind, p.Name(), ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	if err := srv.Serve(ctx, ln); err != nil {
 		return err
 	}
 	fmt.Fprintln(env.stdout, "ggp play: stopped")

@@ -41,6 +41,10 @@ const (
 	ManifestFile = "tournament.json"
 	ResultsFile  = "results.json"
 	MatchesDir   = "matches"
+	// LockFile is held by the process running the tournament, so that a
+	// second process on the same folder fails at once instead of playing
+	// the same matches and overwriting the same files.
+	LockFile = ".lock"
 )
 
 // Tournament describes a tournament. Games, Players, Dir and the clocks
@@ -339,6 +343,11 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	unlock, err := lockFolder(t.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if err := record.RemoveTemp(dir); err != nil {
 		return nil, err
 	}

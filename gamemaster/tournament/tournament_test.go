@@ -450,3 +450,60 @@ func TestManifestMismatch(t *testing.T) {
 		t.Errorf("second round: err %v, %d completed, %d played; want 4 and 2", err, res.Completed(), len(log.ids))
 	}
 }
+
+// TestSecondRunOnFolder runs a tournament whose players wait until
+// released, and checks that a second run on the same folder fails at once
+// with an error naming the folder, and that the folder is free again once
+// the first run is over.
+func TestSecondRunOnFolder(t *testing.T) {
+	dir := t.TempDir()
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	first := newTournament(t, dir, nil)
+	first.Games = first.Games[:1]
+	first.Players = []string{"random", "legal"}
+	first.NewPlayer = func(spec string) (player.Player, error) {
+		p, err := testPlayers(nil)(spec)
+		return heldPlayer{p, started, release}, err
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := first.Run(context.Background())
+		errc <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first tournament did not start a match")
+	}
+	second := newTournament(t, dir, nil)
+	second.Games = second.Games[:1]
+	second.Players = []string{"random", "legal"}
+	_, err := second.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "in use by another ggp tournament") || !strings.Contains(err.Error(), dir) {
+		t.Errorf("second run while the first runs: err = %v, want the folder in use", err)
+	}
+	close(release)
+	if err := <-errc; err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	if _, err := second.Run(context.Background()); err != nil {
+		t.Errorf("run after the first finished: %v", err)
+	}
+}
+
+// heldPlayer waits for release before its first move.
+type heldPlayer struct {
+	player.Player
+	started chan<- struct{}
+	release <-chan struct{}
+}
+
+func (p heldPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	select {
+	case p.started <- struct{}{}:
+	default:
+	}
+	<-p.release
+	return p.Player.Play(ctx, id, last)
+}

@@ -187,7 +187,14 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	if err := mm.g.advance(sctx, last); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	legal, err := mm.g.legal(sctx)
+	legal, err := mm.g.legal(sctx, p.logf)
+	if err != nil && mm.search != nil {
+		// The search may have listed the moves of this state in its tree.
+		if moves, ok := mm.search.TryLegal(mm.g.role, mm.g.state); ok {
+			p.logf("match %s: %v; choosing among the moves the search listed", id, err)
+			legal, err = moves, nil
+		}
+	}
 	if err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}

@@ -122,6 +122,7 @@ var errUnknownMatch = errors.New("unknown match")
 // A game is a player's own view of a match: the reasoner, its role and the
 // current state.
 type game struct {
+	id    string // the match's
 	r     reasoner.Reasoner
 	roles []string
 	role  int
@@ -157,7 +158,7 @@ func newGame(ctx context.Context, m *player.Match, newReasoner reasoner.Factory)
 	if err != nil {
 		return nil, fmt.Errorf("match %s: initial state: %w", m.ID, err)
 	}
-	return &game{r: r, roles: roles, role: role, state: st}, nil
+	return &game{id: m.ID, r: r, roles: roles, role: role, state: st}, nil
 }
 
 // advance plays the joint move last, if any.
@@ -181,8 +182,22 @@ func (g *game) advance(ctx context.Context, last []reasoner.Move) (err error) {
 	return nil
 }
 
-// legal returns the legal moves of the player's role.
-func (g *game) legal(ctx context.Context) (moves []reasoner.Move, err error) {
+// legal returns the legal moves of the player's role. When not all could
+// be computed in time or within the reasoner's limits, it returns those
+// that were, with a log line saying why; it fails only when no legal move
+// is known.
+func (g *game) legal(ctx context.Context, logf func(string, ...any)) ([]reasoner.Move, error) {
+	moves, err := g.allLegal(ctx)
+	var pe *reasoner.PartialError
+	if errors.As(err, &pe) && len(pe.Moves) > 0 {
+		logf("match %s: %v; choosing among those", g.id, err)
+		return pe.Moves, nil
+	}
+	return moves, err
+}
+
+// allLegal returns every legal move of the player's role.
+func (g *game) allLegal(ctx context.Context) (moves []reasoner.Move, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("legal moves: panic: %v", p)
@@ -235,11 +250,17 @@ func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (rea
 	if err := m.g.advance(ctx, last); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	moves, err := m.g.legal(ctx)
+	moves, err := m.g.legal(ctx, p.logf)
 	if err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	return p.choose(moves), nil
+}
+
+func (p *simple) logf(format string, args ...any) {
+	if p.opts.Log != nil {
+		p.opts.Log.Printf(format, args...)
+	}
 }
 
 func (p *simple) Stop(ctx context.Context, id string, last []reasoner.Move) error {

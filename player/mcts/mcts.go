@@ -537,6 +537,21 @@ func (s *Search) TryBest(role int, st *reasoner.State) (reasoner.Move, bool) {
 	return m, err == nil
 }
 
+// TryLegal returns the legal moves of role in st if the search has
+// computed them, in its tree, for a caller that cannot wait: it returns
+// false at once when another goroutine holds the search.
+func (s *Search) TryLegal(role int, st *reasoner.State) ([]reasoner.Move, bool) {
+	if role < 0 || role >= len(s.roles) || !s.mu.TryLock() {
+		return nil, false
+	}
+	defer s.mu.Unlock()
+	n := s.lookup(st)
+	if n == nil || n.terminal || role >= len(n.moves) || len(n.moves[role]) == 0 {
+		return nil, false
+	}
+	return slices.Clone(n.moves[role]), true
+}
+
 // provenChoice returns the move of the mover role that reaches the proven
 // value of a solved node, or -1.
 func (s *Search) provenChoice(n *node, role int) int {

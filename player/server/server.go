@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ggp-go/ggp/player"
@@ -34,6 +35,14 @@ const (
 	// DefaultMaxBodySize bounds, by default, the size of a message: the
 	// rules of the largest public games are a few hundred kilobytes.
 	DefaultMaxBodySize = gdl.MaxSize
+
+	// DefaultAbandonClocks and DefaultAbandonMin say, by default, how
+	// long after the deadline of its last message a silent match is given
+	// up: ten play clocks, and at least two minutes. A game master that is
+	// alive sends the next message within about one play clock of the last
+	// deadline, once every player has answered or timed out.
+	DefaultAbandonClocks = 10
+	DefaultAbandonMin    = 2 * time.Minute
 )
 
 // unframedTimeout bounds the reading of a POST body sent without
@@ -80,9 +89,31 @@ type Server struct {
 	// Nil means log.Default().
 	ErrorLog *log.Logger
 
+	// MaxConns bounds the connections Serve holds open. Default
+	// DefaultMaxConns().
+	MaxConns int
+
+	// MaxBuffered bounds the bytes of large messages (over SmallMessage)
+	// read and parsed at once; a large message waits for room until its
+	// body timeout. It is at least MaxBodySize. Default DefaultMaxBuffered.
+	MaxBuffered int64
+
+	// AbandonClocks and AbandonMin say when a match whose game master has
+	// gone is given up: once no message for it has arrived for
+	// AbandonClocks play clocks, and at least AbandonMin, after the
+	// deadline of its last message. A new START is then accepted, and
+	// INFO reports available. Defaults DefaultAbandonClocks and
+	// DefaultAbandonMin.
+	AbandonClocks int
+	AbandonMin    time.Duration
+
 	player player.Player
 	once   sync.Once
 	router *mux.Router
+
+	budgetOnce sync.Once
+	budget     *byteBudget
+	conns      atomic.Pointer[connLimiter] // of Serve
 
 	mu    sync.Mutex
 	match *serverMatch // the current match, or nil
@@ -92,6 +123,7 @@ type serverMatch struct {
 	id         string
 	startClock time.Duration
 	playClock  time.Duration
+	due        time.Time // deadline of the last message; guarded by Server.mu
 }
 
 // New returns a server for p.
@@ -148,6 +180,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg = strings.ReplaceAll(msg, "\r", " ")
+	defer serving(r.Context())()
 	reply(w, s.handle(r.Context(), msg, received))
 }
 
@@ -159,12 +192,51 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBodySize()))
+	// The body must arrive within BodyTimeout; once it has, the read
+	// deadline is lifted, since net/http's watch for a closed connection
+	// would otherwise cancel the request's context when it passes.
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(received.Add(BodyTimeout))
+	size := r.ContentLength
+	if len(r.TransferEncoding) > 0 {
+		size = -1
+	}
+	release, err := s.reserve(size, received.Add(BodyTimeout))
 	if err != nil {
 		reply(w, s.fail("reading the message: %v", err))
 		return
 	}
+	defer release()
+	body, err := readBody(r.Body, size, s.maxBodySize())
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
+	if err != nil {
+		reply(w, s.fail("reading the message: %v", err))
+		return
+	}
+	defer serving(r.Context())()
 	reply(w, s.handle(r.Context(), string(body), received))
+}
+
+// readBody reads a body of size bytes, or of unknown size when size is
+// negative, into one buffer allocated once when the size is known, and
+// refuses one over limit.
+func readBody(r io.Reader, size, limit int64) ([]byte, error) {
+	if size > limit {
+		return nil, fmt.Errorf("message of %d bytes, over the limit of %d", size, limit)
+	}
+	if size >= 0 {
+		buf := make([]byte, size)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, fmt.Errorf("%d bytes announced: %w", size, err)
+		}
+		return buf, nil
+	}
+	buf, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err == nil && int64(len(buf)) > limit {
+		err = fmt.Errorf("message over the limit of %d bytes", limit)
+	}
+	return buf, err
 }
 
 // serveUnframed serves a POST without Content-Length: like ggp-base, it
@@ -179,14 +251,23 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 	}
 	defer conn.Close()
 	conn.SetReadDeadline(received.Add(unframedTimeout))
-	body, err := readUnframed(rw.Reader, s.maxBodySize())
+	release := func() {}
+	large := func() (err error) {
+		release, err = s.reserve(-1, received.Add(unframedTimeout))
+		return err
+	}
+	body, err := readUnframed(rw.Reader, s.maxBodySize(), large)
 	conn.SetReadDeadline(time.Time{})
 	var out string
 	if err != nil {
 		out = s.fail("reading the message: %v", err)
 	} else {
+		if c, ok := conn.(*limitedConn); ok {
+			c.setPhase(phaseServing)
+		}
 		out = s.handle(context.Background(), string(body), received)
 	}
+	release()
 	var b bytes.Buffer
 	b.WriteString("HTTP/1.0 200 OK\r\n")
 	h := http.Header{}
@@ -200,8 +281,10 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 }
 
 // readUnframed reads a message from r up to the end of the stream or to
-// the end of the first complete S-expression, whichever comes first.
-func readUnframed(r *bufio.Reader, limit int64) ([]byte, error) {
+// the end of the first complete S-expression, whichever comes first. It
+// calls large, and stops if that fails, when the message grows past
+// SmallMessage bytes.
+func readUnframed(r *bufio.Reader, limit int64, large func() error) ([]byte, error) {
 	var buf []byte
 	depth, started, comment := 0, false, false
 	for {
@@ -218,6 +301,11 @@ func readUnframed(r *bufio.Reader, limit int64) ([]byte, error) {
 		}
 		if int64(len(buf)) >= limit {
 			return nil, fmt.Errorf("message larger than %d bytes", limit)
+		}
+		if len(buf) == SmallMessage {
+			if err := large(); err != nil {
+				return nil, err
+			}
 		}
 		buf = append(buf, c)
 		switch {
@@ -322,9 +410,9 @@ func (s *Server) handle(ctx context.Context, msg string, received time.Time) str
 	case "play":
 		return s.play(ctx, args, received)
 	case "stop":
-		return s.stop(ctx, args)
+		return s.stop(ctx, args, received)
 	default:
-		return s.abort(ctx, args)
+		return s.abort(ctx, args, received)
 	}
 }
 
@@ -339,7 +427,7 @@ func quote(msg string) string {
 func (s *Server) info() string {
 	s.mu.Lock()
 	status := "available"
-	if s.match != nil {
+	if s.match != nil && !s.abandoned(time.Now()) {
 		status = "busy"
 	}
 	s.mu.Unlock()
@@ -406,15 +494,22 @@ func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time
 		return s.fail("START %s: %v", id, err)
 	}
 	s.mu.Lock()
-	if s.match != nil {
-		cur := s.match.id
+	old := s.match
+	if old != nil && !s.abandoned(received) {
 		s.mu.Unlock()
-		s.logf("player: START %s while playing %s: busy", id, cur)
+		s.logf("player: START %s while playing %s: busy", id, old.id)
 		return "busy"
 	}
-	m := &serverMatch{id: id, startClock: startClock, playClock: playClock}
+	m := &serverMatch{id: id, startClock: startClock, playClock: playClock, due: received.Add(startClock)}
 	s.match = m
 	s.mu.Unlock()
+	if old != nil {
+		s.logf("player: match %s abandoned: no message for %v after its deadline %s; aborting it for START %s",
+			old.id, received.Sub(old.due).Round(time.Second), old.due.Format(time.RFC3339), id)
+		if err := s.safely(func() error { return s.player.Abort(ctx, old.id) }); err != nil {
+			s.logf("player: aborting abandoned match %s: %v", old.id, err)
+		}
+	}
 
 	rules, err := gdl.ExprDescription("", args[2].List)
 	if err == nil && len(rules.Rules) == 0 {
@@ -455,14 +550,44 @@ func (s *Server) endMatch(m *serverMatch) {
 	s.mu.Unlock()
 }
 
-// current returns the current match if its id is id.
-func (s *Server) current(id string) *serverMatch {
+// current returns the current match if its id is id, and records that a
+// message for it was received.
+func (s *Server) current(id string, received time.Time) *serverMatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.match == nil || s.match.id != id {
 		return nil
 	}
+	s.match.due = received.Add(s.match.playClock)
 	return s.match
+}
+
+// abandoned reports whether the current match has had no message for long
+// enough after the deadline of its last one for its game master to be
+// taken as gone. s.mu must be held.
+//
+// ggp-base's player never gives a match up: after a game master crashed
+// it answers busy to every START until restarted. Game masters (ggp-base's
+// and the Dresden server) send every message of a match in sequence, the
+// next within moments of the last deadline once all players answered or
+// timed out, and end it with STOP or ABORT; so a long silence after a
+// deadline means the game master is gone. The wait is a generous multiple
+// of the play clock, so that a game master slowed by its own reasoning is
+// not mistaken for a dead one; a message for the match after it is given
+// up is answered busy.
+func (s *Server) abandoned(now time.Time) bool {
+	m := s.match
+	if m == nil {
+		return false
+	}
+	clocks, least := s.AbandonClocks, s.AbandonMin
+	if clocks <= 0 {
+		clocks = DefaultAbandonClocks
+	}
+	if least <= 0 {
+		least = DefaultAbandonMin
+	}
+	return now.Sub(m.due) > max(time.Duration(clocks)*m.playClock, least)
 }
 
 // jointArg reads the joint move of PLAY or STOP: an atom such as NIL for
@@ -487,7 +612,7 @@ func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time)
 	if err != nil {
 		return s.fail("PLAY: %v", err)
 	}
-	m := s.current(id)
+	m := s.current(id, received)
 	if m == nil {
 		s.logf("player: PLAY for %s, which is not the current match: busy", id)
 		return "busy"
@@ -510,12 +635,12 @@ func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time)
 	return string(move)
 }
 
-func (s *Server) stop(ctx context.Context, args []*gdl.Expr) string {
+func (s *Server) stop(ctx context.Context, args []*gdl.Expr, received time.Time) string {
 	id, err := atomArg(args[0], "match id")
 	if err != nil {
 		return s.fail("STOP: %v", err)
 	}
-	m := s.current(id)
+	m := s.current(id, received)
 	if m == nil {
 		s.logf("player: STOP for %s, which is not the current match: busy", id)
 		return "busy"
@@ -532,12 +657,12 @@ func (s *Server) stop(ctx context.Context, args []*gdl.Expr) string {
 	return "done"
 }
 
-func (s *Server) abort(ctx context.Context, args []*gdl.Expr) string {
+func (s *Server) abort(ctx context.Context, args []*gdl.Expr, received time.Time) string {
 	id, err := atomArg(args[0], "match id")
 	if err != nil {
 		return s.fail("ABORT: %v", err)
 	}
-	m := s.current(id)
+	m := s.current(id, received)
 	if m == nil {
 		s.logf("player: ABORT for %s, which is not the current match: busy", id)
 		return "busy"

@@ -1,13 +1,16 @@
 package prolog
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"maps"
 	"slices"
 
 	"github.com/ichiban/prolog/engine"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Flat relations.
@@ -241,6 +244,9 @@ type flatEval struct {
 	steps int // rows tried, for checking the deadline now and then
 	err   error
 	key   []engine.Term // scratch for partition keys
+	// skipped is the first limit error that ended one top-level rule; the
+	// other rules still run, so that their answers are known.
+	skipped error
 }
 
 // flatFrame is one rule being evaluated: the top-level query's, or that of
@@ -266,6 +272,9 @@ func (r *Reasoner) solveFlatWith(ctx context.Context, rel *flatRelation, args []
 	e := r.newEval(ctx, each)
 	defer r.freeEval(e)
 	e.enter(rel, args, vals, nil, nil, nil, 0)
+	if e.err == nil {
+		return e.skipped
+	}
 	return e.err
 }
 
@@ -350,11 +359,24 @@ func (e *flatEval) enter(rel *flatRelation, args []template, vals []engine.Term,
 		stop := ok && e.step(f, 0)
 		e.undo(mark)
 		e.r.freeFrame(f)
+		if stop && caller == nil && e.each != nil && isLimit(e.err) {
+			// One rule of the query hit a limit: its answers are lost,
+			// but the other rules' are still sound, and the query still
+			// fails with the error once they are found.
+			e.skipped = cmp.Or(e.skipped, e.err)
+			e.err, stop = nil, false
+		}
 		if stop {
 			return true
 		}
 	}
 	return false
+}
+
+// isLimit reports whether err says that the rules went past one of the
+// reasoner's depth limits.
+func isLimit(err error) bool {
+	return errors.Is(err, reasoner.ErrTermDepth) || errors.Is(err, reasoner.ErrDepth)
 }
 
 // resolveTemplate returns the ground term a template stands for, with the

@@ -1,9 +1,12 @@
 package prolog
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/ichiban/prolog/engine"
+
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Per-state answer tables.
@@ -111,7 +114,15 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		default:
 			if ok {
 				resolved[i] = t
+				from := len(r.buf)
 				r.buf = r.appendTerm(r.buf, t, nil)
+				// A recursion on ever-deeper terms would table a longer
+				// key and nest another query at each level. A term nested
+				// d deep is written in at least 2d bytes, so only long
+				// keys need their depth measured.
+				if limit := r.game.opts.MaxTermDepth; len(r.buf)-from > 2*limit && termDepth(t, limit) > limit {
+					return engine.Error(fmt.Errorf("%w of %d, in a call of %s", reasoner.ErrTermDepth, limit, r.game.atomName(m.target)))
+				}
 			} else {
 				// Partly bound: written with its variables, so the key is
 				// this call's own and never taken for another's.
@@ -196,6 +207,23 @@ func (r *Reasoner) memoCall(m *memoVersion, args []engine.Term, k engine.Cont, e
 		answers[key] = rows
 	}
 	return matchRows(args[:m.arity], rows, k, env)
+}
+
+// termDepth returns the nesting depth of the ground term t, an atom being
+// 1, or limit+1 as soon as the depth is known to exceed limit.
+func termDepth(t engine.Term, limit int) int {
+	c, ok := t.(engine.Compound)
+	if !ok {
+		return 1
+	}
+	if limit <= 0 {
+		return 1
+	}
+	d := 0
+	for i := 0; i < c.Arity(); i++ {
+		d = max(d, termDepth(c.Arg(i), limit-1))
+	}
+	return d + 1
 }
 
 // rowKey returns a string identifying a ground row.

@@ -42,6 +42,14 @@ type Options struct {
 	// TableTimeout bounds the time spent precomputing one relation; a
 	// relation that takes longer stays as rules. Default 1 s.
 	TableTimeout time.Duration
+	// MaxAnswers bounds the answers one query of the game-state machine
+	// collects (legal moves, next facts, goals); a query with more fails
+	// with reasoner.ErrAnswers. Default 1 << 17.
+	MaxAnswers int
+	// MaxTermDepth bounds the nesting of the terms a recursive relation
+	// is called with; deeper fails with reasoner.ErrTermDepth. Default
+	// gdl.MaxDepth, the nesting the parser reads.
+	MaxTermDepth int
 
 	// Plain turns off every load-time optimisation: no relation is
 	// precomputed into a table, none is compiled for binding patterns,
@@ -73,6 +81,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.TableTimeout <= 0 {
 		o.TableTimeout = time.Second
+	}
+	if o.MaxAnswers <= 0 {
+		o.MaxAnswers = 1 << 17
+	}
+	if o.MaxTermDepth <= 0 {
+		o.MaxTermDepth = gdl.MaxDepth
 	}
 	return o
 }
@@ -674,6 +688,15 @@ func (r *Reasoner) call(ctx context.Context, name string, vars []engine.Term, ea
 	return r.solve(ctx, engine.NewAtom(relationAtom(name)), args, func(env *engine.Env) bool { return each(vars, env) })
 }
 
+// tooMany returns the error of a query that stopped after n answers, or
+// nil if n is within the answer limit.
+func (r *Reasoner) tooMany(n int) error {
+	if n > r.game.opts.MaxAnswers {
+		return fmt.Errorf("%w of %d", reasoner.ErrAnswers, r.game.opts.MaxAnswers)
+	}
+	return nil
+}
+
 // Roles returns the roles in the order the description lists them.
 func (r *Reasoner) Roles() []string { return slices.Clone(r.game.roles) }
 
@@ -689,6 +712,11 @@ func (r *Reasoner) Legal(ctx context.Context, s *reasoner.State, role int) ([]re
 	}
 	if r.legalOf != s || s == nil {
 		if err := r.allLegal(ctx, s); err != nil {
+			if found := r.legal[role]; len(found) > 0 {
+				moves := slices.Clone(found)
+				slices.Sort(moves)
+				return nil, &reasoner.PartialError{Moves: slices.Compact(moves), Err: err}
+			}
 			return nil, err
 		}
 	}
@@ -709,13 +737,20 @@ func (r *Reasoner) allLegal(ctx context.Context, s *reasoner.State) error {
 		r.legal[i] = r.legal[i][:0]
 	}
 	role, m := engine.NewVariable(), engine.NewVariable()
+	n := 0
 	err := r.call(ctx, gdl.KeyLegal, []engine.Term{role, m}, func(args []engine.Term, env *engine.Env) bool {
+		if n++; n > r.game.opts.MaxAnswers {
+			return true
+		}
 		ra, _ := env.Resolve(args[0]).(engine.Atom)
 		if i := slices.Index(r.game.roleAtoms, ra); i >= 0 {
 			r.legal[i] = append(r.legal[i], reasoner.Move(r.format(args[1], env)))
 		}
 		return false
 	})
+	if err == nil {
+		err = r.tooMany(n)
+	}
 	if err != nil {
 		return fmt.Errorf("legal moves: %w", err)
 	}
@@ -742,8 +777,11 @@ func (r *Reasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner
 	var facts []reasoner.Fact
 	err := r.call(ctx, gdl.KeyNext, []engine.Term{x}, func(args []engine.Term, env *engine.Env) bool {
 		facts = append(facts, reasoner.Fact(r.format(args[0], env)))
-		return false
+		return len(facts) > r.game.opts.MaxAnswers
 	})
+	if err == nil {
+		err = r.tooMany(len(facts))
+	}
 	r.setMoves(nil)
 	if err != nil {
 		return nil, fmt.Errorf("next state: %w", err)
