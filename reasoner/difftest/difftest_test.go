@@ -17,6 +17,7 @@ import (
 	"github.com/ggp-go/ggp/reasoner/difftest"
 	"github.com/ggp-go/ggp/reasoner/gamegen"
 	"github.com/ggp-go/ggp/reasoner/prolog"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // backends are the evaluation paths compared: the first is the reference.
@@ -24,6 +25,9 @@ import (
 var backends = []difftest.Backend{
 	{Name: "prolog", New: prologWith(prolog.Options{})},
 	{Name: "prolog-plain", New: prologWith(prolog.Options{Plain: true}), MayGiveUp: true},
+	{Name: "propnet", New: func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		return propnet.New(ctx, d, propnet.Options{})
+	}},
 }
 
 func prologWith(opts prolog.Options) reasoner.Factory {
