@@ -125,6 +125,11 @@ func TestFlagsAnywhere(t *testing.T) {
 			{"extra", "--port", "0", "--player", "random"},
 			{"--port", "0", "--player", "random", "extra"},
 		}, want: `unexpected argument "extra"`},
+		{cmd: "view", cancelled: true, orders: [][]string{
+			{"{dir}", "--port", "0", "--games", "{dir}"},
+			{"--port", "0", "{dir}", "--games", "{dir}"},
+			{"--games", "{dir}", "--port", "0", "{dir}"},
+		}, want: "viewing {dir} at http://127.0.0.1:", varies: port},
 	}
 	for _, c := range commands() {
 		if !slices.ContainsFunc(tests, func(tt flagOrderCase) bool { return tt.cmd == c.name }) {
