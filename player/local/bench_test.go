@@ -19,7 +19,7 @@ import (
 //
 //	go test -run XXX -bench Search -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
-	for _, game := range []string{"ticTacToe", "connectFour"} {
+	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {
 		d := loadGame(b, "shared/"+game)
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
