@@ -13,6 +13,7 @@ import (
 	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/player/server"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 // defaultMaxHeap is the default of ggp play's --max-heap, in MiB: three
@@ -52,9 +53,10 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 		debug.SetMemoryLimit(int64(*maxHeap) << 20)
 	}
 	logger := log.New(env.stderr, "ggp play: ", log.LstdFlags)
-	factory, err := newFactory(env, *backendName)
+	// The player logs which backend each match got, either way.
+	factory, err := backend.New(*backendName, backend.Options{Log: logger, LogGrounded: true})
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	p, err := local.New(*kind, local.Options{
 		Name:        *name,

@@ -40,6 +40,11 @@ type Options struct {
 	// backend, and why. (Grounding is the default and goes unsaid, so
 	// that commands keep a quiet standard error.)
 	Log *log.Logger
+	// LogGrounded makes Auto log its choice when it takes the network
+	// too, not only when it falls back: a competition player's operator
+	// wants to see which backend each match got. Commands that print
+	// results leave it off, for a quiet standard error.
+	LogGrounded bool
 	// GroundTime bounds the time spent grounding a game. Auto gives it
 	// at most a third of what is left of the context's deadline, so that
 	// the Prolog backend still has time to load when it falls back.
@@ -102,7 +107,11 @@ func (o Options) auto(ctx context.Context, d *gdl.Description) (reasoner.Reasone
 	r, err := propnet.New(gctx, d, propnet.Options{Limits: o.Limits})
 	cancel()
 	if err == nil {
-		return r, nil // the default: said only when it is not taken
+		if o.LogGrounded {
+			st := r.Stats()
+			o.logf("%s: backend propnet: %d bases, %d inputs, %d nodes", d.Filename, st.Bases, st.Inputs, st.NodesAfter)
+		}
+		return r, nil
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

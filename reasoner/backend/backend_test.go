@@ -72,11 +72,14 @@ const unbounded = `
 func TestAutoChoosesAndFallsBack(t *testing.T) {
 	tests := []struct {
 		name, rules string
+		logGrounded bool
 		propnet     bool
 		logged      string
 	}{
-		{"grounds", small, true, ""},
-		{"unbounded terms", unbounded, false, "backend prolog: "},
+		{"grounds", small, false, true, ""},
+		{"grounds, logged", small, true, true, "grounds, logged: backend propnet: "},
+		{"unbounded terms", unbounded, false, false, "backend prolog: "},
+		{"unbounded terms, logged", unbounded, true, false, "backend prolog: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +88,7 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			var logs bytes.Buffer
-			f, err := New(Auto, Options{Log: log.New(&logs, "", 0), Limits: propnet.Limits{MaxLinks: 1 << 20}})
+			f, err := New(Auto, Options{Log: log.New(&logs, "", 0), LogGrounded: tt.logGrounded, Limits: propnet.Limits{MaxLinks: 1 << 20}})
 			if err != nil {
 				t.Fatal(err)
 			}
