@@ -27,6 +27,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/protocol"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -188,6 +189,20 @@ var matchIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // ValidMatchID reports whether id can name a match.
 func ValidMatchID(id string) bool { return len(id) <= 200 && matchIDPattern.MatchString(id) }
 
+var unsafeIDRun = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// GameIDPart returns a game key made fit to begin a match id: each run of
+// characters other than letters, digits, '_' and '-' becomes one '_', and
+// "g" goes first when the result would not begin with a letter or digit.
+// Different keys may give the same part.
+func GameIDPart(key string) string {
+	s := unsafeIDRun.ReplaceAllString(key, "_")
+	if s == "" || s[0] == '_' || s[0] == '-' {
+		s = "g" + s
+	}
+	return s
+}
+
 // game is what a match needs of the rules.
 type game struct {
 	desc  *gdl.Description
@@ -338,8 +353,8 @@ func (mt *match) newRecord() {
 		StartTime:              time.Now().UnixMilli(),
 		GameMetaURL:            m.GameMetaURL,
 		PreviewClock:           -1,
-		StartClock:             remote.Seconds(m.StartClock),
-		PlayClock:              remote.Seconds(m.PlayClock),
+		StartClock:             protocol.Seconds(m.StartClock),
+		PlayClock:              protocol.Seconds(m.PlayClock),
 		PlayerNamesFromHost:    names,
 		TournamentNameFromHost: m.Tournament,
 		GameRulesheetHash:      record.RulesheetHash(m.Game.Rules),
@@ -541,7 +556,7 @@ func (mt *match) classify(step, i int, a answer, legal []reasoner.Move) string {
 		code, detail = record.ErrTimeout, "no answer in time"
 	case a.err == nil:
 		code = record.ErrIllegal + " " + oneLine(string(a.move), 200)
-		detail = fmt.Sprintf("illegal move %s", remote.Quote(string(a.move), 200))
+		detail = fmt.Sprintf("illegal move %s", protocol.Quote(string(a.move), 200))
 	case errors.Is(a.err, context.DeadlineExceeded):
 		code, detail = record.ErrTimeout, a.err.Error()
 	case errors.As(a.err, &re):

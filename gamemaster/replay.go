@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
-	"github.com/ggp-go/ggp/gamemaster/remote"
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/protocol"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -22,7 +22,7 @@ func ParseState(s string) (*reasoner.State, error) {
 		return nil, err
 	}
 	if !e.IsList {
-		return nil, fmt.Errorf("state %s is not a list of facts", remote.Quote(s, 80))
+		return nil, fmt.Errorf("state %s is not a list of facts", protocol.Quote(s, 80))
 	}
 	facts := make([]reasoner.Fact, len(e.List))
 	for i, f := range e.List {
@@ -121,7 +121,7 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 		for i, text := range rec.Moves[step] {
 			m, err := NormalizeMove(text)
 			if err != nil {
-				return fail(step+1, roles[i], "recorded move %s: %v", remote.Quote(text, 80), err)
+				return fail(step+1, roles[i], "recorded move %s: %v", protocol.Quote(text, 80), err)
 			}
 			legal, err := r.Legal(ctx, state, i)
 			if err != nil {

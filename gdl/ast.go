@@ -130,6 +130,19 @@ func (o *Or) Pos() Pos          { return o.Lparen }
 func (r *Rule) Pos() Pos        { return r.Lparen }
 func (d *Description) Pos() Pos { return Pos{Filename: d.Filename, Line: 1, Column: 1} }
 
+// Roles returns the roles the description's role facts state, in the order
+// it states them, each as Format prints it. It reads the facts as written:
+// a role stated twice is returned twice, as the validator warns.
+func (d *Description) Roles() []string {
+	var roles []string
+	for _, r := range d.Rules {
+		if r.IsFact() && r.Head.Name.Name == KeyRole && len(r.Head.Args) == 1 {
+			roles = append(roles, Format(r.Head.Args[0]))
+		}
+	}
+	return roles
+}
+
 func (*Const) node()       {}
 func (*Var) node()         {}
 func (*Func) node()        {}

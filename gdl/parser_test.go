@@ -3,6 +3,7 @@ package gdl
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -549,6 +550,26 @@ func BenchmarkParseTerm(b *testing.B) {
 	for b.Loop() {
 		if _, err := ParseTerm("(move wp e 2 e 4)"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestDescriptionRoles(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{"(role white) (role black) (init (cell 1))", []string{"white", "black"}},
+		{"(init (cell 1))", nil},
+		{"(role x) (<= (role y) (true (p))) (role (f a)) (role x)", []string{"x", "(f a)", "x"}},
+	}
+	for _, tt := range tests {
+		d, err := ParseFile("roles.kif", []byte(tt.src))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		if got := d.Roles(); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Roles() = %q, want %q", tt.src, got, tt.want)
 		}
 	}
 }

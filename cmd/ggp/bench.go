@@ -193,14 +193,7 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 		step++
 		res.States++
 	}
-	res.Seconds = time.Since(start).Seconds()
-	res.RolloutsPerSec = float64(res.Rollouts) / res.Seconds
-	res.StatesPerSec = float64(res.States) / res.Seconds
-	if cpu := cpuSeconds() - cpu0; cpu > 0 {
-		res.CPUSeconds = cpu
-		res.StatesPerCPUSec = float64(res.States) / cpu
-	}
-	return res
+	return res.rates(start, cpu0)
 }
 
 // playouts measures a backend that plays whole playouts in its own
@@ -220,6 +213,13 @@ func (b benchRun) playouts(ctx context.Context, r reasoner.Reasoner, s0 *reasone
 		res.Rollouts++
 		res.States += n
 	}
+	return res.rates(start, cpu0)
+}
+
+// rates fills in the time and the rates of a measurement of res.Rollouts
+// playouts and res.States states begun at start, with cpu0 the process's
+// CPU time then.
+func (res benchResult) rates(start time.Time, cpu0 float64) benchResult {
 	res.Seconds = time.Since(start).Seconds()
 	res.RolloutsPerSec = float64(res.Rollouts) / res.Seconds
 	res.StatesPerSec = float64(res.States) / res.Seconds

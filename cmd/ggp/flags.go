@@ -87,3 +87,14 @@ func writeWrapped(w io.Writer, text, indent string, width int) {
 		fmt.Fprintf(w, "%s%s\n", indent, line.String())
 	}
 }
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

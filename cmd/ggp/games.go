@@ -68,11 +68,5 @@ func gameRoles(g *games.Game) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var roles []string
-	for _, r := range d.Rules {
-		if r.IsFact() && r.Head.Name.Name == gdl.KeyRole && len(r.Head.Args) == 1 {
-			roles = append(roles, gdl.Format(r.Head.Args[0]))
-		}
-	}
-	return roles, nil
+	return d.Roles(), nil
 }

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -51,7 +50,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	specs := matchSplitList(*playersFlag)
+	specs := splitList(*playersFlag)
 	if len(specs) == 0 {
 		return fmt.Errorf("%w: --players is required", errUsage)
 	}
@@ -77,7 +76,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		PlayClock:  clocks.play.d,
 	}
 	if m.ID == "" {
-		m.ID = matchGameID(g.Key) + "." + strconv.FormatInt(time.Now().UnixMilli(), 10)
+		m.ID = gamemaster.GameIDPart(g.Key) + "." + strconv.FormatInt(time.Now().UnixMilli(), 10)
 	}
 	if !gamemaster.ValidMatchID(m.ID) {
 		return fmt.Errorf("%w: match id %q: want letters, digits, '.', '_' or '-'", errUsage, m.ID)
@@ -190,28 +189,6 @@ func matchPrintGoals(w io.Writer, r *record.Record) {
 		parts = append(parts, fmt.Sprintf("%s (%s) %d", role, r.PlayerNamesFromHost[i], r.GoalValues[i]))
 	}
 	fmt.Fprintf(w, "goals: %s\n", strings.Join(parts, ", "))
-}
-
-var matchUnsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
-// matchGameID returns a game key usable in a match id.
-func matchGameID(key string) string {
-	s := matchUnsafeID.ReplaceAllString(key, "_")
-	if s == "" || s[0] == '_' || s[0] == '-' {
-		s = "game" + s
-	}
-	return s
-}
-
-// matchSplitList splits a comma-separated list, dropping empty items.
-func matchSplitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // matchClock is a flag holding a clock: a number of seconds, such as 10 or

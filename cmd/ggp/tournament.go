@@ -53,7 +53,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	t := &tournament.Tournament{
 		Name:       *name,
 		Dir:        *out,
-		Players:    matchSplitList(*playersFlag),
+		Players:    splitList(*playersFlag),
 		Rounds:     *rounds,
 		Parallel:   *parallel,
 		StartClock: clocks.start.d,
@@ -65,7 +65,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 	}
-	for _, arg := range matchSplitList(*gamesFlag) {
+	for _, arg := range splitList(*gamesFlag) {
 		g, err := games.Open(arg)
 		if err != nil {
 			return err

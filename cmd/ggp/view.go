@@ -42,7 +42,7 @@ func runView(ctx context.Context, env *environment, args []string) error {
 			return fmt.Errorf("%w: %s is not a folder", errUsage, d)
 		}
 	}
-	srv, err := view.New(view.Options{Dirs: args, GameDirs: matchSplitList(*gameDirs)})
+	srv, err := view.New(view.Options{Dirs: args, GameDirs: splitList(*gameDirs)})
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ type matchViewer struct {
 }
 
 func startMatchViewer(ctx context.Context, env *environment, f *viewFlags, dirs []string) (*matchViewer, error) {
-	srv, err := view.New(view.Options{Dirs: dirs, GameDirs: matchSplitList(*f.games)})
+	srv, err := view.New(view.Options{Dirs: dirs, GameDirs: splitList(*f.games)})
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/protocol"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -118,7 +119,7 @@ func (c *Client) Start(ctx context.Context, m *player.Match) error {
 			b.WriteString(gdl.Format(r))
 		}
 	}
-	fmt.Fprintf(&b, ") %d %d)", Seconds(m.StartClock), Seconds(m.PlayClock))
+	fmt.Fprintf(&b, ") %d %d)", protocol.Seconds(m.StartClock), protocol.Seconds(m.PlayClock))
 	_, err := c.send(ctx, "START", b.String())
 	return err
 }
@@ -147,13 +148,6 @@ func (c *Client) Stop(ctx context.Context, matchID string, last []reasoner.Move)
 func (c *Client) Abort(ctx context.Context, matchID string) error {
 	_, err := c.send(ctx, "ABORT", "( ABORT "+matchID+" )")
 	return err
-}
-
-// Seconds returns d in whole seconds, rounded up, and at least 1: a clock
-// as the protocol writes it.
-func Seconds(d time.Duration) int {
-	s := int((d + time.Second - 1) / time.Second)
-	return max(s, 1)
 }
 
 // jointMove writes a joint move as a protocol message does: NIL before the
@@ -211,15 +205,7 @@ type ResponseError struct {
 }
 
 func (e *ResponseError) Error() string {
-	return fmt.Sprintf("remote player %s: bad response %s: %v", e.Player, Quote(e.Response, 80), e.Err)
+	return fmt.Sprintf("remote player %s: bad response %s: %v", e.Player, protocol.Quote(e.Response, 80), e.Err)
 }
 
 func (e *ResponseError) Unwrap() error { return e.Err }
-
-// Quote returns s quoted with Go syntax, cut to at most n bytes of s.
-func Quote(s string, n int) string {
-	if len(s) > n {
-		return fmt.Sprintf("%q...", s[:n])
-	}
-	return fmt.Sprintf("%q", s)
-}

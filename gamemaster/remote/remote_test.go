@@ -43,20 +43,6 @@ func TestNew(t *testing.T) {
 	}
 }
 
-func TestSeconds(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want int
-	}{
-		{time.Second, 1}, {10 * time.Second, 10}, {1500 * time.Millisecond, 2}, {time.Millisecond, 1}, {0, 1},
-	}
-	for _, tt := range tests {
-		if got := Seconds(tt.d); got != tt.want {
-			t.Errorf("Seconds(%v) = %d, want %d", tt.d, got, tt.want)
-		}
-	}
-}
-
 // recorder is a player server that records the messages and headers it is
 // sent and answers with a fixed response.
 type recorder struct {

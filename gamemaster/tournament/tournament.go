@@ -20,7 +20,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,8 +121,6 @@ func Labels(players []string) []string {
 	return labels
 }
 
-var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
-
 // Schedule returns the matches of the tournament in the order they are
 // played: round by round, game by game, assignment by assignment. The id
 // of a match is "<game>.r<round>.<seats>", such as ticTacToe.r1.0-2 for
@@ -145,10 +142,7 @@ func (t *Tournament) Schedule() ([]Scheduled, error) {
 	var gs []gameInfo
 	keys := map[string]string{}
 	for _, g := range t.Games {
-		key := unsafeID.ReplaceAllString(g.Key, "_")
-		if key == "" || key[0] == '_' || key[0] == '-' {
-			key = "g" + key
-		}
+		key := gamemaster.GameIDPart(g.Key)
 		if prev, ok := keys[key]; ok {
 			return nil, fmt.Errorf("tournament: games %s and %s have the same key %s", prev, g.Key, key)
 		}
@@ -190,12 +184,7 @@ func countRoles(g *games.Game) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("game %s: %w", g.Key, err)
 	}
-	n := 0
-	for _, r := range d.Rules {
-		if r.IsFact() && r.Head.Name.Name == gdl.KeyRole && len(r.Head.Args) == 1 {
-			n++
-		}
-	}
+	n := len(d.Roles())
 	if n == 0 {
 		return 0, fmt.Errorf("game %s: no roles", g.Key)
 	}

@@ -32,11 +32,13 @@ func TestNew(t *testing.T) {
 }
 
 // TestSimplePlayers plays whole matches between the simple players and
-// checks the legal player's choice.
+// checks the legal player's choice; an answer after its clock fails it
+// only beyond grace.
 func TestSimplePlayers(t *testing.T) {
 	d := loadGame(t, "ticTacToe")
 	for _, kinds := range [][]string{{"random", "random"}, {"legal", "legal"}, {"legal", "random"}} {
-		res := playMatch(t, d, []player.Player{newPlayer(t, kinds[0], Options{}), newPlayer(t, kinds[1], Options{})}, time.Second, time.Second)
+		res := playMatchGrace(t, d, []player.Player{newPlayer(t, kinds[0], Options{}), newPlayer(t, kinds[1], Options{})}, time.Second, time.Second, grace)
+		logLate(t, res)
 		if len(res.goals) != 2 {
 			t.Fatalf("goals %v", res.goals)
 		}
@@ -96,7 +98,8 @@ func TestUnknownMatch(t *testing.T) {
 
 // TestMCTSMatches plays short matches of the mcts player, quick enough
 // for every test run: it must not lose tic-tac-toe to a random player,
-// and must solve the bundled puzzles.
+// and must solve the bundled puzzles. As in the strength tests, an answer
+// after its clock fails it only beyond grace.
 func TestMCTSMatches(t *testing.T) {
 	tests := []struct {
 		game  string
@@ -118,7 +121,8 @@ func TestMCTSMatches(t *testing.T) {
 			for _, k := range tt.kinds {
 				ps = append(ps, newPlayer(t, k, Options{Search: mcts.Config{Seed: 1}}))
 			}
-			res := playMatch(t, d, ps, tt.start, tt.play)
+			res := playMatchGrace(t, d, ps, tt.start, tt.play, grace)
+			logLate(t, res)
 			if g := res.goals[tt.role]; g < tt.min {
 				t.Errorf("mcts scored %d, want at least %d (goals %v, moves %v)", g, tt.min, res.goals, res.moves)
 			}
@@ -127,9 +131,13 @@ func TestMCTSMatches(t *testing.T) {
 }
 
 // TestMCTSFallback checks that a search that panics or is stuck in slow
-// reasoner calls still yields a legal move in time, every turn.
+// reasoner calls still yields a legal move in time, every turn. An answer
+// after its clock fails it only beyond grace, as in TestMCTSMatches; so
+// that a player waiting for its stuck calls would still fail, the slowest
+// calls outlast the clock and the grace together.
 func TestMCTSFallback(t *testing.T) {
 	d := loadGame(t, "ticTacToe")
+	const play = 500 * time.Millisecond
 	tests := []struct {
 		name   string
 		panics bool
@@ -137,13 +145,15 @@ func TestMCTSFallback(t *testing.T) {
 	}{
 		{"panics", true, 0},
 		{"slow playouts", false, 150 * time.Millisecond},
-		{"slower than the clock", false, 400 * time.Millisecond},
+		{"slower than the clock", false, 2 * (play + grace)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newPlayer(t, "mcts", Options{NewReasoner: playertest.Faulty(testFactory, tt.panics, tt.delay)})
-			// playMatch fails the test for a late or illegal move.
-			playMatch(t, d, []player.Player{p, newPlayer(t, "random", Options{})}, time.Second, 500*time.Millisecond)
+			// playMatchGrace fails the test for an answer later than the
+			// clock and the grace, or an illegal move.
+			res := playMatchGrace(t, d, []player.Player{p, newPlayer(t, "random", Options{})}, time.Second, play, grace)
+			logLate(t, res)
 		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/protocol"
 
 	"github.com/gorilla/mux"
 
@@ -383,10 +384,10 @@ func (s *Server) handle(ctx context.Context, msg string, received time.Time) str
 	}
 	e, err := gdl.ReadExpr([]byte(msg))
 	if err != nil {
-		return s.fail("unreadable message %s: %v", quote(msg), err)
+		return s.fail("unreadable message %s: %v", protocol.Quote(msg, 80), err)
 	}
 	if !e.IsList || len(e.List) == 0 || e.List[0].IsList {
-		return s.fail("message %s is not a list headed by its type", quote(msg))
+		return s.fail("message %s is not a list headed by its type", protocol.Quote(msg, 80))
 	}
 	args := e.List[1:]
 	head := strings.ToLower(e.List[0].Atom)
@@ -414,14 +415,6 @@ func (s *Server) handle(ctx context.Context, msg string, received time.Time) str
 	default:
 		return s.abort(ctx, args, received)
 	}
-}
-
-// quote returns msg quoted and cut for a log line.
-func quote(msg string) string {
-	if len(msg) > 80 {
-		return strconv.Quote(msg[:80]) + "..."
-	}
-	return strconv.Quote(msg)
 }
 
 func (s *Server) info() string {

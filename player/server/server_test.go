@@ -55,30 +55,52 @@ func checkHeaders(t *testing.T, what string, resp *http.Response) {
 
 func do(t *testing.T, req *http.Request) string {
 	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
+	body, err := tryDo(t, req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return body
+}
+
+// tryDo is do returning its error rather than failing the test now, so
+// that it may run in a goroutine other than the test's (t.Fatal must not).
+// The headers are still checked, with t.Errorf, which any goroutine may call.
+func tryDo(t *testing.T, req *http.Request) (string, error) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	checkHeaders(t, req.Method+" "+req.URL.String(), resp)
-	return string(body)
+	return string(body), nil
 }
 
 // post sends msg as ggp-base's game server does.
 func post(t *testing.T, base, msg string) string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, base+"/", strings.NewReader(msg))
+	body, err := tryPost(t, base, msg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return body
+}
+
+// tryPost is post returning its error, for use in a goroutine.
+func tryPost(t *testing.T, base, msg string) (string, error) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+"/", strings.NewReader(msg))
+	if err != nil {
+		return "", err
 	}
 	req.Header.Set("Content-Type", "text/acl")
 	req.Header.Set("Accept", "text/delim")
 	req.Header.Set("Sender", "GAMESERVER")
-	return do(t, req)
+	return tryDo(t, req)
 }
 
 // get sends msg URL-encoded in the path, as ggp-base's GET requests do.
@@ -270,7 +292,13 @@ func TestServerAnswersDuringSearch(t *testing.T) {
 	expect(t, "START", post(t, base, "(START m1 red ("+rules+") 1 5)"), "ready")
 	played := make(chan string, 1)
 	start := time.Now()
-	go func() { played <- post(t, base, "(PLAY m1 NIL)") }()
+	go func() {
+		m, err := tryPost(t, base, "(PLAY m1 NIL)")
+		if err != nil {
+			t.Errorf("PLAY: %v", err)
+		}
+		played <- m
+	}()
 	time.Sleep(500 * time.Millisecond)
 	// The median of three, so that one hiccup of a loaded machine does
 	// not fail the test.

@@ -226,7 +226,7 @@ func (c *compiler) compileRule(r *gdl.Rule, mode uint64) error {
 		sc.depth = d1
 		goals = append(goals, atomDeeper.Apply(d, d1))
 	}
-	// Runs of ground tests become one fused native; see tests.go.
+	// Runs of ground tests become one fused native; see groundtest.go.
 	tc := c.newTestCompiler(s)
 	var pending []test
 	flush := func() {

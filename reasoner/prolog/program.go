@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/gdl/scc"
@@ -57,9 +56,10 @@ func analyse(d *gdl.Description) (*program, error) {
 		p.rules[head] = append(p.rules[head], r)
 		p.noteConstants(r.Head.Args)
 		seen := map[signature]bool{}
-		var walk func(l gdl.Literal)
-		walk = func(l gdl.Literal) {
-			switch l := l.(type) {
+		// The walk stops at sentences and distinct: below them are
+		// terms, whose constants noteConstants collects.
+		visit := func(n gdl.Node) bool {
+			switch l := n.(type) {
 			case *gdl.Sentence:
 				p.noteConstants(l.Args)
 				s := signature{l.Name.Name, len(l.Args)}
@@ -69,24 +69,21 @@ func analyse(d *gdl.Description) (*program, error) {
 					if s.name == gdl.KeyDoes {
 						p.usesDoes[head] = true
 					}
-					return
+					return false
 				}
 				if !seen[s] {
 					seen[s] = true
 					p.deps[head] = append(p.deps[head], s)
 				}
-			case *gdl.Not:
-				walk(l.Arg)
-			case *gdl.Or:
-				for _, d := range l.Disjuncts {
-					walk(d)
-				}
+				return false
 			case *gdl.Distinct:
 				p.noteConstants([]gdl.Term{l.X, l.Y})
+				return false
 			}
+			return true
 		}
 		for _, l := range r.Body {
-			walk(l)
+			gdl.Inspect(l, visit)
 		}
 	}
 	p.components()
@@ -117,15 +114,16 @@ func (p *program) propagate(has map[signature]bool) {
 	}
 }
 
+// noteConstants records the constants of ts, functors included (the name
+// of a *gdl.Func is a *gdl.Const).
 func (p *program) noteConstants(ts []gdl.Term) {
 	for _, t := range ts {
-		switch t := t.(type) {
-		case *gdl.Const:
-			p.constants[t.Name] = struct{}{}
-		case *gdl.Func:
-			p.constants[t.Name.Name] = struct{}{}
-			p.noteConstants(t.Args)
-		}
+		gdl.Inspect(t, func(n gdl.Node) bool {
+			if c, ok := n.(*gdl.Const); ok {
+				p.constants[c.Name] = struct{}{}
+			}
+			return true
+		})
 	}
 }
 
@@ -353,34 +351,28 @@ func usedElsewhere(v string, ls []gdl.Literal) bool {
 	return false
 }
 
-// literalVars appends the names of the variables of l to vs, each once.
+// literalVars appends the names of the variables of l to vs, each once, in
+// the order they are written.
 func literalVars(l gdl.Literal, vs []string) []string {
-	switch l := l.(type) {
-	case *gdl.Sentence:
-		return termVars(l.Args, vs)
-	case *gdl.Not:
-		return literalVars(l.Arg, vs)
-	case *gdl.Distinct:
-		return termVars([]gdl.Term{l.X, l.Y}, vs)
-	case *gdl.Or:
-		for _, d := range l.Disjuncts {
-			vs = literalVars(d, vs)
-		}
+	return appendVars(l, vs)
+}
+
+// termVars appends the names of the variables of ts to vs, each once, in
+// the order they are written.
+func termVars(ts []gdl.Term, vs []string) []string {
+	for _, t := range ts {
+		vs = appendVars(t, vs)
 	}
 	return vs
 }
 
-func termVars(ts []gdl.Term, vs []string) []string {
-	for _, t := range ts {
-		switch t := t.(type) {
-		case *gdl.Var:
-			if !slices.Contains(vs, t.Name) {
-				vs = append(vs, t.Name)
-			}
-		case *gdl.Func:
-			vs = termVars(t.Args, vs)
+func appendVars(n gdl.Node, vs []string) []string {
+	gdl.Inspect(n, func(n gdl.Node) bool {
+		if v, ok := n.(*gdl.Var); ok && !slices.Contains(vs, v.Name) {
+			vs = append(vs, v.Name)
 		}
-	}
+		return true
+	})
 	return vs
 }
 
@@ -388,15 +380,3 @@ func termVars(ts []gdl.Term, vs []string) []string {
 // game relation apart from the few native predicates the backend registers,
 // so a relation called halt, call or consult is an ordinary relation.
 func relationAtom(name string) string { return "gdl:" + name }
-
-// describe returns a short readable form of a signature list for errors.
-func describe(sigs []signature) string {
-	var b strings.Builder
-	for i, s := range sigs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(s.String())
-	}
-	return b.String()
-}

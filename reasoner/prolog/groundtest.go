@@ -270,12 +270,12 @@ func (tc *testCompiler) unfold(call *gdl.Sentence) (test, bool) {
 // allVars appends the names of every occurrence of a variable in ts to vs.
 func allVars(ts []gdl.Term, vs []string) []string {
 	for _, t := range ts {
-		switch t := t.(type) {
-		case *gdl.Var:
-			vs = append(vs, t.Name)
-		case *gdl.Func:
-			vs = allVars(t.Args, vs)
-		}
+		gdl.Inspect(t, func(n gdl.Node) bool {
+			if v, ok := n.(*gdl.Var); ok {
+				vs = append(vs, v.Name)
+			}
+			return true
+		})
 	}
 	return vs
 }
