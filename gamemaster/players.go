@@ -2,7 +2,6 @@ package gamemaster
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ggp-go/ggp/gamemaster/remote"
@@ -13,7 +12,8 @@ import (
 )
 
 // NewPlayer returns a new player for spec: the kind of an in-process
-// player (mcts, random or legal, as local.New makes them), which reasons
+// player (mcts, random or legal, with optional settings such as
+// mcts:base, as local.New makes them), which reasons
 // with the reasoners newReasoner builds; human, a *human.Player whose moves
 // a person chooses (the caller gives it a seat in a user interface); or the
 // address of a remote player as host:port or an http or https URL.
@@ -21,7 +21,7 @@ func NewPlayer(spec string, newReasoner reasoner.Factory) (player.Player, error)
 	if spec == human.Kind {
 		return human.New("", newReasoner), nil
 	}
-	if slices.Contains(local.Kinds(), spec) {
+	if local.IsSpec(spec) {
 		return local.New(spec, local.Options{NewReasoner: newReasoner})
 	}
 	if strings.Contains(spec, ":") {

@@ -8,6 +8,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -26,6 +27,16 @@ func newFlagSet(env *environment, name, usage, example string) *flag.FlagSet {
 		}
 	}
 	return fs
+}
+
+// withSettingsHelp makes fs's usage end with the settings an in-process
+// mcts player takes, for the commands that name players.
+func withSettingsHelp(env *environment, fs *flag.FlagSet) {
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		fmt.Fprintf(env.stderr, "\n%s\n", local.SettingsHelp)
+	}
 }
 
 // parseFlags parses the flags in args, placed before, between or after the

@@ -32,7 +32,8 @@ const (
 func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
 		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
-	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, random, legal, human (a person, on a page of the viewer), host:port or an http URL")
+	withSettingsHelp(env, flags)
+	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, mcts:SETTINGS (below), random, legal, human (a person, on a page of the viewer), host:port or an http URL")
 	clocks := addRefereeFlags(flags)
 	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")

@@ -22,11 +22,12 @@ const defaultMaxHeap = 768
 
 // runPlay serves a player over the GGP HTTP protocol until ctx is done.
 func runPlay(ctx context.Context, env *environment, args []string) error {
-	flags := newFlagSet(env, "play", "--port P [--player mcts|random|legal] [--name N] [flags]",
+	flags := newFlagSet(env, "play", "--port P [--player mcts[:SETTINGS]|random|legal] [--name N] [flags]",
 		"ggp play --port 9147 --player mcts --name gopher")
 	port := flags.Int("port", 9147, "TCP port to listen on (0 picks a free one)")
 	host := flags.String("host", "", "address to listen on (default: all interfaces)")
-	kind := flags.String("player", "mcts", "player: "+strings.Join(local.Kinds(), ", "))
+	withSettingsHelp(env, flags)
+	kind := flags.String("player", "mcts", "player: "+strings.Join(local.Kinds(), ", ")+", or mcts with settings, as mcts:base (below)")
 	name := flags.String("name", "", "name given to INFO requests (default: the player kind)")
 	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
 	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")

@@ -22,7 +22,8 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]",
 		"ggp tournament --games ticTacToe,connectFour --players mcts,random,legal --rounds 2 --parallel 2 --out t1")
 	gamesFlag := flags.String("games", "", "games to play: bundled names, .kif files or game folders")
-	playersFlag := flags.String("players", "", "players: mcts, random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
+	withSettingsHelp(env, flags)
+	playersFlag := flags.String("players", "", "players: mcts, mcts:SETTINGS (below), random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
 	rounds := flags.Int("rounds", 1, "times each assignment plays each game")
 	parallel := flags.Int("parallel", 1, "matches played at once")
 	out := flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")

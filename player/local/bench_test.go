@@ -13,42 +13,55 @@ import (
 )
 
 // BenchmarkSearch measures the search's iterations per second from the
-// start of tic-tac-toe and connect four with one and with two workers, and
-// per second of CPU time, which shows the cost of parallelism even when
-// other processes take some of the cores:
+// start of tic-tac-toe, connect four and breakthrough with one and with two
+// workers, and per second of CPU time, which shows the cost of parallelism
+// even when other processes take some of the cores. The knowledge variant
+// is the default search (MAST and GRAVE on), base the plain UCT search of
+// the mcts:base preset, side by side to show what the knowledge costs:
 //
 //	go test -run XXX -bench Search -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
+	variants := []struct {
+		name string
+		cfg  mcts.Config
+	}{
+		{"default", mcts.Config{}},
+		{"base", mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
+	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {
 		d := loadGame(b, "shared/"+game)
 		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/workers=%d", game, workers), func(b *testing.B) {
-				ctx := context.Background()
-				var iters int64
-				var elapsed, cpu time.Duration
-				for range b.N {
-					r, err := testFactory(ctx, d)
-					if err != nil {
-						b.Fatal(err)
+			for _, v := range variants {
+				b.Run(fmt.Sprintf("%s/workers=%d/%s", game, workers, v.name), func(b *testing.B) {
+					ctx := context.Background()
+					var iters int64
+					var elapsed, cpu time.Duration
+					for range b.N {
+						r, err := testFactory(ctx, d)
+						if err != nil {
+							b.Fatal(err)
+						}
+						// No node cap beyond the default; a seed for repeatability.
+						cfg := v.cfg
+						cfg.Workers, cfg.Seed = workers, 1
+						s, err := mcts.New(ctx, r, cfg)
+						if err != nil {
+							b.Fatal(err)
+						}
+						rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+						t0, c0 := time.Now(), cpuTime()
+						s.Run(rctx)
+						elapsed += time.Since(t0)
+						cpu += cpuTime() - c0
+						cancel()
+						iters += s.Stats().Iterations
+						s.Close()
 					}
-					// No node cap beyond the default; a seed for repeatability.
-					s, err := mcts.New(ctx, r, mcts.Config{Workers: workers, Seed: 1})
-					if err != nil {
-						b.Fatal(err)
-					}
-					rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-					t0, c0 := time.Now(), cpuTime()
-					s.Run(rctx)
-					elapsed += time.Since(t0)
-					cpu += cpuTime() - c0
-					cancel()
-					iters += s.Stats().Iterations
-					s.Close()
-				}
-				b.ReportMetric(float64(iters)/elapsed.Seconds(), "iter/s")
-				b.ReportMetric(float64(iters)/cpu.Seconds(), "iter/cpu-s")
-				b.ReportMetric(cpu.Seconds()/elapsed.Seconds(), "cores")
-			})
+					b.ReportMetric(float64(iters)/elapsed.Seconds(), "iter/s")
+					b.ReportMetric(float64(iters)/cpu.Seconds(), "iter/cpu-s")
+					b.ReportMetric(cpu.Seconds()/elapsed.Seconds(), "cores")
+				})
+			}
 		}
 	}
 }

@@ -88,15 +88,23 @@ func (o Options) withDefaults(kind string) Options {
 // Kinds returns the kinds of player that New makes.
 func Kinds() []string { return []string{"mcts", "random", "legal"} }
 
-// New returns a new in-process player of the given kind:
+// New returns a new in-process player of the kind spec names:
 //
 //	mcts    Monte Carlo tree search (package mcts)
 //	random  a uniformly random legal move
 //	legal   the first legal move in sorted order
 //
+// The kind may be followed by settings, as in "mcts:base:workers=1" (see
+// spec.go and SettingsHelp); they override opts.Search. The player's name
+// defaults to spec.
+//
 // Each player can play several matches at once, one role in each.
-func New(kind string, opts Options) (player.Player, error) {
-	opts = opts.withDefaults(kind)
+func New(spec string, opts Options) (player.Player, error) {
+	kind, err := parseSpec(spec, &opts)
+	if err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults(spec)
 	switch kind {
 	case "mcts":
 		return &mctsPlayer{opts: opts}, nil

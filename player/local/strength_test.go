@@ -3,6 +3,7 @@ package local
 import (
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // The strength tests play many matches at competition clocks and take
 // tens of minutes; they run only with GGP_STRENGTH=1:
 //
-//	GGP_STRENGTH=1 go test -run Strength -v -timeout 3h ./player/
+//	GGP_STRENGTH=1 go test -run Strength -v -timeout 3h ./player/local/
 //
 // They use the games of the shared corpus and skip when it is absent.
 // An answer after its clock fails them only beyond grace, the second
@@ -145,4 +146,108 @@ func TestStrengthPuzzles(t *testing.T) {
 			t.Errorf("%s: mcts scored %d, want at least %d", tt.game, res.goals[0], tt.min)
 		}
 	}
+}
+
+// strengthSuite is the suite of two-player games the search knowledge is
+// measured on: connect four, breakthrough, checkers, reversi, pentago and
+// hex, the games of the strength issue.
+var strengthSuite = []string{"connectFour", "breakthrough", "checkers", "reversi", "pentago", "hex"}
+
+// meanCI95 returns the mean of xs and the half-width of its 95% interval,
+// by the normal approximation.
+func meanCI95(xs []int) (mean, half float64) {
+	n := float64(len(xs))
+	for _, x := range xs {
+		mean += float64(x)
+	}
+	mean /= n
+	var ss float64
+	for _, x := range xs {
+		ss += (float64(x) - mean) * (float64(x) - mean)
+	}
+	if len(xs) > 1 {
+		half = 1.96 * math.Sqrt(ss/(n-1)/n)
+	}
+	return mean, half
+}
+
+// TestStrengthSuite plays the default player, with the search knowledge
+// of MAST and GRAVE, against the plain UCT search it started from
+// (mcts:base), each with one search goroutine, in both roles of every
+// game of the suite, and wants the default player's mean goal to be above
+// 50 with 95% confidence. ggp tournament runs the same comparison at
+// longer clocks and with a stopping rule; see the README.
+func TestStrengthSuite(t *testing.T) {
+	strength(t)
+	const start, play, perRole = 5 * time.Second, time.Second, 2
+	var all []int
+	for _, game := range strengthSuite {
+		var goals []int
+		for role := range 2 {
+			c := duel(t, game, "mcts:workers=1", "mcts:base:workers=1", role, perRole, start, play)
+			goals = append(goals, c.goals...)
+		}
+		m, h := meanCI95(goals)
+		t.Logf("%s: mcts against mcts:base, %d matches: mean goal %.1f ±%.1f", game, len(goals), m, h)
+		all = append(all, goals...)
+	}
+	m, h := meanCI95(all)
+	t.Logf("suite: mcts against mcts:base, %d matches: mean goal %.1f ±%.1f", len(all), m, h)
+	if m-h <= 50 {
+		t.Errorf("mcts scored %.1f ±%.1f against mcts:base over the suite, want above 50 with 95%% confidence", m, h)
+	}
+}
+
+// TestStrengthMultiRole checks that the search knowledge does not make the
+// player worse in a three-player game and a simultaneous-move game: the
+// default player's mean goal against mcts:base must not be below 50 with
+// 95% confidence. In the three-player game the default player holds one
+// role against two base players, in each role in turn, so its fair share
+// is a third of the goals.
+func TestStrengthMultiRole(t *testing.T) {
+	strength(t)
+	const start, play = 5 * time.Second, time.Second
+	t.Run("connectFourSimultaneous", func(t *testing.T) {
+		var goals []int
+		for role := range 2 {
+			c := duel(t, "connectFourSimultaneous", "mcts:workers=1", "mcts:base:workers=1", role, 4, start, play)
+			goals = append(goals, c.goals...)
+		}
+		m, h := meanCI95(goals)
+		t.Logf("connectFourSimultaneous: mcts against mcts:base, %d matches: mean goal %.1f ±%.1f", len(goals), m, h)
+		if m+h < 50 {
+			t.Errorf("mcts scored %.1f ±%.1f against mcts:base, clearly below 50", m, h)
+		}
+	})
+	t.Run("threePlayerTicTacToe", func(t *testing.T) {
+		d := loadGame(t, "threePlayerTicTacToe")
+		var mine, others []int
+		for role := range 3 {
+			for range 3 {
+				ps := make([]player.Player, 3)
+				for r := range ps {
+					spec := "mcts:base:workers=1"
+					if r == role {
+						spec = "mcts:workers=1"
+					}
+					ps[r] = newPlayer(t, spec, Options{Log: testLog(t)})
+				}
+				res := playMatchGrace(t, d, ps, start, play, grace)
+				t.Logf("threePlayerTicTacToe: mcts as role %d: goals %v", role, res.goals)
+				for r, g := range res.goals {
+					if r == role {
+						mine = append(mine, g)
+					} else {
+						others = append(others, g)
+					}
+				}
+			}
+		}
+		m, h := meanCI95(mine)
+		o, oh := meanCI95(others)
+		t.Logf("threePlayerTicTacToe: mcts %.1f ±%.1f, mcts:base %.1f ±%.1f, %d matches", m, h, o, oh, len(mine))
+		if m+h < o-oh {
+			t.Errorf("mcts scored %.1f ±%.1f, clearly below mcts:base's %.1f ±%.1f", m, h, o, oh)
+		}
+	})
 }

@@ -43,7 +43,41 @@ const (
 	DefaultMaxBytes        = 512 << 20
 	DefaultMaxPlayoutDepth = 2000
 	DefaultPuzzleShare     = 0.8
+	DefaultMASTEpsilon     = 0.4
+	DefaultMASTDecay       = 0.8
+	DefaultGRAVERef        = 50
+	DefaultGRAVEBias       = 1e-5
 )
+
+// A Switch turns a piece of search knowledge on or off; its zero value,
+// Default, leaves the choice to the search.
+type Switch int8
+
+// Values of Switch.
+const (
+	Default Switch = iota
+	On
+	Off
+)
+
+// enabled reports whether the switch is on, deciding def for Default.
+func (s Switch) enabled(def bool) bool {
+	if s == Default {
+		return def
+	}
+	return s == On
+}
+
+// String returns "on", "off" or "default".
+func (s Switch) String() string {
+	switch s {
+	case On:
+		return "on"
+	case Off:
+		return "off"
+	}
+	return "default"
+}
 
 // Config tunes a Search. The zero value selects the defaults.
 type Config struct {
@@ -70,6 +104,31 @@ type Config struct {
 	// explore. Default DefaultPuzzleShare; a negative value disables the
 	// breadth-first search.
 	PuzzleShare float64
+	// MAST switches move-average sampling in playouts on (the default) or
+	// off: a playout plays the move whose mean value, over every iteration
+	// it was played in, is highest with probability 1-MASTEpsilon, and a
+	// random move otherwise. See mast.go.
+	MAST Switch
+	// MASTEpsilon is the probability of a random move in a MAST playout.
+	// Default DefaultMASTEpsilon.
+	MASTEpsilon float64
+	// MASTDecay scales the move averages down at every turn, so that the
+	// current phase of the game counts most. Default DefaultMASTDecay; 1
+	// keeps them whole.
+	MASTDecay float64
+	// GRAVE switches generalized rapid action value estimation in tree
+	// selection on (the default) or off: a move's mean is blended with its
+	// all-moves-as-first value, the mean of the iterations in which the
+	// role played it at any later point, taken from the closest ancestor
+	// with more than GRAVERef visits. See grave.go.
+	GRAVE Switch
+	// GRAVERef is the number of visits a node needs before its
+	// all-moves-as-first values are used. Default DefaultGRAVERef.
+	GRAVERef int
+	// GRAVEBias sets how fast a move's own mean takes over from its
+	// all-moves-as-first value as its visits grow. Default
+	// DefaultGRAVEBias.
+	GRAVEBias float64
 	// Rules, when set, are read for the state that scores the most in a
 	// single-player game, which the puzzle search then also searches back
 	// from. Optional.
@@ -102,6 +161,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.PuzzleShare > 1 {
 		c.PuzzleShare = 1
+	}
+	if c.MASTEpsilon <= 0 || c.MASTEpsilon > 1 {
+		c.MASTEpsilon = DefaultMASTEpsilon
+	}
+	if c.MASTDecay <= 0 || c.MASTDecay > 1 {
+		c.MASTDecay = DefaultMASTDecay
+	}
+	if c.GRAVERef <= 0 {
+		c.GRAVERef = DefaultGRAVERef
+	}
+	if c.GRAVEBias <= 0 {
+		c.GRAVEBias = DefaultGRAVEBias
 	}
 	if c.Seed == 0 {
 		c.Seed = rand.Uint64()
@@ -159,6 +230,9 @@ type Search struct {
 	bscore float64 // goal of best, or -1
 	puz    *puzzle // nil unless the game has one role
 
+	mast  []*mastTable // one per worker id; nil when MAST is off
+	grave bool         // GRAVE is on
+
 	iterations atomic.Int64
 	expansions atomic.Int64
 	panics     atomic.Int64
@@ -182,6 +256,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		pool:   make(chan reasoner.Reasoner, 2*cfg.Workers+1),
 		table:  map[uint64]*node{},
 		bscore: -1,
+		grave:  cfg.GRAVE.enabled(true),
 	}
 	if len(s.roles) == 0 {
 		return nil, errors.New("mcts: the game has no roles")
@@ -201,6 +276,12 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	s.root = root
 	s.insert(root)
+	if cfg.MAST.enabled(true) {
+		s.mast = make([]*mastTable, cfg.Workers)
+		for i := range s.mast {
+			s.mast[i] = newMASTTable(len(s.roles))
+		}
+	}
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
 		s.puz = newPuzzle(searchHost{s}, goalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
 	}

@@ -33,6 +33,11 @@ type node struct {
 	n     []float64         // visits of each role's moves
 	w     []float64         // sum of each role's values over those visits
 
+	// AMAF statistics for GRAVE, aligned with n and w, and an index of
+	// the moves; nil until the node has enough visits (grave.go).
+	amafN, amafW []float64
+	index        []map[reasoner.Move]int32
+
 	visits   float64 // iterations through the node, including running ones
 	children []edge
 	size     int64  // estimated bytes
@@ -212,6 +217,16 @@ func (s *Search) prune() {
 type worker struct {
 	s   *Search
 	rng *rand.Rand
+	id  int
+
+	mast *mastTable // this worker's move averages, nil without MAST
+	// played holds the moves each role chose in this iteration, in the
+	// tree (the first treeCount) and then in the playout, for MAST and
+	// GRAVE; nil when neither is on. seen is GRAVE's scratch set.
+	played    [][]reasoner.Move
+	treeCount []int
+	seen      []map[reasoner.Move]struct{}
+	ref       *node // GRAVE: the node lending AMAF values during descent
 
 	path  []*node         // nodes selected from the root
 	idx   []int32         // move index of every role at every node of path
@@ -226,12 +241,27 @@ type worker struct {
 
 func newWorker(s *Search, run uint64, id int) *worker {
 	nr := len(s.roles)
-	return &worker{
+	w := &worker{
 		s:     s,
 		rng:   rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
+		id:    id,
 		moves: make([]reasoner.Move, nr),
 		value: make([]float64, nr),
 	}
+	if s.mast != nil {
+		w.mast = s.mast[id]
+	}
+	if s.mast != nil || s.grave {
+		w.played = make([][]reasoner.Move, nr)
+		w.treeCount = make([]int, nr)
+	}
+	if s.grave {
+		w.seen = make([]map[reasoner.Move]struct{}, nr)
+		for r := range w.seen {
+			w.seen[r] = map[reasoner.Move]struct{}{}
+		}
+	}
+	return w
 }
 
 // abandon undoes the visits counted by the selection of an iteration that
@@ -264,6 +294,10 @@ func (w *worker) selectJoint(n *node) int64 {
 	s := w.s
 	c := s.cfg.Exploration
 	logN := math.Log(n.visits + 1)
+	ref := w.ref
+	if s.grave && s.lends(n) {
+		ref, w.ref = n, n
+	}
 	var j int64
 	stride := int64(1)
 	for r, ms := range n.moves {
@@ -291,7 +325,15 @@ func (w *worker) selectJoint(n *node) int64 {
 					best, bestV = i, math.Inf(1)
 					break
 				}
-				if v := n.w[off+i]/visits + c*math.Sqrt(logN/visits); v > bestV {
+				mean := n.w[off+i] / visits
+				if ref != nil {
+					j := off + i
+					if ref != n {
+						j = ref.amafIndex(r, ms[i])
+					}
+					mean = s.graveValue(n, off+i, ref, j)
+				}
+				if v := mean + c*math.Sqrt(logN/visits); v > bestV {
 					best, bestV = i, v
 				}
 			}
@@ -344,7 +386,17 @@ const maxSelectDepth = 10000
 func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	s := w.s
 	s.iterations.Add(1)
+	if w.mast != nil {
+		w.mast.mu.Lock()
+		defer w.mast.mu.Unlock()
+	}
 	leaf, parent, playFrom := w.descend()
+	if w.mast != nil {
+		w.mast.decay(w.gen, s.cfg.MASTDecay)
+	}
+	if w.played != nil {
+		w.treeMoves()
+	}
 	if parent != nil {
 		k := len(w.path) - 1
 		st, err := r.Next(ctx, parent.state, w.jointMoves(parent, k))
@@ -381,7 +433,29 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 			w.recordLine(w.line)
 		}
 	}
+	if w.mast != nil {
+		w.mast.learn(w.played, w.value)
+	}
 	w.backup(leaf)
+}
+
+// treeMoves starts w.played with the moves selected down the tree, for
+// the roles that had a choice.
+func (w *worker) treeMoves() {
+	nr := len(w.s.roles)
+	for r := range w.played {
+		w.played[r] = w.played[r][:0]
+	}
+	for k, n := range w.path {
+		for r := range nr {
+			if len(n.moves[r]) > 1 {
+				w.played[r] = append(w.played[r], n.moves[r][w.idx[k*nr+r]])
+			}
+		}
+	}
+	for r := range w.played {
+		w.treeCount[r] = len(w.played[r])
+	}
 }
 
 // descend selects joint moves from the root down. It stops at a solved
@@ -394,6 +468,7 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 	defer s.mu.Unlock()
 	w.path, w.idx, w.joint = w.path[:0], w.idx[:0], w.joint[:0]
 	w.gen = s.gen
+	w.ref = nil
 	n := s.root
 	for {
 		if n.solved {
@@ -496,11 +571,21 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 			if err != nil {
 				return false, err
 			}
-			if len(ms) == 0 {
+			switch {
+			case len(ms) == 0:
 				// A broken game: score the state as it stands.
 				return false, w.goals(ctx, r, st)
+			case len(ms) == 1:
+				w.moves[role] = ms[0]
+				continue
+			case w.mast != nil && w.rng.Float64() >= w.s.cfg.MASTEpsilon:
+				w.moves[role] = ms[w.mast.greedy(role, ms, w.rng)]
+			default:
+				w.moves[role] = ms[w.rng.IntN(len(ms))]
 			}
-			w.moves[role] = ms[w.rng.IntN(len(ms))]
+			if w.played != nil {
+				w.played[role] = append(w.played[role], w.moves[role])
+			}
 		}
 		if w.s.puz != nil {
 			w.line = append(w.line, w.moves[0])
@@ -554,6 +639,9 @@ func (w *worker) backup(leaf *node) {
 		return
 	}
 	nr := len(s.roles)
+	if s.grave && w.played != nil {
+		w.learnAMAF()
+	}
 	proving := leaf != nil && leaf.solved
 	for k := len(w.path) - 1; k >= 0; k-- {
 		n := w.path[k]

@@ -1,0 +1,157 @@
+package local
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ggp-go/ggp/player/mcts"
+)
+
+// A player specification is a kind of player, optionally followed by
+// settings after colons, each a preset name or KEY=VALUE:
+//
+//	mcts
+//	mcts:base
+//	mcts:mast=off:c=0.4
+//	mcts:base:workers=1
+//
+// Settings apply from left to right, so a preset can be adjusted. The
+// settings of the mcts player are listed by SettingsHelp; random and
+// legal take none.
+
+// presets are named groups of mcts settings.
+var presets = map[string]string{
+	// base is the search this project's strength work started from:
+	// UCT with uniformly random playouts, no knowledge learned during
+	// the match. Comparisons against it measure what the knowledge adds.
+	"base": "mast=off:grave=off",
+}
+
+// SettingsHelp describes the settings of the mcts player.
+const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
+  base           preset: the plain UCT player, no MAST or GRAVE
+  mast=on|off    move-average sampling in playouts (default on)
+  eps=F          MAST: probability of a random playout move (default 0.4)
+  decay=F        MAST: factor the averages keep at each turn (default 0.8)
+  grave=on|off   GRAVE: all-moves-as-first values in tree selection (default on)
+  ref=N          GRAVE: visits a node needs to lend its values (default 50)
+  c=F            UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  workers=N      search goroutines (default: one per core)`
+
+// IsSpec reports whether spec names an in-process player: a kind of
+// Kinds, alone or followed by settings. "mcts:9147" is not one: a number
+// after the colon makes it a remote player's host and port.
+func IsSpec(spec string) bool {
+	kind, rest, found := strings.Cut(spec, ":")
+	if !isKind(kind) {
+		return false
+	}
+	if !found {
+		return true
+	}
+	_, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
+	return err != nil
+}
+
+func isKind(kind string) bool {
+	for _, k := range Kinds() {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// parseSpec splits spec into its kind and applies its settings to opts.
+func parseSpec(spec string, opts *Options) (kind string, err error) {
+	kind, rest, found := strings.Cut(spec, ":")
+	if !isKind(kind) {
+		return "", fmt.Errorf("unknown player %q: want one of %s", kind, strings.Join(Kinds(), ", "))
+	}
+	if !found {
+		return kind, nil
+	}
+	if kind != "mcts" {
+		return "", fmt.Errorf("player %q: %s takes no settings", spec, kind)
+	}
+	if err := applySettings(rest, &opts.Search, 0); err != nil {
+		return "", fmt.Errorf("player %q: %w", spec, err)
+	}
+	return kind, nil
+}
+
+// applySettings applies colon-separated settings to cfg; depth bounds the
+// expansion of presets.
+func applySettings(settings string, cfg *mcts.Config, depth int) error {
+	for _, s := range strings.Split(settings, ":") {
+		if s == "" {
+			continue
+		}
+		key, value, found := strings.Cut(s, "=")
+		if !found {
+			p, ok := presets[key]
+			if !ok || depth > 0 {
+				return fmt.Errorf("unknown preset %q (want a preset or KEY=VALUE)", key)
+			}
+			if err := applySettings(p, cfg, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := applySetting(key, value, cfg); err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return nil
+}
+
+func applySetting(key, value string, cfg *mcts.Config) error {
+	switch key {
+	case "mast":
+		return parseSwitch(value, &cfg.MAST)
+	case "grave":
+		return parseSwitch(value, &cfg.GRAVE)
+	case "eps":
+		return parseFloat(value, 0, 1, &cfg.MASTEpsilon)
+	case "decay":
+		return parseFloat(value, 0, 1, &cfg.MASTDecay)
+	case "c":
+		return parseFloat(value, 0, 100, &cfg.Exploration)
+	case "ref":
+		return parseInt(value, 1, 1<<30, &cfg.GRAVERef)
+	case "workers":
+		return parseInt(value, 1, 1024, &cfg.Workers)
+	}
+	return fmt.Errorf("unknown setting %q", key)
+}
+
+func parseSwitch(v string, s *mcts.Switch) error {
+	switch v {
+	case "on":
+		*s = mcts.On
+	case "off":
+		*s = mcts.Off
+	default:
+		return fmt.Errorf("want on or off, not %q", v)
+	}
+	return nil
+}
+
+func parseFloat(v string, lo, hi float64, f *float64) error {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || x <= lo || x > hi {
+		return fmt.Errorf("want a number in (%g, %g], not %q", lo, hi, v)
+	}
+	*f = x
+	return nil
+}
+
+func parseInt(v string, lo, hi int, n *int) error {
+	x, err := strconv.Atoi(v)
+	if err != nil || x < lo || x > hi {
+		return fmt.Errorf("want a whole number from %d to %d, not %q", lo, hi, v)
+	}
+	*n = x
+	return nil
+}

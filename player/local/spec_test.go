@@ -1,0 +1,85 @@
+package local
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ggp-go/ggp/player/mcts"
+)
+
+func TestParseSpec(t *testing.T) {
+	tests := []struct {
+		spec string
+		kind string
+		want mcts.Config // the settings that differ from the zero Config
+		err  string      // part of the error, "" for none
+	}{
+		{spec: "mcts", kind: "mcts"},
+		{spec: "random", kind: "random"},
+		{spec: "mcts:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
+		{spec: "mcts:base:mast=on", kind: "mcts", want: mcts.Config{MAST: mcts.On, GRAVE: mcts.Off}},
+		{spec: "mcts:mast=on:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
+		{spec: "mcts:grave=off:workers=1", kind: "mcts", want: mcts.Config{GRAVE: mcts.Off, Workers: 1}},
+		{spec: "mcts:c=0.4:eps=0.2:decay=1:ref=20", kind: "mcts", want: mcts.Config{Exploration: 0.4, MASTEpsilon: 0.2, MASTDecay: 1, GRAVERef: 20}},
+		{spec: "mcts:fast", err: `unknown preset "fast"`},
+		{spec: "mcts:mast=maybe", err: "want on or off"},
+		{spec: "mcts:c=-1", err: "want a number"},
+		{spec: "mcts:eps=2", err: "want a number"},
+		{spec: "mcts:workers=0", err: "want a whole number"},
+		{spec: "mcts:depth=3", err: `unknown setting "depth"`},
+		{spec: "random:base", err: "takes no settings"},
+		{spec: "minimax", err: `unknown player "minimax"`},
+	}
+	for _, tt := range tests {
+		var opts Options
+		kind, err := parseSpec(tt.spec, &opts)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("parseSpec(%q): error %v, want one containing %q", tt.spec, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("parseSpec(%q): %v", tt.spec, err)
+			continue
+		}
+		if kind != tt.kind || opts.Search != tt.want {
+			t.Errorf("parseSpec(%q) = %q, %+v; want %q, %+v", tt.spec, kind, opts.Search, tt.kind, tt.want)
+		}
+	}
+}
+
+func TestIsSpec(t *testing.T) {
+	tests := []struct {
+		spec string
+		want bool
+	}{
+		{"mcts", true},
+		{"legal", true},
+		{"mcts:base", true},
+		{"mcts:mast=off:workers=1", true},
+		{"mcts:9147", false}, // a host named mcts
+		{"mcts:9147/ggp", false},
+		{"localhost:9147", false},
+		{"http://127.0.0.1:9147", false},
+		{"human", false},
+	}
+	for _, tt := range tests {
+		if got := IsSpec(tt.spec); got != tt.want {
+			t.Errorf("IsSpec(%q) = %v, want %v", tt.spec, got, tt.want)
+		}
+	}
+}
+
+// TestSpecName checks that a player built from settings is named by its
+// whole specification, so that match records and tournament tables tell
+// two configurations apart.
+func TestSpecName(t *testing.T) {
+	p, err := New("mcts:base:workers=1", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Name(); got != "mcts:base:workers=1" {
+		t.Errorf("Name() = %q, want the specification", got)
+	}
+}

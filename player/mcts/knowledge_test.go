@@ -1,0 +1,167 @@
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+func TestMASTTable(t *testing.T) {
+	tab := newMASTTable(2)
+	tab.learn([][]reasoner.Move{{"a", "b"}, {"x"}}, []float64{1, 0})
+	tab.learn([][]reasoner.Move{{"b"}, {"x", "y"}}, []float64{0, 1})
+	for _, tt := range []struct {
+		role int
+		move reasoner.Move
+		n    float64
+		mean float64
+	}{
+		{0, "a", 1, 1},
+		{0, "b", 2, 0.5},
+		{1, "x", 2, 0.5},
+		{1, "y", 1, 1},
+	} {
+		st := tab.moves[tt.role][tt.move]
+		if st.n != tt.n || st.sum/st.n != tt.mean {
+			t.Errorf("role %d move %s: n %v mean %v, want n %v mean %v", tt.role, tt.move, st.n, st.sum/st.n, tt.n, tt.mean)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20 {
+		if i := tab.greedy(0, []reasoner.Move{"b", "a"}, rng); i != 1 {
+			t.Fatalf("greedy chose %d, want 1 (a, mean 1 against b's 0.5)", i)
+		}
+	}
+	// A move never played counts as a win, so greedy tries it before b.
+	seen := map[int]bool{}
+	for range 50 {
+		seen[tab.greedy(0, []reasoner.Move{"b", "a", "new"}, rng)] = true
+	}
+	if seen[0] || !seen[1] || !seen[2] {
+		t.Errorf("greedy over b, a and an unplayed move chose %v, want a and the unplayed move, at random", seen)
+	}
+
+	tab.decay(5, 0.5)
+	if st := tab.moves[0]["b"]; st.n != 1 || st.sum != 0.5 {
+		t.Errorf("after decay, b has n %v sum %v, want 1 and 0.5", st.n, st.sum)
+	}
+	tab.decay(5, 0.5) // the same generation: no change
+	if st := tab.moves[0]["b"]; st.n != 1 {
+		t.Errorf("a second decay for the same generation changed n to %v", st.n)
+	}
+	for gen := uint64(6); gen < 20; gen++ {
+		tab.decay(gen, 0.5)
+	}
+	if len(tab.moves[0]) != 0 {
+		t.Errorf("averages decayed to almost nothing are kept: %v", tab.moves[0])
+	}
+}
+
+// TestMASTLearns checks that playouts learn which moves pay: in the walk
+// puzzle, moving right reaches the target and moving left never does.
+func TestMASTLearns(t *testing.T) {
+	s := newSearch(t, walk(12), Config{Workers: 1, PuzzleShare: -1, MASTDecay: 1})
+	run(t, s, 300*time.Millisecond)
+	m := s.mast[0].moves[0]
+	right, left := m["right"], m["left"]
+	if right.n == 0 || left.n == 0 {
+		t.Fatalf("MAST saw right %v times and left %v times", right.n, left.n)
+	}
+	if right.sum/right.n <= left.sum/left.n {
+		t.Errorf("MAST mean of right %.3f is not above left's %.3f", right.sum/right.n, left.sum/left.n)
+	}
+	off := newSearch(t, walk(12), Config{Workers: 1, PuzzleShare: -1, MAST: Off})
+	run(t, off, 50*time.Millisecond)
+	if off.mast != nil {
+		t.Error("MAST off still keeps move averages")
+	}
+}
+
+func TestGRAVEValue(t *testing.T) {
+	s := &Search{cfg: Config{}.withDefaults()}
+	n := &node{n: []float64{10, 0}, w: []float64{5, 0}}
+	ref := &node{amafN: []float64{90, 0}, amafW: []float64{81, 0}}
+	beta := 90 / (90 + 10 + s.cfg.GRAVEBias*90*10)
+	want := (1-beta)*0.5 + beta*0.9
+	if got := s.graveValue(n, 0, ref, 0); math.Abs(got-want) > 1e-12 {
+		t.Errorf("graveValue = %v, want %v", got, want)
+	}
+	// No AMAF visits, or a move not legal in ref: the move's own mean.
+	n.n[1], n.w[1] = 4, 1
+	if got := s.graveValue(n, 1, ref, 1); got != 0.25 {
+		t.Errorf("graveValue without AMAF visits = %v, want 0.25", got)
+	}
+	if got := s.graveValue(n, 0, ref, -1); got != 0.5 {
+		t.Errorf("graveValue for a move not legal in ref = %v, want 0.5", got)
+	}
+}
+
+// TestLearnAMAF checks which statistics an iteration adds to: at each node
+// that keeps them, every legal move its role played there or below counts
+// once, with the role's value.
+func TestLearnAMAF(t *testing.T) {
+	s := &Search{cfg: Config{GRAVERef: 1}.withDefaults(), roles: []string{"x", "o"}, grave: true}
+	mk := func(visits float64, xs []reasoner.Move) *node {
+		return &node{visits: visits, moves: [][]reasoner.Move{xs, {"noop"}},
+			off: []int32{0, int32(len(xs))}, n: make([]float64, len(xs)+1), w: make([]float64, len(xs)+1)}
+	}
+	root := mk(5, []reasoner.Move{"a", "b", "c", "d"})
+	child := mk(5, []reasoner.Move{"a", "c", "e"})
+	cold := mk(0, []reasoner.Move{"a", "c"}) // too few visits to keep AMAF
+	w := newWorker(s, 1, 0)
+	w.path = []*node{root, child, cold}
+	w.idx = []int32{1, 0, 2, 0, 0, 0} // root: b; child: e; cold: a
+	w.played = [][]reasoner.Move{{"b", "e", "a", "c", "c"}, {}}
+	w.treeCount = []int{3, 0}
+	w.value = []float64{1, 0}
+	s.mu.Lock()
+	w.learnAMAF()
+	s.mu.Unlock()
+	for _, tt := range []struct {
+		name string
+		n    *node
+		want []float64 // amafN of x's moves; amafW is the same, x's value being 1
+	}{
+		{"root", root, []float64{1, 1, 1, 0}},
+		{"child", child, []float64{1, 1, 1}},
+	} {
+		for i, want := range tt.want {
+			if tt.n.amafN[i] != want || tt.n.amafW[i] != want {
+				t.Errorf("%s move %s: amafN %v amafW %v, want %v", tt.name, tt.n.moves[0][i], tt.n.amafN[i], tt.n.amafW[i], want)
+			}
+		}
+		if noop := len(tt.want); tt.n.amafN[noop] != 0 {
+			t.Errorf("%s: o's only move counted %v times; a role without a choice teaches nothing", tt.name, tt.n.amafN[noop])
+		}
+	}
+	if cold.amafN != nil {
+		t.Error("a node below the reference visits keeps AMAF statistics")
+	}
+}
+
+// TestGRAVEKeepsStatistics checks that a real search gathers AMAF
+// statistics at the root, and none with GRAVE off.
+func TestGRAVEKeepsStatistics(t *testing.T) {
+	s := newSearch(t, nim(40), Config{Workers: 1})
+	run(t, s, 200*time.Millisecond)
+	s.mu.Lock()
+	root := s.root
+	var sum float64
+	for _, v := range root.amafN {
+		sum += v
+	}
+	s.mu.Unlock()
+	if root.amafN == nil || sum == 0 {
+		t.Errorf("after %d iterations the root has AMAF visits %v", s.Stats().Iterations, root.amafN)
+	}
+	off := newSearch(t, nim(40), Config{Workers: 1, GRAVE: Off})
+	run(t, off, 100*time.Millisecond)
+	off.mu.Lock()
+	defer off.mu.Unlock()
+	if off.root.amafN != nil {
+		t.Error("GRAVE off still keeps AMAF statistics")
+	}
+}

@@ -1,0 +1,98 @@
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Move-average sampling (MAST, from CadiaPlayer): every move a role has
+// played, in the tree or in a playout, keeps the mean value the role got in
+// the iterations it was played in, whatever the state. Playouts then pick,
+// with probability 1-ε, the legal move of highest mean instead of a random
+// one (ε-greedy, which Tak, Winands and Björnsson found better than Gibbs
+// sampling across GGP games). A move's value is a property of the game's
+// phase, so the averages decay by a factor at every turn.
+
+// A mastTable holds the move averages one worker learned. Each worker id
+// has its own, so playouts read and update them without contention; the
+// lock is only taken against a worker of an earlier Run that is still
+// finishing its last iteration.
+type mastTable struct {
+	mu    sync.Mutex
+	gen   uint64 // root generation the averages were last decayed for
+	moves []map[reasoner.Move]mastStat
+}
+
+// mastStat is the decayed number of iterations a move was played in and
+// the decayed sum of the values the role got in them.
+type mastStat struct{ n, sum float64 }
+
+func newMASTTable(roles int) *mastTable {
+	t := &mastTable{moves: make([]map[reasoner.Move]mastStat, roles)}
+	for r := range t.moves {
+		t.moves[r] = map[reasoner.Move]mastStat{}
+	}
+	return t
+}
+
+// decay scales the averages down by gamma once per generation of the root,
+// forgetting what earlier phases of the game taught; averages that fall
+// to almost nothing are dropped.
+func (t *mastTable) decay(gen uint64, gamma float64) {
+	if t.gen == gen {
+		return
+	}
+	t.gen = gen
+	for _, m := range t.moves {
+		for k, st := range m {
+			st.n *= gamma
+			st.sum *= gamma
+			if st.n < 0.01 {
+				delete(m, k)
+				continue
+			}
+			m[k] = st
+		}
+	}
+}
+
+// greedy returns the index of the move of role with the highest mean
+// value, ties broken at random; a move never played counts as winning, so
+// that it gets tried.
+func (t *mastTable) greedy(role int, moves []reasoner.Move, rng *rand.Rand) int {
+	tab := t.moves[role]
+	k := len(moves)
+	start := rng.IntN(k)
+	best, bestV := start, math.Inf(-1)
+	for d := range k {
+		i := start + d
+		if i >= k {
+			i -= k
+		}
+		v := 1.0
+		if st, ok := tab[moves[i]]; ok && st.n > 0 {
+			v = st.sum / st.n
+		}
+		if v > bestV {
+			best, bestV = i, v
+		}
+	}
+	return best
+}
+
+// learn adds value, each role's result of an iteration, to the averages of
+// the moves that role played in it.
+func (t *mastTable) learn(played [][]reasoner.Move, value []float64) {
+	for r, ms := range played {
+		tab := t.moves[r]
+		for _, m := range ms {
+			st := tab[m]
+			st.n++
+			st.sum += value[r]
+			tab[m] = st
+		}
+	}
+}
