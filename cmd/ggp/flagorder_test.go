@@ -113,6 +113,12 @@ func TestFlagsAnywhere(t *testing.T) {
 			{"--games", "nim", "--players", "legal,legal", "--out", "{dir}"},
 			{"--out", "{dir}", "--players", "legal,legal", "--games", "nim"},
 		}, want: "2 of 2 matches completed"},
+		// Two legal players, deterministic: the first wins as first and
+		// loses as second, so the test stays undecided.
+		{cmd: "tournament", orders: [][]string{
+			{"--games", "nim", "--players", "legal,legal", "--sprt", "0.1", "--rounds", "2", "--out", "{dir}"},
+			{"--sprt", "0.1", "--out", "{dir}", "--rounds", "2", "--players", "legal,legal", "--games", "nim"},
+		}, want: "SPRT: undecided after 4 matches"},
 		{cmd: "tournament", code: 2, orders: [][]string{
 			{"nim", "--players", "legal,legal", "--out", "{dir}"},
 			{"--players", "legal,legal", "--out", "{dir}", "nim"},

@@ -138,6 +138,10 @@ func TestMatchCommandUsage(t *testing.T) {
 		{[]string{"tournament", "--games", "nim", "--out", "x"}, 2, "--players is required"},
 		{[]string{"tournament", "--games", "nim", "--players", "random"}, 2, "--out is required"},
 		{[]string{"tournament", "--games", "nim", "--players", "nobody", "--out", "x"}, 2, `unknown player "nobody"`},
+		{[]string{"tournament", "-h"}, 0, "--sprt 0.1 --out ab1"},
+		{[]string{"tournament", "--games", "nim", "--players", "random,legal,legal", "--sprt", "0.1", "--out", "x"}, 2, "--sprt compares two players, not 3"},
+		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "0.6", "--out", "x"}, 2, "--sprt: SPRT margin 0.6"},
+		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "-0.1", "--out", "x"}, 2, "--sprt: SPRT margin -0.1"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := runCommand(t, tt.args...)
@@ -174,5 +178,43 @@ func TestTournamentCommand(t *testing.T) {
 	code, out, errOut = runCommand(t, args...)
 	if code != 0 || !strings.Contains(errOut, "8/8 skipped") || strings.Count(errOut, "\n") != 1 || !strings.Contains(out, "8 of 8 matches completed") {
 		t.Errorf("second run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestTournamentSPRT compares legal with random at breakthrough, which
+// legal nearly always wins: the test accepts H1 long before the 30 rounds,
+// the command prints the comparison and the verdict and exits 0, and run
+// again it plays nothing and says the same.
+func TestTournamentSPRT(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ab")
+	args := []string{"tournament", "--games", "breakthrough", "--players", "legal,random", "--rounds", "30", "--sprt", "0.1", "--out", dir}
+	code, out, errOut := runCommand(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"legal against random: legal's goal per match",
+		"\nbreakthrough ", "\nall ",
+		"SPRT: H1 accepted: legal scores ≥ 0.60 against random (LLR ",
+		"the test decided, leaving ",
+		"of the 60 scheduled unplayed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "(LLR ") || !strings.Contains(errOut, "): H1 accepted\n") {
+		t.Errorf("progress lines lack the test's state:\n%s", errOut)
+	}
+	verdict := func(out string) string {
+		i := strings.Index(out, "SPRT: ")
+		if i < 0 {
+			return ""
+		}
+		return out[i : i+strings.Index(out[i:], "\n")]
+	}
+	code, out2, errOut := runCommand(t, args...)
+	if code != 0 || verdict(out2) != verdict(out) || !strings.Contains(errOut, "skipped: completed before") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("second run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out2, errOut)
 	}
 }

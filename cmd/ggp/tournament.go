@@ -16,18 +16,25 @@ import (
 	"github.com/ggp-go/ggp/player/human"
 )
 
+// tournamentExamples are the examples of ggp tournament -h.
+const tournamentExamples = `ggp tournament --games ticTacToe,connectFour --players mcts,random,legal --rounds 2 --parallel 2 --out t1
+
+  Compare two players, stopping once the test decides whether mcts scores
+  0.5 (H0) or 0.6 (H1) against random, within at most 20 rounds:
+  ggp tournament --games connectFour,breakthrough --players mcts,random --rounds 20 --sprt 0.1 --out ab1`
+
 // runTournament plays every game against every assignment of players to
 // roles, resuming a tournament left unfinished in the same folder.
 func runTournament(ctx context.Context, env *environment, args []string) error {
-	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]",
-		"ggp tournament --games ticTacToe,connectFour --players mcts,random,legal --rounds 2 --parallel 2 --out t1")
+	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]", tournamentExamples)
 	gamesFlag := flags.String("games", "", "games to play: bundled names, .kif files or game folders")
 	withSettingsHelp(env, flags)
 	playersFlag := flags.String("players", "", "players: mcts, mcts:SETTINGS (below), random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
-	rounds := flags.Int("rounds", 1, "times each assignment plays each game")
+	rounds := flags.Int("rounds", 1, "times each assignment plays each game (with --sprt, the most)")
 	parallel := flags.Int("parallel", 1, "matches played at once")
 	out := flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
 	name := flags.String("name", "", "tournament name in the records (default: the folder's name)")
+	sprt := flags.Float64("sprt", 0, "with two players, stop once a sequential test decides whether the first one's mean score per match (goal/100) against the second is 0.5 (H0) or 0.5+`DELTA` (H1); α=β=0.05, at least 8 matches and one of each game and assignment")
 	clocks := addRefereeFlags(flags)
 	viewFlags := addViewFlags(flags)
 	args, err := parseFlags(flags, args)
@@ -51,15 +58,27 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	case *rounds < 1 || *parallel < 1:
 		return fmt.Errorf("%w: --rounds and --parallel must be at least 1", errUsage)
 	}
+	players := splitList(*playersFlag)
+	var test *tournament.SPRT
+	if *sprt != 0 {
+		test = &tournament.SPRT{Delta: *sprt}
+		if err := test.Validate(); err != nil {
+			return fmt.Errorf("%w: --sprt: %v", errUsage, err)
+		}
+		if len(players) != 2 {
+			return fmt.Errorf("%w: --sprt compares two players, not %d", errUsage, len(players))
+		}
+	}
 	t := &tournament.Tournament{
 		Name:       *name,
 		Dir:        *out,
-		Players:    splitList(*playersFlag),
+		Players:    players,
 		Rounds:     *rounds,
 		Parallel:   *parallel,
 		StartClock: clocks.start.d,
 		PlayClock:  clocks.play.d,
 		Referee:    ref,
+		SPRT:       test,
 	}
 	for _, spec := range t.Players {
 		if _, err := gamemaster.NewPlayer(spec, ref.NewReasoner); err != nil {
@@ -77,7 +96,12 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	if f, ok := env.stderr.(*os.File); ok && isTerminal(f) {
 		bar = true
 	}
-	t.Progress = tournamentProgress(env.stderr, bar)
+	progress := tournamentProgress(env.stderr, bar)
+	scheduled := 0
+	t.Progress = func(p tournament.Progress) {
+		scheduled = p.Total
+		progress(p)
+	}
 	if *viewFlags.on {
 		// The records are rewritten after every step: the viewer, over the
 		// tournament folder, shows each match as it is played.
@@ -108,8 +132,24 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	}
 	fmt.Fprintln(env.stdout)
 	res.WriteTable(env.stdout)
+	if len(res.Players) == 2 {
+		if c, err := res.Compare(res.Players[0], res.Players[1]); err == nil {
+			fmt.Fprintln(env.stdout)
+			c.WriteTable(env.stdout)
+		}
+	}
+	decided := res.SPRT != nil && res.SPRT.Verdict != tournament.Undecided
+	if res.SPRT != nil {
+		fmt.Fprintf(env.stdout, "\nSPRT: %s\n", res.SPRT)
+	}
 	done := res.Completed()
-	fmt.Fprintf(env.stdout, "\n%d of %d matches completed; results in %s\n", done, len(res.Matches), filepath.Join(t.Dir, tournament.ResultsFile))
+	results := filepath.Join(t.Dir, tournament.ResultsFile)
+	if decided && len(res.Matches) < scheduled {
+		fmt.Fprintf(env.stdout, "\n%d of %d matches completed; the test decided, leaving %d of the %d scheduled unplayed; results in %s\n",
+			done, len(res.Matches), scheduled-len(res.Matches), scheduled, results)
+	} else {
+		fmt.Fprintf(env.stdout, "\n%d of %d matches completed; results in %s\n", done, len(res.Matches), results)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(env.stderr, "ggp tournament: interrupted; run the same command again to play the %d matches left\n", len(res.Matches)-done)
@@ -118,8 +158,15 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	if done < len(res.Matches) {
+		if decided {
+			fmt.Fprintf(env.stderr, "ggp tournament: %d matches did not complete; the test decided on the others\n", len(res.Matches)-done)
+			return nil
+		}
 		fmt.Fprintf(env.stderr, "ggp tournament: %d matches did not complete; run the same command again to retry them\n", len(res.Matches)-done)
 		return errFailed
+	}
+	if res.SPRT != nil && !decided {
+		fmt.Fprintln(env.stderr, "ggp tournament: the test is undecided; run the same command with more --rounds to go on")
 	}
 	return nil
 }
@@ -146,6 +193,12 @@ func tournamentProgress(w io.Writer, bar bool) func(tournament.Progress) {
 			tournamentBar(w, p, line)
 			return
 		}
+		if p.SPRT != nil {
+			line += fmt.Sprintf(" (LLR %.2f, bounds %.2f and %.2f)", p.SPRT.LLR, p.SPRT.Lower, p.SPRT.Upper)
+			if p.SPRT.Verdict != tournament.Undecided {
+				line += ": " + string(p.SPRT.Verdict) + " accepted"
+			}
+		}
 		fmt.Fprintf(w, "%d/%d %s\n", p.Done, p.Total, line)
 	}
 }
@@ -168,7 +221,8 @@ func tournamentMatchLine(p tournament.Progress) string {
 	return fmt.Sprintf("%s: %s", m.ID, strings.Join(parts, ", "))
 }
 
-// tournamentBar redraws the progress bar line.
+// tournamentBar redraws the progress bar line, with the log-likelihood
+// ratio of the sequential test, if any, after the count.
 func tournamentBar(w io.Writer, p tournament.Progress, last string) {
 	const width = 30
 	filled := 0
@@ -178,5 +232,9 @@ func tournamentBar(w io.Writer, p tournament.Progress, last string) {
 	if len(last) > 50 {
 		last = last[:47] + "..."
 	}
-	fmt.Fprintf(w, "\r[%s%s] %d/%d %-50s", strings.Repeat("#", filled), strings.Repeat("-", width-filled), p.Done, p.Total, last)
+	llr := ""
+	if p.SPRT != nil {
+		llr = fmt.Sprintf(" LLR %.2f", p.SPRT.LLR)
+	}
+	fmt.Fprintf(w, "\r[%s%s] %d/%d%s %-50s", strings.Repeat("#", filled), strings.Repeat("-", width-filled), p.Done, p.Total, llr, last)
 }

@@ -13,11 +13,16 @@ import (
 
 // Results are the outcome of a tournament, as written to ResultsFile.
 type Results struct {
-	Name      string        `json:"name"`
-	Games     []string      `json:"games"`
-	Players   []string      `json:"players"` // labels, as Labels returns them
-	Matches   []MatchResult `json:"matches"` // in the order of Schedule
+	Name    string   `json:"name"`
+	Games   []string `json:"games"`
+	Players []string `json:"players"` // labels, as Labels returns them
+	// Matches are in the order of Schedule: all of them, but for those
+	// left unplayed because the SPRT decided.
+	Matches   []MatchResult `json:"matches"`
 	Standings []Standing    `json:"standings"`
+	// SPRT is the state of the tournament's sequential test, if it has
+	// one.
+	SPRT *SPRTResult `json:"sprt,omitempty"`
 }
 
 // MatchResult is the outcome of one match.

@@ -10,6 +10,13 @@
 // from scratch, so that a tournament killed at any point can be finished
 // without losing or replaying a completed match. Only one process may run
 // a tournament folder at a time.
+//
+// A tournament of two players can compare them: Results.Compare sums up
+// the first against the second per game, and a sequential probability
+// ratio test (SPRT) can stop the tournament as soon as it decides whether
+// the first is stronger by a given margin. The schedule plays every game
+// and assignment of players to roles once per round, so that a test that
+// stops early has a balanced sample.
 package tournament
 
 import (
@@ -64,7 +71,7 @@ type Tournament struct {
 	Players []string
 
 	// Rounds is the number of times each assignment plays each game; zero
-	// means one.
+	// means one. With SPRT, it is the most.
 	Rounds int
 
 	// Parallel is the number of matches played at once; zero means one.
@@ -84,6 +91,13 @@ type Tournament struct {
 	// Progress, if not nil, is called after every match, and once at the
 	// start for the matches completed before; never concurrently.
 	Progress func(Progress)
+
+	// SPRT, if not nil, is the sequential test of Players[0] against
+	// Players[1], of which there must be exactly two. It runs after every
+	// match; once it decides, no new match starts, and the matches running
+	// finish. Run on a folder whose matches already decide it, the
+	// tournament plays none.
+	SPRT *SPRT
 }
 
 // Progress reports how far a tournament is.
@@ -93,6 +107,7 @@ type Progress struct {
 	Skipped int          // matches completed before this run
 	Match   *MatchResult // the match just finished; nil in the first report
 	Err     error        // why Match did not complete, if it did not
+	SPRT    *SPRTResult  // the state of the sequential test, if any
 }
 
 // A Scheduled match is one match of a tournament.
@@ -122,7 +137,9 @@ func Labels(players []string) []string {
 }
 
 // Schedule returns the matches of the tournament in the order they are
-// played: round by round, game by game, assignment by assignment. The id
+// played: round by round, game by game, assignment by assignment, so that
+// every round plays every game and assignment once, and a tournament
+// stopped early by its SPRT is balanced within a round. The id
 // of a match is "<game>.r<round>.<seats>", such as ticTacToe.r1.0-2 for
 // the first round of ticTacToe with Players[0] as the first role and
 // Players[2] as the second.
@@ -319,6 +336,14 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 		}
 		newPlayer = func(spec string) (player.Player, error) { return gamemaster.NewPlayer(spec, factory) }
 	}
+	if t.SPRT != nil {
+		if err := t.SPRT.Validate(); err != nil {
+			return nil, fmt.Errorf("tournament: %w", err)
+		}
+		if len(t.Players) != 2 {
+			return nil, fmt.Errorf("tournament: an SPRT compares two players, not %d", len(t.Players))
+		}
+	}
 	for _, spec := range slices.Compact(slices.Sorted(slices.Values(t.Players))) {
 		if _, err := newPlayer(spec); err != nil {
 			return nil, fmt.Errorf("tournament: %w", err)
@@ -357,15 +382,36 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 			todo = append(todo, i)
 		}
 	}
-	var mu sync.Mutex // guards res, done and the calls to Progress
+	var mu sync.Mutex // guards res, done, the test's state and the calls to Progress
 	done := len(ms) - len(todo)
 	skipped := done
+	// The test's state: which matches of todo are pending (not finished in
+	// this run), and whether the test decided.
+	pending := make([]bool, len(ms))
+	decided := make(chan struct{})
+	var stopped bool
+	test := func() *SPRTResult {
+		if t.SPRT == nil {
+			return nil
+		}
+		st := sprtStatus(t.SPRT, res, pending)
+		res.SPRT = &st
+		if st.Verdict != Undecided && !stopped {
+			stopped = true
+			close(decided)
+		}
+		return &st
+	}
+	first := test() // on the matches completed before
+	for _, i := range todo {
+		pending[i] = true
+	}
 	report := func(p Progress) {
 		if t.Progress != nil {
 			t.Progress(p)
 		}
 	}
-	report(Progress{Done: done, Total: len(ms), Skipped: skipped})
+	report(Progress{Done: done, Total: len(ms), Skipped: skipped, SPRT: first})
 	if err := t.writeResults(res); err != nil {
 		return nil, err
 	}
@@ -382,6 +428,12 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	for range max(t.Parallel, 1) {
 		wg.Go(func() {
 			for i := range jobs {
+				mu.Lock()
+				skip := stopped
+				mu.Unlock()
+				if skip {
+					continue
+				}
 				m := &ms[i]
 				rec, err := t.play(ctx, &r, newPlayer, m)
 				mu.Lock()
@@ -392,7 +444,8 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 					res.Matches[i].Error = err.Error()
 				}
 				done++
-				p := Progress{Done: done, Total: len(ms), Skipped: skipped, Match: &res.Matches[i], Err: err}
+				pending[i] = false
+				p := Progress{Done: done, Total: len(ms), Skipped: skipped, Match: &res.Matches[i], Err: err, SPRT: test()}
 				if werr := t.writeResults(res); werr != nil && writeErr == nil {
 					writeErr = werr
 				}
@@ -404,13 +457,37 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 feed:
 	for _, i := range todo {
 		select {
+		case <-decided:
+			break feed
+		default:
+		}
+		select {
 		case jobs <- i:
 		case <-ctx.Done():
+			break feed
+		case <-decided:
 			break feed
 		}
 	}
 	close(jobs)
 	wg.Wait()
+	if stopped {
+		// The matches the test made unnecessary, never started, are not
+		// part of the results; those that finished after it decided are.
+		kept := res.Matches[:0]
+		for i, m := range res.Matches {
+			if !pending[i] {
+				kept = append(kept, m)
+			}
+		}
+		res.Matches = kept
+	}
+	if t.SPRT != nil {
+		// As a run on the same folder would see it: with every match
+		// finished, the test stops at the same score.
+		st := sprtStatus(t.SPRT, res, nil)
+		res.SPRT = &st
+	}
 	res.summarize()
 	if err := t.writeResults(res); err != nil && writeErr == nil {
 		writeErr = err

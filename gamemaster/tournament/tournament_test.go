@@ -218,6 +218,18 @@ func TestSchedule(t *testing.T) {
 	if !slices.Equal(ms[1].players, []string{"random", "random#2"}) {
 		t.Errorf("players of %s: %q", ms[1].ID, ms[1].players)
 	}
+	// Round by round, each round every game and assignment once: a
+	// tournament stopped early by its SPRT has a balanced sample.
+	for r := range 2 {
+		seen := map[string]bool{}
+		for _, m := range ms[r*resumeTotal : (r+1)*resumeTotal] {
+			key := fmt.Sprint(m.Game.Key, m.Seats)
+			if m.Round != r+1 || seen[key] {
+				t.Errorf("match %s at round %d of the schedule", m.ID, r+1)
+			}
+			seen[key] = true
+		}
+	}
 }
 
 // completedRecords returns the content of the completed records in dir by
