@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
@@ -99,4 +101,74 @@ type legalFails struct{ reasoner.Reasoner }
 
 func (legalFails) Legal(context.Context, *reasoner.State, int) ([]reasoner.Move, error) {
 	return nil, errLegalFails
+}
+
+// TestPlayWhileLoading holds the rules loading through the first two
+// turns, which the mcts player answers with an error while the game master
+// plays for it: once loaded, it must still know every joint move played,
+// and answer legal moves to the end of the game. Losing the one joint move
+// it was sent while loading would put it a turn out of step.
+func TestPlayWhileLoading(t *testing.T) {
+	d := loadGame(t, "ticTacToe")
+	release := make(chan struct{})
+	slow := func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return testFactory(ctx, d)
+	}
+	p := newPlayer(t, "mcts:workers=1", Options{NewReasoner: slow})
+	ref := playertest.Reference(t, d)
+	roles := ref.Roles()
+	bg := context.Background()
+	startCtx, cancel := context.WithTimeout(bg, 200*time.Millisecond)
+	defer cancel()
+	if err := p.Start(startCtx, &player.Match{ID: "m", Role: roles[0], Rules: d, StartClock: 200 * time.Millisecond, PlayClock: 200 * time.Millisecond}); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer p.Abort(bg, "m")
+	st, err := ref.Initial(bg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last []reasoner.Move
+	for step := 0; ; step++ {
+		if term, _ := ref.Terminal(bg, st); term {
+			break
+		}
+		joint := make([]reasoner.Move, len(roles))
+		for r := range roles {
+			legal, err := ref.Legal(bg, st, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joint[r] = legal[0]
+		}
+		clock := 200 * time.Millisecond
+		if step == 2 {
+			close(release)
+			clock = 10 * time.Second // time to load
+		}
+		ctx, cancel := context.WithTimeout(bg, clock)
+		m, err := p.Play(ctx, "m", last)
+		cancel()
+		switch {
+		case step < 2 && err == nil:
+			t.Fatalf("step %d: answered %q while the rules were held loading", step, m)
+		case step >= 2 && err != nil:
+			t.Fatalf("step %d: %v", step, err)
+		case step >= 2:
+			legal, _ := ref.Legal(bg, st, 0)
+			if !slices.Contains(legal, m) {
+				t.Fatalf("step %d: %q is not legal; legal: %v", step, m, legal)
+			}
+			joint[0] = m
+		}
+		if st, err = ref.Next(bg, st, joint); err != nil {
+			t.Fatal(err)
+		}
+		last = joint
+	}
 }

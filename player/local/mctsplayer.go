@@ -41,10 +41,13 @@ type mctsMatch struct {
 	// idle is closed when no goroutine uses search; pending holds the
 	// joint moves played since the search last advanced.
 	idle    chan struct{}
-	qmu     sync.Mutex // guards pending, which a late search goroutine reads
+	qmu     sync.Mutex // guards pending, which a late search goroutine reads, and unplayed
 	pending [][]reasoner.Move
-	broken  atomic.Bool // the search failed in a goroutine that answered late
-	rng     *rand.Rand
+	// unplayed holds the joint moves of turns answered while the rules
+	// were loading, which the game has not played yet.
+	unplayed [][]reasoner.Move
+	broken   atomic.Bool // the search failed in a goroutine that answered late
+	rng      *rand.Rand
 }
 
 func (p *mctsPlayer) Name() string { return p.opts.Name }
@@ -175,6 +178,14 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	select {
 	case <-mm.ready:
 	case <-time.After(time.Until(deadline)):
+		// The game master plays a move for us; the joint move is kept,
+		// to be played once the rules are loaded, or the player would
+		// lose track of the game.
+		mm.qmu.Lock()
+		if last != nil {
+			mm.unplayed = append(mm.unplayed, last)
+		}
+		mm.qmu.Unlock()
 		return "", fmt.Errorf("match %s: the rules are still loading", id)
 	}
 	mm.mu.Lock()
@@ -184,8 +195,23 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	}
 	sctx, cancel := searchContext(ctx, mm.ctx, deadline)
 	defer cancel()
-	if err := mm.g.advance(sctx, last); err != nil {
-		return "", fmt.Errorf("match %s: %w", id, err)
+	mm.qmu.Lock()
+	joints := append(mm.unplayed, last)
+	mm.unplayed = nil
+	mm.qmu.Unlock()
+	for i, joint := range joints {
+		if err := mm.g.advance(sctx, joint); err != nil {
+			// Kept for the next turn, which tries again.
+			mm.qmu.Lock()
+			mm.unplayed = append(slices.Clone(joints[i:]), mm.unplayed...)
+			mm.qmu.Unlock()
+			return "", fmt.Errorf("match %s: %w", id, err)
+		}
+		if i < len(joints)-1 && mm.search != nil {
+			mm.qmu.Lock()
+			mm.pending = append(mm.pending, joint)
+			mm.qmu.Unlock()
+		}
 	}
 	legal, err := mm.g.legal(sctx, p.logf)
 	if err != nil && mm.search != nil {
