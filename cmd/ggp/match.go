@@ -19,6 +19,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 // Default clocks of ggp match and ggp tournament: short enough that the
@@ -51,6 +52,9 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The referee and the in-process players ground the rules once
+	// between them.
+	ref.NewReasoner = backend.Shared(ref.NewReasoner, 1)
 	specs := splitList(*playersFlag)
 	if len(specs) == 0 {
 		return fmt.Errorf("%w: --players is required", errUsage)

@@ -14,6 +14,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
 // tournamentExamples are the examples of ggp tournament -h.
@@ -58,6 +59,9 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	case *rounds < 1 || *parallel < 1:
 		return fmt.Errorf("%w: --rounds and --parallel must be at least 1", errUsage)
 	}
+	// The referee and the in-process players of a match ground its rules
+	// once between them; matches played at once each keep theirs.
+	ref.NewReasoner = backend.Shared(ref.NewReasoner, *parallel+1)
 	players := splitList(*playersFlag)
 	var test *tournament.SPRT
 	if *sprt != 0 {

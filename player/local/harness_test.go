@@ -36,13 +36,15 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testFactory is the backend the players under test use: the default.
+// testFactory is the backend the players under test use: the default,
+// shared as ggp match shares it, so that the players of a match ground its
+// rules once between them.
 var testFactory = func() reasoner.Factory {
 	f, err := backend.New(backend.Auto, backend.Options{})
 	if err != nil {
 		panic(err)
 	}
-	return f
+	return backend.Shared(f, 4)
 }()
 
 // loadGame returns the rules of a bundled game, or of a game of the shared
