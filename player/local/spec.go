@@ -34,7 +34,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   mast=on|off    move-average sampling in playouts (default on)
   eps=F          MAST: probability of a random playout move (default 0.4)
   decay=F        MAST: factor the averages keep at each turn (default 0.8)
-  grave=on|off   GRAVE: all-moves-as-first values in tree selection (default on)
+  grave=on|off   GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N          GRAVE: visits a node needs to lend its values (default 50)
   c=F            UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
   workers=N      search goroutines (default: one per core)`

@@ -145,7 +145,7 @@ func TestLearnAMAF(t *testing.T) {
 // TestGRAVEKeepsStatistics checks that a real search gathers AMAF
 // statistics at the root, and none with GRAVE off.
 func TestGRAVEKeepsStatistics(t *testing.T) {
-	s := newSearch(t, nim(40), Config{Workers: 1})
+	s := newSearch(t, nim(40), Config{Workers: 1, GRAVE: On})
 	run(t, s, 200*time.Millisecond)
 	s.mu.Lock()
 	root := s.root
