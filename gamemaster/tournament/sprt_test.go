@@ -2,10 +2,7 @@ package tournament
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -238,14 +235,7 @@ func TestSPRTTournament(t *testing.T) {
 	if d := seats["legal,random"] - seats["random,legal"]; d < -1 || d > 1 {
 		t.Errorf("assignments played %v", seats)
 	}
-	var onDisk Results
-	data, err := os.ReadFile(filepath.Join(dir, ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &onDisk); err != nil {
-		t.Fatal(err)
-	}
+	onDisk := readResults(t, dir)
 	if onDisk.SPRT == nil || *onDisk.SPRT != *st || len(onDisk.Matches) != len(res.Matches) {
 		t.Errorf("results file: SPRT %+v, %d matches; want %+v, %d", onDisk.SPRT, len(onDisk.Matches), st, len(res.Matches))
 	}

@@ -300,14 +300,7 @@ func checkResumed(t *testing.T, dir string, before map[string][]byte) {
 	if got, want := len(log.ids), resumeTotal-len(before); got != want {
 		t.Errorf("%d matches played on resume, want %d", got, want)
 	}
-	var onDisk Results
-	data, err := os.ReadFile(filepath.Join(dir, ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &onDisk); err != nil {
-		t.Fatal(err)
-	}
+	onDisk := readResults(t, dir)
 	if onDisk.Completed() != resumeTotal || len(onDisk.Standings) != 4 {
 		t.Errorf("results file: %d completed, %d standings", onDisk.Completed(), len(onDisk.Standings))
 	}
@@ -518,4 +511,18 @@ func (p heldPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (
 	}
 	<-p.release
 	return p.Player.Play(ctx, id, last)
+}
+
+// readResults reads the results file of the tournament in dir.
+func readResults(t *testing.T, dir string) Results {
+	t.Helper()
+	var res Results
+	data, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
