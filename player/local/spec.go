@@ -34,6 +34,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   mast=on|off    move-average sampling in playouts (default on)
   eps=F          MAST: probability of a random playout move (default 0.4)
   decay=F        MAST: factor the averages keep at each turn (default 0.8)
+  tau=F          MAST: Gibbs sampling at this temperature instead of eps (default: off)
   grave=on|off   GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N          GRAVE: visits a node needs to lend its values (default 50)
   c=F            UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
@@ -118,6 +119,8 @@ func applySetting(key, value string, cfg *mcts.Config) error {
 		return parseFloat(value, 0, 1, &cfg.MASTDecay)
 	case "c":
 		return parseFloat(value, 0, 100, &cfg.Exploration)
+	case "tau":
+		return parseFloat(value, 0, 100, &cfg.MASTTemperature)
 	case "ref":
 		return parseInt(value, 1, 1<<30, &cfg.GRAVERef)
 	case "workers":

@@ -21,6 +21,8 @@ func TestParseSpec(t *testing.T) {
 		{spec: "mcts:mast=on:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
 		{spec: "mcts:grave=off:workers=1", kind: "mcts", want: mcts.Config{GRAVE: mcts.Off, Workers: 1}},
 		{spec: "mcts:c=0.4:eps=0.2:decay=1:ref=20", kind: "mcts", want: mcts.Config{Exploration: 0.4, MASTEpsilon: 0.2, MASTDecay: 1, GRAVERef: 20}},
+		{spec: "mcts:tau=0.1", kind: "mcts", want: mcts.Config{MASTTemperature: 0.1}},
+		{spec: "mcts:tau=0", err: "want a number"},
 		{spec: "mcts:fast", err: `unknown preset "fast"`},
 		{spec: "mcts:mast=maybe", err: "want on or off"},
 		{spec: "mcts:c=-1", err: "want a number"},

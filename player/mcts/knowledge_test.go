@@ -165,3 +165,26 @@ func TestGRAVEKeepsStatistics(t *testing.T) {
 		t.Error("GRAVE off still keeps AMAF statistics")
 	}
 }
+
+// TestMASTGibbs checks Gibbs sampling: moves of equal means are drawn
+// about equally often, and a clearly better move most of the time.
+func TestMASTGibbs(t *testing.T) {
+	tab := newMASTTable(1)
+	tab.learn([][]reasoner.Move{{"a", "b"}}, []float64{0.5})
+	tab.learn([][]reasoner.Move{{"c"}}, []float64{0})
+	rng := rand.New(rand.NewPCG(3, 4))
+	weights := make([]float64, 3)
+	counts := make([]int, 3)
+	const draws = 3000
+	for range draws {
+		counts[tab.gibbs(0, []reasoner.Move{"a", "b", "c"}, 0.1, weights, rng)]++
+	}
+	// Means 0.5, 0.5 and 0: weights 1, 1 and e^-5 = 0.0067, so a and b
+	// are drawn about half of the time each and c 0.3% of it.
+	for i, want := range []float64{0.4983, 0.4983, 0.0034} {
+		got := float64(counts[i]) / draws
+		if math.Abs(got-want) > 0.04 {
+			t.Errorf("move %d drawn %.3f of the time, want about %.3f", i, got, want)
+		}
+	}
+}

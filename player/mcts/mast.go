@@ -96,3 +96,33 @@ func (t *mastTable) learn(played [][]reasoner.Move, value []float64) {
 		}
 	}
 }
+
+// gibbs returns the index of a move of role drawn with probability
+// proportional to exp(mean/tau): close means give an almost uniform
+// choice, clearly better ones are preferred. A move never played counts
+// as winning.
+func (t *mastTable) gibbs(role int, moves []reasoner.Move, tau float64, weights []float64, rng *rand.Rand) int {
+	tab := t.moves[role]
+	best := math.Inf(-1)
+	for i, m := range moves {
+		v := 1.0
+		if st, ok := tab[m]; ok && st.n > 0 {
+			v = st.sum / st.n
+		}
+		weights[i] = v
+		best = max(best, v)
+	}
+	var total float64
+	for i := range moves {
+		weights[i] = math.Exp((weights[i] - best) / tau)
+		total += weights[i]
+	}
+	x := rng.Float64() * total
+	for i := range moves {
+		x -= weights[i]
+		if x <= 0 {
+			return i
+		}
+	}
+	return len(moves) - 1
+}

@@ -123,6 +123,9 @@ type Config struct {
 	// current phase of the game counts most. Default DefaultMASTDecay; 1
 	// keeps them whole.
 	MASTDecay float64
+	// MASTTemperature, when positive, replaces the epsilon-greedy choice
+	// by Gibbs sampling at this temperature, on goals in [0,1].
+	MASTTemperature float64
 	// GRAVE switches generalized rapid action value estimation in tree
 	// selection on or off (the default, for it lost more matches than it
 	// won in the measurements the README gives): a move's mean is blended with its

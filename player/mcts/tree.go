@@ -226,7 +226,8 @@ type worker struct {
 	played    [][]reasoner.Move
 	treeCount []int
 	seen      []map[reasoner.Move]struct{}
-	ref       *node // GRAVE: the node lending AMAF values during descent
+	ref       *node     // GRAVE: the node lending AMAF values during descent
+	weights   []float64 // MAST Gibbs sampling scratch
 
 	path  []*node         // nodes selected from the root
 	idx   []int32         // move index of every role at every node of path
@@ -578,6 +579,11 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 			case len(ms) == 1:
 				w.moves[role] = ms[0]
 				continue
+			case w.mast != nil && w.s.cfg.MASTTemperature > 0:
+				if cap(w.weights) < len(ms) {
+					w.weights = make([]float64, len(ms))
+				}
+				w.moves[role] = ms[w.mast.gibbs(role, ms, w.s.cfg.MASTTemperature, w.weights[:len(ms)], w.rng)]
 			case w.mast != nil && w.rng.Float64() >= w.s.cfg.MASTEpsilon:
 				w.moves[role] = ms[w.mast.greedy(role, ms, w.rng)]
 			default:
