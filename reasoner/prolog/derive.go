@@ -85,7 +85,6 @@ type derivedRule struct {
 const (
 	maxDerivedRows = 1 << 18
 	maxTrialRows   = 2048
-	maxPartitions  = 64
 )
 
 // initialInstance returns an instance of g holding its initial state,
@@ -627,22 +626,24 @@ func (r *Reasoner) derive(ctx context.Context, d *derivedSCC, ds *derivedState, 
 		}
 	}
 	var err error
-	collect := func(head int) func([]engine.Term) bool {
-		return func(row []engine.Term) bool {
-			if rw, ok := dv.seen[head].add(row); ok {
-				dv.fresh[head] = append(dv.fresh[head], rw)
-				dv.total++
-				if dv.total > limit {
-					err = fmt.Errorf("derived relation %s: more than %d rows in one state", d.rels[head].sig, limit)
-					return true
-				}
+	// One closure for every rule run: head says which relation the rule
+	// running derives.
+	var head int
+	collect := func(row []engine.Term) bool {
+		if rw, ok := dv.seen[head].add(row); ok {
+			dv.fresh[head] = append(dv.fresh[head], rw)
+			dv.total++
+			if dv.total > limit {
+				err = fmt.Errorf("derived relation %s: more than %d rows in one state", d.rels[head].sig, limit)
+				return true
 			}
-			return false
 		}
+		return false
 	}
 	run := func(rule *derivedRule, deltaAt int) error {
 		ds.deltaAt = deltaAt
-		if e := r.solveFlatWith(ctx, rule.rel, args, vals, collect(rule.head)); e != nil {
+		head = rule.head
+		if e := r.solveFlatWith(ctx, rule.rel, args, vals, collect); e != nil {
 			return e
 		}
 		return err

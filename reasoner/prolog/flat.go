@@ -272,10 +272,7 @@ func (r *Reasoner) solveFlatWith(ctx context.Context, rel *flatRelation, args []
 	e := r.newEval(ctx, each)
 	defer r.freeEval(e)
 	e.enter(rel, args, vals, nil, nil, nil, 0)
-	if e.err == nil {
-		return e.skipped
-	}
-	return e.err
+	return cmp.Or(e.err, e.skipped)
 }
 
 // holdsFlat reports whether rel, called with the templates instantiated by

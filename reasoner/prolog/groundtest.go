@@ -407,8 +407,9 @@ func (r *Reasoner) evalTest(t *test, vals []engine.Term, env *engine.Env) (bool,
 		var key []engine.Term
 		if t.rel.scc.inv != 0 {
 			mask = t.rel.scc.inv
-			r.keyBuf = partitionKey(mask, t.args, vals, env, r.keyBuf)
-			key = r.keyBuf
+			if key = partitionKey(mask, t.args, vals, env, r.keyBuf); key != nil {
+				r.keyBuf = key
+			}
 		}
 		x, err := r.derivedTable(ctx, t.rel, mask, key)
 		if err != nil {

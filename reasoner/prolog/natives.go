@@ -481,8 +481,10 @@ func (r *Reasoner) registerNatives() {
 				// call binds, else all rows, or the interpreter when they
 				// are too many.
 				for _, m := range d.masks {
-					if r.keyBuf = partitionKey(m, argTemplates[:rel.sig.arity], args, env, r.keyBuf); r.keyBuf != nil {
-						mask, key = m, r.keyBuf
+					// A nil key (an argument unbound) leaves the buffer as
+					// it was, for the next mask and call to reuse.
+					if k := partitionKey(m, argTemplates[:rel.sig.arity], args, env, r.keyBuf); k != nil {
+						r.keyBuf, mask, key = k, m, k
 						break
 					}
 				}

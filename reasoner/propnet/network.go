@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ggp-go/ggp/gdl"
@@ -108,7 +109,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		f := ts.terms[a].args[0]
 		bases = append(bases, base{a, f, ts.format(f)})
 	}
-	slices.SortFunc(bases, func(a, b base) int { return compareStrings(a.text, b.text) })
+	slices.SortFunc(bases, func(a, b base) int { return strings.Compare(a.text, b.text) })
 	net := &network{roles: roles}
 	for _, b := range bases {
 		nodeOf[b.atom] = g.add(kBase)
@@ -193,7 +194,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		outputs = append(outputs, p.node)
 	}
 	for ri := range roles {
-		slices.SortFunc(net.legal[ri], func(a, b legalProp) int { return compareStrings(string(a.move), string(b.move)) })
+		slices.SortFunc(net.legal[ri], func(a, b legalProp) int { return strings.Compare(string(a.move), string(b.move)) })
 	}
 	for _, a := range atoms(gdl.KeyDoes, 2) {
 		args := ts.terms[a].args
@@ -275,16 +276,6 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	net.indexNext()
 	net.prepare()
 	return net, nil
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // rolesOf returns the roles the description states as facts, in order.
