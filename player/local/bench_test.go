@@ -16,7 +16,7 @@ import (
 // start of tic-tac-toe, connect four and breakthrough with one and with two
 // workers, and per second of CPU time, which shows the cost of parallelism
 // even when other processes take some of the cores. The knowledge variant
-// is the default search (MAST and GRAVE on), base the plain UCT search of
+// is the default search (MAST on, GRAVE off), base the plain UCT search of
 // the mcts:base preset, side by side to show what the knowledge costs:
 //
 //	go test -run XXX -bench Search -benchtime 1x ./player/local/

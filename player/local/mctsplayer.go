@@ -157,11 +157,7 @@ func searchContext(ctx, mctx context.Context, deadline time.Time) (context.Conte
 	return sctx, func() { stop(); cancel() }
 }
 
-func (p *mctsPlayer) logf(format string, args ...any) {
-	if p.opts.Log != nil {
-		p.opts.Log.Printf(format, args...)
-	}
-}
+func (p *mctsPlayer) logf(format string, args ...any) { p.opts.logf(format, args...) }
 
 // Play follows the game with the player's own reasoner, hands the joint
 // move to the search and searches until shortly before the deadline. A

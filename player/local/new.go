@@ -121,7 +121,7 @@ func New(spec string, opts Options) (player.Player, error) {
 			return slices.Min(moves)
 		}), nil
 	}
-	return nil, fmt.Errorf("unknown player %q: want one of %s", kind, strings.Join(Kinds(), ", "))
+	panic("local: parseSpec accepted unknown kind " + kind)
 }
 
 // errUnknownMatch is returned for a match ID a player does not know.
@@ -265,9 +265,12 @@ func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (rea
 	return p.choose(moves), nil
 }
 
-func (p *simple) logf(format string, args ...any) {
-	if p.opts.Log != nil {
-		p.opts.Log.Printf(format, args...)
+func (p *simple) logf(format string, args ...any) { p.opts.logf(format, args...) }
+
+// logf writes a line to Log, if set.
+func (o Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log.Printf(format, args...)
 	}
 }
 

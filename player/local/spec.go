@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
 // after the colon makes it a remote player's host and port.
 func IsSpec(spec string) bool {
 	kind, rest, found := strings.Cut(spec, ":")
-	if !isKind(kind) {
+	if !slices.Contains(Kinds(), kind) {
 		return false
 	}
 	if !found {
@@ -55,19 +56,10 @@ func IsSpec(spec string) bool {
 	return err != nil
 }
 
-func isKind(kind string) bool {
-	for _, k := range Kinds() {
-		if k == kind {
-			return true
-		}
-	}
-	return false
-}
-
 // parseSpec splits spec into its kind and applies its settings to opts.
 func parseSpec(spec string, opts *Options) (kind string, err error) {
 	kind, rest, found := strings.Cut(spec, ":")
-	if !isKind(kind) {
+	if !slices.Contains(Kinds(), kind) {
 		return "", fmt.Errorf("unknown player %q: want one of %s", kind, strings.Join(Kinds(), ", "))
 	}
 	if !found {
@@ -76,32 +68,32 @@ func parseSpec(spec string, opts *Options) (kind string, err error) {
 	if kind != "mcts" {
 		return "", fmt.Errorf("player %q: %s takes no settings", spec, kind)
 	}
-	if err := applySettings(rest, &opts.Search, 0); err != nil {
+	if err := applySettings(rest, &opts.Search); err != nil {
 		return "", fmt.Errorf("player %q: %w", spec, err)
 	}
 	return kind, nil
 }
 
-// applySettings applies colon-separated settings to cfg; depth bounds the
-// expansion of presets.
-func applySettings(settings string, cfg *mcts.Config, depth int) error {
+// applySettings applies colon-separated settings to cfg: presets, which
+// stand for KEY=VALUE settings, and KEY=VALUE settings.
+func applySettings(settings string, cfg *mcts.Config) error {
 	for _, s := range strings.Split(settings, ":") {
 		if s == "" {
 			continue
 		}
-		key, value, found := strings.Cut(s, "=")
-		if !found {
-			p, ok := presets[key]
-			if !ok || depth > 0 {
-				return fmt.Errorf("unknown preset %q (want a preset or KEY=VALUE)", key)
+		pairs := []string{s}
+		if !strings.Contains(s, "=") {
+			p, ok := presets[s]
+			if !ok {
+				return fmt.Errorf("unknown preset %q (want a preset or KEY=VALUE)", s)
 			}
-			if err := applySettings(p, cfg, depth+1); err != nil {
-				return err
-			}
-			continue
+			pairs = strings.Split(p, ":")
 		}
-		if err := applySetting(key, value, cfg); err != nil {
-			return fmt.Errorf("%s: %w", s, err)
+		for _, pair := range pairs {
+			key, value, _ := strings.Cut(pair, "=")
+			if err := applySetting(key, value, cfg); err != nil {
+				return fmt.Errorf("%s: %w", pair, err)
+			}
 		}
 	}
 	return nil

@@ -18,17 +18,25 @@ import (
 // starts keeping them when its visits reach GRAVERef, which bounds their
 // memory by the number of iterations over GRAVERef.
 
-// keepsAMAF reports whether n keeps AMAF statistics, starting them when
-// its visits have reached ref. s.mu must be held.
+// keepsAMAF reports whether n keeps AMAF statistics, starting them, and
+// the index of its moves that the nodes below it look them up by, when its
+// visits have reached ref. s.mu must be held.
 func (s *Search) keepsAMAF(n *node) bool {
 	if n.amafN != nil {
 		return true
 	}
-	if n.visits < float64(s.cfg.GRAVERef) || n.terminal {
+	if n.visits < float64(s.cfg.GRAVERef) {
 		return false
 	}
 	n.amafN = make([]float64, len(n.n))
 	n.amafW = make([]float64, len(n.n))
+	n.index = make([]map[reasoner.Move]int32, len(n.moves))
+	for r, ms := range n.moves {
+		n.index[r] = make(map[reasoner.Move]int32, len(ms))
+		for i, m := range ms {
+			n.index[r][m] = n.off[r] + int32(i)
+		}
+	}
 	grow := int64(16 * len(n.n))
 	n.size += grow
 	s.bytes += grow
@@ -42,32 +50,21 @@ func (s *Search) lends(n *node) bool {
 }
 
 // amafIndex returns the index in n's statistics of move m of role, or -1
-// when m is not legal there. It keeps a map for each role, made the first
-// time n lends its values. s.mu must be held.
+// when m is not legal there. n must keep AMAF statistics. s.mu must be
+// held.
 func (n *node) amafIndex(role int, m reasoner.Move) int {
-	if n.index == nil {
-		n.index = make([]map[reasoner.Move]int32, len(n.moves))
-		for r, ms := range n.moves {
-			n.index[r] = make(map[reasoner.Move]int32, len(ms))
-			for i, mv := range ms {
-				n.index[r][mv] = n.off[r] + int32(i)
-			}
-		}
-	}
 	if i, ok := n.index[role][m]; ok {
 		return int(i)
 	}
 	return -1
 }
 
-// graveValue returns the value selection gives the move at statistics
-// index i of n, for a role whose AMAF values come from ref at index j:
-// the move's own mean blended with its AMAF mean, or its own mean when ref
-// has no AMAF visits of it. visits must not be 0.
-func (s *Search) graveValue(n *node, i int, ref *node, j int) float64 {
-	visits := n.n[i]
-	mean := n.w[i] / visits
-	if ref == nil || j < 0 {
+// graveValue returns the value selection gives a move of the given mean
+// and visits (not 0), whose AMAF values ref holds at index j: its own mean
+// blended with its AMAF mean, or its own mean when ref has no AMAF visits
+// of it or j is -1, the move not being legal in ref.
+func (s *Search) graveValue(mean, visits float64, ref *node, j int) float64 {
+	if j < 0 {
 		return mean
 	}
 	an := ref.amafN[j]

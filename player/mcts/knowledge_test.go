@@ -86,15 +86,15 @@ func TestGRAVEValue(t *testing.T) {
 	ref := &node{amafN: []float64{90, 0}, amafW: []float64{81, 0}}
 	beta := 90 / (90 + 10 + s.cfg.GRAVEBias*90*10)
 	want := (1-beta)*0.5 + beta*0.9
-	if got := s.graveValue(n, 0, ref, 0); math.Abs(got-want) > 1e-12 {
+	if got := s.graveValue(n.w[0]/n.n[0], n.n[0], ref, 0); math.Abs(got-want) > 1e-12 {
 		t.Errorf("graveValue = %v, want %v", got, want)
 	}
 	// No AMAF visits, or a move not legal in ref: the move's own mean.
 	n.n[1], n.w[1] = 4, 1
-	if got := s.graveValue(n, 1, ref, 1); got != 0.25 {
+	if got := s.graveValue(n.w[1]/n.n[1], n.n[1], ref, 1); got != 0.25 {
 		t.Errorf("graveValue without AMAF visits = %v, want 0.25", got)
 	}
-	if got := s.graveValue(n, 0, ref, -1); got != 0.5 {
+	if got := s.graveValue(n.w[0]/n.n[0], n.n[0], ref, -1); got != 0.5 {
 		t.Errorf("graveValue for a move not legal in ref = %v, want 0.5", got)
 	}
 }

@@ -17,9 +17,9 @@ import (
 // phase, so the averages decay by a factor at every turn.
 
 // A mastTable holds the move averages one worker learned. Each worker id
-// has its own, so playouts read and update them without contention; the
-// lock is only taken against a worker of an earlier Run that is still
-// finishing its last iteration.
+// has its own, so its lock is uncontended but for a worker of an earlier
+// Run still finishing its last iteration; each method holds it only for
+// the table access, never across a reasoner call.
 type mastTable struct {
 	mu    sync.Mutex
 	gen   uint64 // root generation the averages were last decayed for
@@ -42,6 +42,8 @@ func newMASTTable(roles int) *mastTable {
 // forgetting what earlier phases of the game taught; averages that fall
 // to almost nothing are dropped.
 func (t *mastTable) decay(gen uint64, gamma float64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.gen == gen {
 		return
 	}
@@ -63,6 +65,8 @@ func (t *mastTable) decay(gen uint64, gamma float64) {
 // value, ties broken at random; a move never played counts as winning, so
 // that it gets tried.
 func (t *mastTable) greedy(role int, moves []reasoner.Move, rng *rand.Rand) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	tab := t.moves[role]
 	k := len(moves)
 	start := rng.IntN(k)
@@ -86,6 +90,8 @@ func (t *mastTable) greedy(role int, moves []reasoner.Move, rng *rand.Rand) int 
 // learn adds value, each role's result of an iteration, to the averages of
 // the moves that role played in it.
 func (t *mastTable) learn(played [][]reasoner.Move, value []float64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	for r, ms := range played {
 		tab := t.moves[r]
 		for _, m := range ms {
@@ -102,6 +108,8 @@ func (t *mastTable) learn(played [][]reasoner.Move, value []float64) {
 // choice, clearly better ones are preferred. A move never played counts
 // as winning.
 func (t *mastTable) gibbs(role int, moves []reasoner.Move, tau float64, weights []float64, rng *rand.Rand) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	tab := t.moves[role]
 	best := math.Inf(-1)
 	for i, m := range moves {

@@ -217,7 +217,6 @@ func (s *Search) prune() {
 type worker struct {
 	s   *Search
 	rng *rand.Rand
-	id  int
 
 	mast *mastTable // this worker's move averages, nil without MAST
 	// played holds the moves each role chose in this iteration, in the
@@ -226,7 +225,6 @@ type worker struct {
 	played    [][]reasoner.Move
 	treeCount []int
 	seen      []map[reasoner.Move]struct{}
-	ref       *node     // GRAVE: the node lending AMAF values during descent
 	weights   []float64 // MAST Gibbs sampling scratch
 
 	path  []*node         // nodes selected from the root
@@ -245,7 +243,6 @@ func newWorker(s *Search, run uint64, id int) *worker {
 	w := &worker{
 		s:     s,
 		rng:   rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
-		id:    id,
 		moves: make([]reasoner.Move, nr),
 		value: make([]float64, nr),
 	}
@@ -290,15 +287,13 @@ func (w *worker) abandon() {
 // workers elsewhere until the value is known), and returns the joint move
 // number. Where one role moves, a move whose value is proven teaches
 // nothing more, so the mover picks among the unproven moves while there
-// are any, and otherwise the best proven one. s.mu must be held.
-func (w *worker) selectJoint(n *node) int64 {
+// are any, and otherwise the best proven one. With GRAVE, ref is the node
+// that lends its AMAF values (n or an ancestor), nil when none does yet.
+// s.mu must be held.
+func (w *worker) selectJoint(n, ref *node) int64 {
 	s := w.s
 	c := s.cfg.Exploration
 	logN := math.Log(n.visits + 1)
-	ref := w.ref
-	if s.grave && s.lends(n) {
-		ref, w.ref = n, n
-	}
 	var j int64
 	stride := int64(1)
 	for r, ms := range n.moves {
@@ -328,11 +323,11 @@ func (w *worker) selectJoint(n *node) int64 {
 				}
 				mean := n.w[off+i] / visits
 				if ref != nil {
-					j := off + i
+					at := off + i
 					if ref != n {
-						j = ref.amafIndex(r, ms[i])
+						at = ref.amafIndex(r, ms[i])
 					}
-					mean = s.graveValue(n, off+i, ref, j)
+					mean = s.graveValue(mean, visits, ref, at)
 				}
 				if v := mean + c*math.Sqrt(logN/visits); v > bestV {
 					best, bestV = i, v
@@ -387,10 +382,6 @@ const maxSelectDepth = 10000
 func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	s := w.s
 	s.iterations.Add(1)
-	if w.mast != nil {
-		w.mast.mu.Lock()
-		defer w.mast.mu.Unlock()
-	}
 	leaf, parent, playFrom := w.descend()
 	if w.mast != nil {
 		w.mast.decay(w.gen, s.cfg.MASTDecay)
@@ -469,14 +460,17 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 	defer s.mu.Unlock()
 	w.path, w.idx, w.joint = w.path[:0], w.idx[:0], w.joint[:0]
 	w.gen = s.gen
-	w.ref = nil
+	var ref *node // GRAVE: the node lending AMAF values
 	n := s.root
 	for {
 		if n.solved {
 			copy(w.value, n.value)
 			return n, nil, nil
 		}
-		j := w.selectJoint(n)
+		if s.grave && s.lends(n) {
+			ref = n
+		}
+		j := w.selectJoint(n, ref)
 		w.path = append(w.path, n)
 		w.joint = append(w.joint, j)
 		ch := n.child(j)
