@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
@@ -76,7 +77,7 @@ func (b benchRun) single(ctx context.Context, env *environment, arg string) erro
 		fmt.Fprintln(env.stdout, res.Network)
 	}
 	if len(res.Interpreted) > 0 {
-		fmt.Fprintf(env.stdout, "in the interpreter: %s\n", joinOrDash(res.Interpreted))
+		fmt.Fprintf(env.stdout, "in the interpreter: %s\n", orDash(strings.Join(res.Interpreted, " ")))
 	}
 	fmt.Fprintf(env.stdout, "%d rollouts, %d states in %.2fs (%.2fs of CPU)\n", res.Rollouts, res.States, res.Seconds, res.CPUSeconds)
 	fmt.Fprintf(env.stdout, "rollouts/s %.1f states/s %.0f\n", res.RolloutsPerSec, res.StatesPerSec)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,14 +48,7 @@ func (r benchResult) line() string {
 	if r.Error != "" {
 		return fmt.Sprintf("%-32s %10s %10s %10s  error: %s", r.Game, "-", "-", "-", r.Error)
 	}
-	return fmt.Sprintf("%-32s %10.1f %10.0f %10.0f  %s", r.Game, r.RolloutsPerSec, r.StatesPerSec, r.StatesPerCPUSec, joinOrDash(r.Interpreted))
-}
-
-func joinOrDash(s []string) string {
-	if len(s) == 0 {
-		return "-"
-	}
-	return strings.Join(s, " ")
+	return fmt.Sprintf("%-32s %10.1f %10.0f %10.0f  %s", r.Game, r.RolloutsPerSec, r.StatesPerSec, r.StatesPerCPUSec, orDash(strings.Join(r.Interpreted, " ")))
 }
 
 // firstLineOf returns the first line of s, cut to a table cell's length.
@@ -105,7 +99,7 @@ func (t *benchTable) printSummary(w io.Writer) {
 		cpu[i] = r.StatesPerCPUSec
 	}
 	fmt.Fprintf(w, "median states/s %.0f, median rollouts/s %.1f, median states/CPU-s %.0f\n", median(states), median(rollouts), median(cpu))
-	slices.SortStableFunc(ok, func(a, b benchResult) int { return cmpFloat(a.StatesPerSec, b.StatesPerSec) })
+	slices.SortStableFunc(ok, func(a, b benchResult) int { return cmp.Compare(a.StatesPerSec, b.StatesPerSec) })
 	fmt.Fprintln(w, "slowest by states/s:")
 	for _, r := range ok[:min(5, len(ok))] {
 		fmt.Fprintln(w, "  "+r.line())
@@ -195,7 +189,7 @@ func compareTables(w io.Writer, oldPath, newPath string) error {
 		}
 		x.ratio = ratio(x.new, x.old)
 		rows = append(rows, x)
-		fmt.Fprintf(w, "%-32s %10.0f %10.0f %6.2fx  %s\n", x.game, x.old, x.new, x.ratio, joinOrDash(r.Interpreted))
+		fmt.Fprintf(w, "%-32s %10.0f %10.0f %6.2fx  %s\n", x.game, x.old, x.new, x.ratio, orDash(strings.Join(r.Interpreted, " ")))
 	}
 	for _, r := range old.Games {
 		if !seen[r.Game] {
@@ -224,7 +218,7 @@ func compareTables(w io.Writer, oldPath, newPath string) error {
 	}
 	fmt.Fprintf(w, "median %s %.0f -> %.0f; ratio median %.2fx, geometric mean %.2fx\n",
 		unit, median(olds), median(news), median(ratios), math.Exp(logSum/float64(len(rows))))
-	slices.SortStableFunc(rows, func(a, b row) int { return cmpFloat(a.ratio, b.ratio) })
+	slices.SortStableFunc(rows, func(a, b row) int { return cmp.Compare(a.ratio, b.ratio) })
 	fmt.Fprintln(w, "most slowed down:")
 	for _, x := range rows[:min(5, len(rows))] {
 		fmt.Fprintf(w, "  %-30s %10.0f %10.0f %6.2fx\n", x.game, x.old, x.new, x.ratio)
@@ -265,14 +259,4 @@ func median(xs []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

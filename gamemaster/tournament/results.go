@@ -92,23 +92,32 @@ func resultOf(m *Scheduled, rec *record.Record, dir string) MatchResult {
 	if rec.IsAborted {
 		r.Error = rec.AbortReason
 	}
-	r.Errors = make([]ErrorCounts, len(m.Seats))
-	for _, step := range rec.Errors {
-		for i, code := range step {
-			if i >= len(r.Errors) {
+	r.Errors = CountErrors(rec.Errors, len(m.Seats))
+	return r
+}
+
+// CountErrors counts, for each of roles roles, the errors of a record's
+// steps (record.Record.Errors) by kind: an error is its kind's code,
+// followed for an illegal move by a space and the move.
+func CountErrors(steps [][]string, roles int) []ErrorCounts {
+	counts := make([]ErrorCounts, roles)
+	for _, step := range steps {
+		for i, e := range step {
+			if i >= roles {
 				break
 			}
-			switch {
-			case code == record.ErrTimeout:
-				r.Errors[i].TO++
-			case code == record.ErrConnection:
-				r.Errors[i].CE++
-			case strings.HasPrefix(code, record.ErrIllegal):
-				r.Errors[i].IL++
+			code, _, _ := strings.Cut(e, " ")
+			switch code {
+			case record.ErrTimeout:
+				counts[i].TO++
+			case record.ErrConnection:
+				counts[i].CE++
+			case record.ErrIllegal:
+				counts[i].IL++
 			}
 		}
 	}
-	return r
+	return counts
 }
 
 // summarize computes the standings from the matches.

@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Defaults of an SPRT's fields left zero.
@@ -233,10 +234,5 @@ func sprtStatus(s *SPRT, res *Results, pending []bool) SPRTResult {
 
 // hasBoth reports whether players a and b both hold a role in m.
 func hasBoth(m *MatchResult, a, b string) bool {
-	var ha, hb bool
-	for _, p := range m.Players {
-		ha = ha || p == a
-		hb = hb || p == b
-	}
-	return ha && hb
+	return slices.Contains(m.Players, a) && slices.Contains(m.Players, b)
 }

@@ -1,10 +1,12 @@
 package view
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -86,23 +88,7 @@ func summarize(r *record.Record, src string) MatchSummary {
 		Goals: r.GoalValues, Error: r.AbortReason,
 	}
 	if len(r.Errors) > 0 {
-		m.Errors = make([]tournament.ErrorCounts, len(r.Errors[0]))
-		for _, step := range r.Errors {
-			for i, e := range step {
-				if i >= len(m.Errors) {
-					break
-				}
-				code, _, _ := strings.Cut(e, " ")
-				switch code {
-				case record.ErrTimeout:
-					m.Errors[i].TO++
-				case record.ErrConnection:
-					m.Errors[i].CE++
-				case record.ErrIllegal:
-					m.Errors[i].IL++
-				}
-			}
-		}
+		m.Errors = tournament.CountErrors(r.Errors, len(r.Errors[0]))
 	}
 	return m
 }
@@ -289,9 +275,15 @@ func readResults(name string) (*tournament.Results, error) {
 		return nil, err
 	}
 	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxResultsSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxResultsSize {
+		return nil, fmt.Errorf("%s: more than %d bytes", name, maxResultsSize)
+	}
 	var res tournament.Results
-	dec := json.NewDecoder(&limitedReader{f, maxResultsSize})
-	if err := dec.Decode(&res); err != nil {
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&res); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &res, nil
@@ -307,22 +299,4 @@ func (c *indexCache) results(src string) (*tournament.Results, error) {
 		return nil, fmt.Errorf("tournament %q: %w", src, errNotFound)
 	}
 	return readResults(filepath.Join(c.roots[s.root], filepath.FromSlash(s.path)))
-}
-
-// limitedReader fails, rather than ending early, past its limit.
-type limitedReader struct {
-	f interface{ Read([]byte) (int, error) }
-	n int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, fmt.Errorf("more than %d bytes", maxResultsSize)
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	n, err := l.f.Read(p)
-	l.n -= int64(n)
-	return n, err
 }
