@@ -32,6 +32,12 @@ type Backend struct {
 	// that recurse around a cycle. Such a failure ends the comparison
 	// with a *GaveUp instead of counting as a disagreement.
 	MayGiveUp bool
+	// Declines, when set, is the error with which the backend may refuse
+	// a game at load, by design: a propositional network past its
+	// grounding budget (propnet.ErrNotGrounded). A backend that declines
+	// is left out of the comparison of that game, and the others are
+	// compared without it.
+	Declines error
 }
 
 // GaveUp reports that a backend marked MayGiveUp failed to answer; the
@@ -96,12 +102,24 @@ func Compare(ctx context.Context, d *gdl.Description, backends []Backend, cfg Co
 	if len(backends) < 2 {
 		return errors.New("difftest: fewer than two backends to compare")
 	}
-	c := &comparison{backends: backends, rs: make([]reasoner.Reasoner, len(backends))}
-	c.answers = make([]string, len(backends))
-	c.errs = make([]error, len(backends))
-	for i, b := range backends {
+	c := &comparison{}
+	var loadErrs []error
+	for _, b := range backends {
 		r, err := b.New(ctx, d)
-		c.rs[i], c.answers[i] = r, "loaded"
+		if err != nil && b.Declines != nil && errors.Is(err, b.Declines) {
+			continue
+		}
+		c.backends = append(c.backends, b)
+		c.rs = append(c.rs, r)
+		loadErrs = append(loadErrs, err)
+	}
+	if len(c.backends) < 2 {
+		return nil // nothing left to compare
+	}
+	c.answers = make([]string, len(c.backends))
+	c.errs = make([]error, len(c.backends))
+	for i, err := range loadErrs {
+		c.answers[i] = "loaded"
 		if err != nil {
 			c.failed(i, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ var backends = []difftest.Backend{
 	{Name: "prolog-plain", New: prologWith(prolog.Options{Plain: true}), MayGiveUp: true},
 	{Name: "propnet", New: func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
 		return propnet.New(ctx, d, propnet.Options{})
-	}},
+	}, Declines: propnet.ErrNotGrounded},
 }
 
 func prologWith(opts prolog.Options) reasoner.Factory {
@@ -226,4 +227,36 @@ func TestCatchesBrokenBackend(t *testing.T) {
 		return
 	}
 	t.Fatal("a backend losing legal moves agreed with the reference on 50 games")
+}
+
+// TestDeclines checks that a backend refusing a game with its Declines
+// error is left out, the others still compared, while any other load
+// failure of it is a disagreement.
+func TestDeclines(t *testing.T) {
+	d, err := gdl.ParseFile("tiny.kif", []byte(`(role p) (init (s 0)) (<= (legal p go) (true (s 0)))
+(<= (next (s 1)) (does p go)) (<= terminal (true (s 1))) (goal p 100)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errTooBig := errors.New("too big")
+	refuse := func(err error) reasoner.Factory {
+		return func(context.Context, *gdl.Description) (reasoner.Reasoner, error) {
+			return nil, fmt.Errorf("tiny.kif: %w", err)
+		}
+	}
+	for _, tt := range []struct {
+		name     string
+		loadErr  error
+		disagree bool
+	}{
+		{"declines", errTooBig, false},
+		{"fails otherwise", errors.New("broken"), true},
+	} {
+		bs := append(slices.Clone(backends[:2]), difftest.Backend{Name: "refuses", New: refuse(tt.loadErr), Declines: errTooBig})
+		err := difftest.Compare(context.Background(), d, bs, difftest.Config{Playouts: 1})
+		var dis *difftest.Disagreement
+		if got := errors.As(err, &dis); got != tt.disagree {
+			t.Errorf("%s: Compare = %v, want a disagreement: %v", tt.name, err, tt.disagree)
+		}
+	}
 }
