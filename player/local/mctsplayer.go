@@ -279,7 +279,11 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 			a.err = fmt.Errorf("the search is in state %v, the game in %v", s.State(), state)
 			return
 		}
-		s.Run(sctx)
+		if settled, _ := s.Decide(sctx, role); settled {
+			if dl, ok := sctx.Deadline(); ok {
+				p.logf("match %s: move settled with %v of the clock left", id, time.Until(dl).Round(time.Millisecond))
+			}
+		}
 		a.move, a.err = s.Best(role)
 	}()
 	var a answer

@@ -232,4 +232,46 @@ func endless() *toyGame {
 	}
 }
 
+// lopsided is a two-player game in which the first role chooses good or
+// bad, which decides the result, and then both roles play 40 simultaneous
+// turns of ten moves each that change nothing but the state: the search
+// cannot prove the choice in time, but the visits to good soon dwarf those to bad.
+func lopsided() *toyGame {
+	coins := make([]string, 10)
+	for i := range coins {
+		coins[i] = fmt.Sprintf("(coin %d)", i)
+	}
+	return &toyGame{
+		roles: []string{"chooser", "other"},
+		init:  map[string]string{"step": "0"},
+		legal: func(s map[string]string, role int) []string {
+			switch {
+			case s["step"] != "0":
+				return coins
+			case role == 0:
+				return []string{"good", "bad"}
+			}
+			return []string{"noop"}
+		},
+		next: func(s map[string]string, joint []string) map[string]string {
+			n := map[string]string{"step": strconv.Itoa(atoi(s["step"]) + 1), "choice": s["choice"], "coins": s["coins"]}
+			if s["step"] == "0" {
+				n["choice"] = joint[0]
+			} else {
+				// The coins played are part of the state, so that
+				// states do not merge and the search cannot prove them.
+				n["coins"] += joint[0] + joint[1]
+			}
+			return n
+		},
+		terminal: func(s map[string]string) bool { return atoi(s["step"]) > 40 },
+		goals: func(s map[string]string) []int {
+			if s["choice"] == "good" {
+				return []int{100, 0}
+			}
+			return []int{0, 100}
+		},
+	}
+}
+
 func (g *toyGame) String() string { return fmt.Sprintf("toy%v", g.roles) }

@@ -333,14 +333,65 @@ func (s *Search) finished() bool {
 // waiting for a worker in the middle of a reasoner call; such a worker
 // stops at its next check and its result is dropped.
 func (s *Search) Run(ctx context.Context) error {
+	_, err := s.run(ctx, -1)
+	return err
+}
+
+// Decide is Run for a search whose purpose is the move of role: it also
+// returns once the decision is settled, when at the rate the search has
+// run so far no other move of role can overtake the most visited one
+// before the deadline of ctx. The move Best then returns is the one it
+// would have returned at the deadline, bar a proof found in the time
+// saved. settled reports whether Decide returned for that reason.
+func (s *Search) Decide(ctx context.Context, role int) (settled bool, err error) {
+	if role < 0 || role >= len(s.roles) {
+		return false, fmt.Errorf("mcts: no role %d", role)
+	}
+	return s.run(ctx, role)
+}
+
+// settleCheck is how often Decide looks at the root's statistics.
+const settleCheck = 10 * time.Millisecond
+
+// settled reports whether the most visited move of role at the root leads
+// the next one by more than the iterations left until deadline, at the
+// rate of iters iterations since start. Single-player games are never
+// settled this way: their search also looks for lines to the best goal.
+func (s *Search) settled(role int, start time.Time, iters int64, deadline time.Time) bool {
+	elapsed, left := time.Since(start), time.Until(deadline)
+	if elapsed <= 0 || iters <= 0 || len(s.roles) == 1 {
+		return false
+	}
+	remaining := float64(iters) / elapsed.Seconds() * left.Seconds()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.root
+	if n.terminal || len(n.moves[role]) < 2 {
+		// Nothing to decide: the search goes on for the turns to come.
+		return false
+	}
+	off := int(n.off[role])
+	first, second := 0.0, 0.0
+	for i := range n.moves[role] {
+		switch v := n.n[off+i]; {
+		case v > first:
+			first, second = v, first
+		case v > second:
+			second = v
+		}
+	}
+	return first-second > remaining
+}
+
+func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	if s.closed.Load() {
-		return errors.New("mcts: search closed")
+		return false, errors.New("mcts: search closed")
 	}
 	s.mu.Lock()
 	done := s.finished()
 	s.mu.Unlock()
 	if done || ctx.Err() != nil {
-		return nil
+		return false, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -356,11 +407,26 @@ func (s *Search) Run(ctx context.Context) error {
 			}
 		}()
 	}
-	select {
-	case <-ctx.Done():
-	case <-allDone:
+	var tick <-chan time.Time
+	deadline, hasDeadline := ctx.Deadline()
+	if role >= 0 && hasDeadline {
+		t := time.NewTicker(settleCheck)
+		defer t.Stop()
+		tick = t.C
 	}
-	return nil
+	start, iters := time.Now(), s.iterations.Load()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, nil
+		case <-allDone:
+			return false, nil
+		case <-tick:
+			if s.settled(role, start, s.iterations.Load()-iters, deadline) {
+				return true, nil
+			}
+		}
+	}
 }
 
 // acquire returns a reasoner instance for a worker: one from the pool, or a

@@ -403,3 +403,53 @@ func TestTryBest(t *testing.T) {
 		t.Error("TryBest answered while the search was held")
 	}
 }
+
+// TestDecide checks that Decide returns before the deadline once no other
+// move can overtake the most visited one, and that Run, with the same
+// statistics, searches to the deadline.
+func TestDecide(t *testing.T) {
+	s := newSearch(t, lopsided(), Config{Workers: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	settled, err := s.Decide(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !settled || ctx.Err() != nil {
+		t.Errorf("Decide searched to the deadline (settled %v); %+v", settled, s.Stats())
+	}
+	if m, err := s.Best(0); err != nil || m != "good" {
+		t.Errorf("Best = %q, %v; want good", m, err)
+	}
+	if _, err := s.Decide(context.Background(), 5); err == nil {
+		t.Error("Decide for role 5 of 2: no error")
+	}
+}
+
+// TestSettled checks the rule Decide stops by: the lead of the most
+// visited move against the iterations the time left allows, and never for
+// a role with one move, which searches on for the turns to come.
+func TestSettled(t *testing.T) {
+	s := newSearch(t, lopsided(), Config{Workers: 1})
+	run(t, s, 200*time.Millisecond)
+	visits := s.Stats().RootVisits
+	start := time.Now().Add(-time.Second)
+	tests := []struct {
+		name  string
+		role  int
+		iters int64 // iterations in the second since start
+		left  time.Duration
+		want  bool
+	}{
+		{"no time left", 0, visits, 0, true},
+		{"a few iterations left", 0, visits, time.Millisecond, true},
+		{"as many left as done", 0, visits, time.Second, false},
+		{"one move", 1, visits, 0, false},
+		{"no rate yet", 0, 0, 0, false},
+	}
+	for _, tt := range tests {
+		if got := s.settled(tt.role, start, tt.iters, time.Now().Add(tt.left)); got != tt.want {
+			t.Errorf("%s: settled = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
