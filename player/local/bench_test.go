@@ -27,6 +27,7 @@ func BenchmarkSearch(b *testing.B) {
 	}{
 		{"default", mcts.Config{}},
 		{"base", mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
+		{"decisive", mcts.Config{Decisive: mcts.On}},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {
 		d := loadGame(b, "shared/"+game)

@@ -35,7 +35,9 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   mast=on|off    move-average sampling in playouts (default on)
   eps=F          MAST: probability of a random playout move (default 0.4)
   decay=F        MAST: factor the averages keep at each turn (default 0.8)
+  learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
   tau=F          MAST: Gibbs sampling at this temperature instead of eps (default: off)
+  decisive=on|off  playouts play a move that wins at once when there is one (default off)
   grave=on|off   GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N          GRAVE: visits a node needs to lend its values (default 50)
   c=F            UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
@@ -105,6 +107,10 @@ func applySetting(key, value string, cfg *mcts.Config) error {
 		return parseSwitch(value, &cfg.MAST)
 	case "grave":
 		return parseSwitch(value, &cfg.GRAVE)
+	case "decisive":
+		return parseSwitch(value, &cfg.Decisive)
+	case "learnpolicy":
+		return parseSwitch(value, &cfg.MASTLearnPolicy)
 	case "eps":
 		return parseFloat(value, 0, 1, &cfg.MASTEpsilon)
 	case "decay":

@@ -11,8 +11,8 @@ import (
 
 func TestMASTTable(t *testing.T) {
 	tab := newMASTTable(2)
-	tab.learn([][]reasoner.Move{{"a", "b"}, {"x"}}, []float64{1, 0})
-	tab.learn([][]reasoner.Move{{"b"}, {"x", "y"}}, []float64{0, 1})
+	tab.learn([][]reasoner.Move{{"a", "b"}, {"x"}}, nil, true, []float64{1, 0})
+	tab.learn([][]reasoner.Move{{"b"}, {"x", "y"}}, nil, true, []float64{0, 1})
 	for _, tt := range []struct {
 		role int
 		move reasoner.Move
@@ -57,6 +57,26 @@ func TestMASTTable(t *testing.T) {
 	}
 	if len(tab.moves[0]) != 0 {
 		t.Errorf("averages decayed to almost nothing are kept: %v", tab.moves[0])
+	}
+}
+
+// TestMASTLearnsOffPolicy checks that the averages leave out the moves
+// the playout policy chose itself, unless told to count them.
+func TestMASTLearnsOffPolicy(t *testing.T) {
+	played := [][]reasoner.Move{{"a", "b", "b"}, {"x"}}
+	policy := [][]bool{{false, true, false}, {true}}
+	for _, tt := range []struct {
+		withPolicy bool
+		a, b, x    float64 // visits counted
+	}{
+		{false, 1, 1, 0},
+		{true, 1, 2, 1},
+	} {
+		tab := newMASTTable(2)
+		tab.learn(played, policy, tt.withPolicy, []float64{1, 0})
+		if a, b, x := tab.moves[0]["a"].n, tab.moves[0]["b"].n, tab.moves[1]["x"].n; a != tt.a || b != tt.b || x != tt.x {
+			t.Errorf("with policy moves %v: a, b, x counted %v, %v, %v times, want %v, %v, %v", tt.withPolicy, a, b, x, tt.a, tt.b, tt.x)
+		}
 	}
 }
 
@@ -170,8 +190,8 @@ func TestGRAVEKeepsStatistics(t *testing.T) {
 // about equally often, and a clearly better move most of the time.
 func TestMASTGibbs(t *testing.T) {
 	tab := newMASTTable(1)
-	tab.learn([][]reasoner.Move{{"a", "b"}}, []float64{0.5})
-	tab.learn([][]reasoner.Move{{"c"}}, []float64{0})
+	tab.learn([][]reasoner.Move{{"a", "b"}}, nil, true, []float64{0.5})
+	tab.learn([][]reasoner.Move{{"c"}}, nil, true, []float64{0})
 	rng := rand.New(rand.NewPCG(3, 4))
 	weights := make([]float64, 3)
 	counts := make([]int, 3)

@@ -116,6 +116,10 @@ type Config struct {
 	// it was played in, is highest with probability 1-MASTEpsilon, and a
 	// random move otherwise. See mast.go.
 	MAST Switch
+	// MASTLearnPolicy switches on whether MAST's averages also learn from
+	// the moves the playout policy chose itself (greedy or decisive
+	// moves); off by default. See mast.go.
+	MASTLearnPolicy Switch
 	// MASTEpsilon is the probability of a random move in a MAST playout.
 	// Default DefaultMASTEpsilon.
 	MASTEpsilon float64
@@ -126,6 +130,11 @@ type Config struct {
 	// MASTTemperature, when positive, replaces the epsilon-greedy choice
 	// by Gibbs sampling at this temperature, on goals in [0,1].
 	MASTTemperature float64
+	// Decisive switches decisive moves in playouts on or off: where one
+	// role has a choice, a playout plays a move that ends the game with
+	// that role's highest goal, if there is one, instead of its usual
+	// choice. Looking costs a next state per legal move at every step.
+	Decisive Switch
 	// GRAVE switches generalized rapid action value estimation in tree
 	// selection on or off (the default, for it lost more matches than it
 	// won in the measurements the README gives): a move's mean is blended with its

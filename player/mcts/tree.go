@@ -219,13 +219,23 @@ type worker struct {
 	rng *rand.Rand
 
 	mast *mastTable // this worker's move averages, nil without MAST
+	// decisive: playouts play a move that wins at once (Config.Decisive);
+	// legal and check are the scratch space of a playout step.
+	decisive bool
+	legal    [][]reasoner.Move
+	check    []float64
 	// played holds the moves each role chose in this iteration, in the
 	// tree (the first treeCount) and then in the playout, for MAST and
 	// GRAVE; nil when neither is on. seen is GRAVE's scratch set.
 	played    [][]reasoner.Move
 	treeCount []int
-	seen      []map[reasoner.Move]struct{}
-	weights   []float64 // MAST Gibbs sampling scratch
+	// policy, aligned with played, marks the moves a playout's policy
+	// chose (MAST's greedy choice or a decisive move) rather than the
+	// tree or a draw; MAST learns from those only with
+	// Config.MASTLearnPolicy.
+	policy  [][]bool
+	seen    []map[reasoner.Move]struct{}
+	weights []float64 // MAST Gibbs sampling scratch
 
 	path  []*node         // nodes selected from the root
 	idx   []int32         // move index of every role at every node of path
@@ -241,16 +251,20 @@ type worker struct {
 func newWorker(s *Search, run uint64, id int) *worker {
 	nr := len(s.roles)
 	w := &worker{
-		s:     s,
-		rng:   rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
-		moves: make([]reasoner.Move, nr),
-		value: make([]float64, nr),
+		s:        s,
+		rng:      rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
+		moves:    make([]reasoner.Move, nr),
+		value:    make([]float64, nr),
+		decisive: s.cfg.Decisive.enabled(false),
+		legal:    make([][]reasoner.Move, nr),
+		check:    make([]float64, nr),
 	}
 	if s.mast != nil {
 		w.mast = s.mast[id]
 	}
 	if s.mast != nil || s.grave {
 		w.played = make([][]reasoner.Move, nr)
+		w.policy = make([][]bool, nr)
 		w.treeCount = make([]int, nr)
 	}
 	if s.grave {
@@ -426,7 +440,7 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 		}
 	}
 	if w.mast != nil {
-		w.mast.learn(w.played, w.value)
+		w.mast.learn(w.played, w.policy, w.s.cfg.MASTLearnPolicy.enabled(false), w.value)
 	}
 	w.backup(leaf)
 }
@@ -437,11 +451,13 @@ func (w *worker) treeMoves() {
 	nr := len(w.s.roles)
 	for r := range w.played {
 		w.played[r] = w.played[r][:0]
+		w.policy[r] = w.policy[r][:0]
 	}
 	for k, n := range w.path {
 		for r := range nr {
 			if len(n.moves[r]) > 1 {
 				w.played[r] = append(w.played[r], n.moves[r][w.idx[k*nr+r]])
+				w.policy[r] = append(w.policy[r], false)
 			}
 		}
 	}
@@ -561,30 +577,65 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 		if term {
 			return true, w.goals(ctx, r, st)
 		}
+		mover := noMover
 		for role := range nr {
 			ms, err := r.Legal(ctx, st, role)
 			if err != nil {
 				return false, err
 			}
+			w.legal[role] = ms
 			switch {
 			case len(ms) == 0:
 				// A broken game: score the state as it stands.
 				return false, w.goals(ctx, r, st)
 			case len(ms) == 1:
 				w.moves[role] = ms[0]
+			case mover == noMover:
+				mover = role
+			default:
+				mover = several
+			}
+		}
+		if w.decisive && mover >= 0 {
+			win, err := w.decisiveMove(ctx, r, st, mover)
+			if err != nil {
+				return false, err
+			}
+			if win != nil {
+				if w.played != nil {
+					w.played[mover] = append(w.played[mover], w.moves[mover])
+					w.policy[mover] = append(w.policy[mover], true)
+				}
+				if w.s.puz != nil {
+					w.line = append(w.line, w.moves[0])
+				}
+				st = win
+				continue
+			}
+		}
+		for role := range nr {
+			ms := w.legal[role]
+			policy := true
+			switch {
+			case len(ms) == 1:
 				continue
 			case w.mast != nil && w.s.cfg.MASTTemperature > 0:
 				if cap(w.weights) < len(ms) {
 					w.weights = make([]float64, len(ms))
 				}
 				w.moves[role] = ms[w.mast.gibbs(role, ms, w.s.cfg.MASTTemperature, w.weights[:len(ms)], w.rng)]
+				// Every move is a draw, weighted by the averages: all are
+				// learned from, as CadiaPlayer's Gibbs sampling does.
+				policy = false
 			case w.mast != nil && w.rng.Float64() >= w.s.cfg.MASTEpsilon:
 				w.moves[role] = ms[w.mast.greedy(role, ms, w.rng)]
 			default:
 				w.moves[role] = ms[w.rng.IntN(len(ms))]
+				policy = false
 			}
 			if w.played != nil {
 				w.played[role] = append(w.played[role], w.moves[role])
+				w.policy[role] = append(w.policy[role], policy)
 			}
 		}
 		if w.s.puz != nil {
@@ -595,6 +646,42 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 		}
 	}
 	return false, w.goals(ctx, r, st)
+}
+
+// decisiveMove looks for a move of mover, the only role with a choice in
+// st, that ends the game at once with mover's highest goal. If there is
+// one it leaves the joint move in w.moves and returns the state it
+// reaches; otherwise it returns nil. The other roles' moves must be in
+// w.moves already.
+func (w *worker) decisiveMove(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, mover int) (*reasoner.State, error) {
+	ms := w.legal[mover]
+	k := len(ms)
+	start := w.rng.IntN(k)
+	for d := range k {
+		i := start + d
+		if i >= k {
+			i -= k
+		}
+		w.moves[mover] = ms[i]
+		next, err := r.Next(ctx, st, w.moves)
+		if err != nil {
+			return nil, err
+		}
+		term, err := r.Terminal(ctx, next)
+		if err != nil {
+			return nil, err
+		}
+		if !term {
+			continue
+		}
+		if err := goalsOf(ctx, r, next, w.check); err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		if w.check[mover] >= 1 {
+			return next, nil
+		}
+	}
+	return nil, nil
 }
 
 // goals leaves the goals of st in w.value; an error other than a cancelled
