@@ -26,22 +26,22 @@ var presets = map[string]string{
 	// base is the search this project's strength work started from:
 	// UCT with uniformly random playouts, no knowledge learned during
 	// the match. Comparisons against it measure what the knowledge adds.
-	"base": "mast=off:grave=off",
+	"base": "mast=off:grave=off:decisive=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
 const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
-  base           preset: the plain UCT player, no MAST or GRAVE
-  mast=on|off    move-average sampling in playouts (default on)
-  eps=F          MAST: probability of a random playout move (default 0.4)
-  decay=F        MAST: factor the averages keep at each turn (default 0.8)
+  base                preset: the plain UCT player, no MAST, GRAVE or decisive moves
+  mast=on|off         move-average sampling in playouts (default on)
+  eps=F               MAST: probability of a random playout move (default 0.4)
+  decay=F             MAST: factor the averages keep at each turn (default 0.8)
   learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
-  tau=F          MAST: Gibbs sampling at this temperature instead of eps (default: off)
-  decisive=on|off  playouts play a move that wins at once when there is one (default off)
-  grave=on|off   GRAVE: all-moves-as-first values in tree selection (default off)
-  ref=N          GRAVE: visits a node needs to lend its values (default 50)
-  c=F            UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
-  workers=N      search goroutines (default: one per core)`
+  tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
+  decisive=on|off     playouts play a move that wins at once when there is one (default off)
+  grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
+  ref=N               GRAVE: visits a node needs to lend its values (default 50)
+  c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  workers=N           search goroutines (default: one per core)`
 
 // IsSpec reports whether spec names an in-process player: a kind of
 // Kinds, alone or followed by settings. "mcts:9147" is not one: a number

@@ -16,9 +16,10 @@ func TestParseSpec(t *testing.T) {
 	}{
 		{spec: "mcts", kind: "mcts"},
 		{spec: "random", kind: "random"},
-		{spec: "mcts:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
-		{spec: "mcts:base:mast=on", kind: "mcts", want: mcts.Config{MAST: mcts.On, GRAVE: mcts.Off}},
-		{spec: "mcts:mast=on:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
+		{spec: "mcts:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off, Decisive: mcts.Off}},
+		{spec: "mcts:base:mast=on", kind: "mcts", want: mcts.Config{MAST: mcts.On, GRAVE: mcts.Off, Decisive: mcts.Off}},
+		{spec: "mcts:mast=on:base", kind: "mcts", want: mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off, Decisive: mcts.Off}},
+		{spec: "mcts:decisive=on:learnpolicy=on", kind: "mcts", want: mcts.Config{Decisive: mcts.On, MASTLearnPolicy: mcts.On}},
 		{spec: "mcts:grave=off:workers=1", kind: "mcts", want: mcts.Config{GRAVE: mcts.Off, Workers: 1}},
 		{spec: "mcts:c=0.4:eps=0.2:decay=1:ref=20", kind: "mcts", want: mcts.Config{Exploration: 0.4, MASTEpsilon: 0.2, MASTDecay: 1, GRAVERef: 20}},
 		{spec: "mcts:tau=0.1", kind: "mcts", want: mcts.Config{MASTTemperature: 0.1}},

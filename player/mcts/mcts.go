@@ -18,9 +18,13 @@
 // The search learns about the game as it plays (mast.go, grave.go): move
 // averages over all iterations steer the playouts (MAST), and the values
 // of moves played later in an iteration inform the selection of moves not
-// yet visited often (GRAVE). Each is switched in Config; the zero Config
-// has MAST on and GRAVE off, as the strength measurements chose (see the
-// README).
+// yet visited often (GRAVE). Playouts can also take a move that wins at
+// once (decisive moves). Each is switched in Config; the zero Config has
+// MAST on and GRAVE and decisive moves off, as the strength measurements
+// chose (see the README).
+//
+// Run searches until its context is done; Decide, for the player's own
+// move, also stops once the decision is settled.
 //
 // Several workers search in parallel, each with its own reasoner instance
 // (Fork), sharing the tree under one lock that is never held while the
@@ -112,7 +116,7 @@ type Config struct {
 	// breadth-first search.
 	PuzzleShare float64
 	// MAST switches move-average sampling in playouts on (the default) or
-	// off: a playout plays the move whose mean value, over every iteration
+	// off: a playout plays the move whose mean value, over the iterations
 	// it was played in, is highest with probability 1-MASTEpsilon, and a
 	// random move otherwise. See mast.go.
 	MAST Switch
