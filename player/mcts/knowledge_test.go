@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -97,6 +98,40 @@ func TestMASTLearns(t *testing.T) {
 	run(t, off, 50*time.Millisecond)
 	if off.mast != nil {
 		t.Error("MAST off still keeps move averages")
+	}
+}
+
+// TestDecisivePlayouts checks that with decisive moves a playout takes a
+// win there is: in nim with two stones, the first player takes both,
+// where a random playout takes one half the time and loses. The taking
+// move is marked as the policy's, so MAST does not learn from it.
+func TestDecisivePlayouts(t *testing.T) {
+	for _, tt := range []struct {
+		decisive Switch
+		wantLoss bool // some playout loses
+	}{
+		{On, false},
+		{Off, true},
+	} {
+		s := newSearch(t, nim(2), Config{Workers: 1, Decisive: tt.decisive})
+		w := newWorker(s, 1, 0)
+		losses := 0
+		for range 200 {
+			w.treeMoves()
+			ok, err := w.playout(context.Background(), s.main, s.root.state)
+			if err != nil || !ok {
+				t.Fatalf("decisive %v: playout ok %v, %v", tt.decisive, ok, err)
+			}
+			if w.value[0] == 0 {
+				losses++
+			}
+			if tt.decisive == On && (len(w.played[0]) != 1 || w.played[0][0] != "(take 2)" || !w.policy[0][0]) {
+				t.Fatalf("decisive playout played %v (policy %v), want the policy's (take 2)", w.played[0], w.policy[0])
+			}
+		}
+		if (losses > 0) != tt.wantLoss {
+			t.Errorf("decisive %v: %d of 200 playouts lost", tt.decisive, losses)
+		}
 	}
 }
 

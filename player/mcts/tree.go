@@ -559,8 +559,11 @@ func (w *worker) fail(ctx context.Context, err error) {
 	}
 }
 
-// playout plays uniformly random joint moves from st to the end of the
-// game, or to the depth limit, and leaves the normalised goals in w.value.
+// playout plays joint moves from st to the end of the game, or to the
+// depth limit, and leaves the normalised goals in w.value. Moves are
+// uniformly random, or chosen by MAST's policy, and with decisive moves on
+// a move that wins at once is played whenever the only role with a choice
+// has one.
 // In single-player games it leaves the moves played in w.line. ok reports
 // whether the playout reached a terminal state.
 func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (ok bool, err error) {
