@@ -25,9 +25,9 @@ func BenchmarkSearch(b *testing.B) {
 		name string
 		cfg  mcts.Config
 	}{
-		{"default", mcts.Config{}},
-		{"base", mcts.Config{MAST: mcts.Off, GRAVE: mcts.Off}},
-		{"decisive", mcts.Config{Decisive: mcts.On}},
+		{"default", searchConfig(b, "mcts")},
+		{"base", searchConfig(b, "mcts:base")},
+		{"decisive", searchConfig(b, "mcts:decisive=on")},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {
 		d := loadGame(b, "shared/"+game)
@@ -65,6 +65,16 @@ func BenchmarkSearch(b *testing.B) {
 			}
 		}
 	}
+}
+
+// searchConfig returns the search configuration of a player
+// specification, so that the variants are the players ggp runs.
+func searchConfig(b *testing.B, spec string) mcts.Config {
+	var opts Options
+	if _, err := parseSpec(spec, &opts); err != nil {
+		b.Fatal(err)
+	}
+	return opts.Search
 }
 
 // cpuTime returns the user and system CPU time of the process so far.

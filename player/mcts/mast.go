@@ -69,6 +69,15 @@ func (t *mastTable) decay(gen uint64, gamma float64) {
 	}
 }
 
+// meanOf returns the mean value of m in tab, or 1 for a move never
+// played, so that the policies try it.
+func meanOf(tab map[reasoner.Move]mastStat, m reasoner.Move) float64 {
+	if st, ok := tab[m]; ok && st.n > 0 {
+		return st.sum / st.n
+	}
+	return 1
+}
+
 // greedy returns the index of the move of role with the highest mean
 // value, ties broken at random; a move never played counts as winning, so
 // that it gets tried.
@@ -84,11 +93,7 @@ func (t *mastTable) greedy(role int, moves []reasoner.Move, rng *rand.Rand) int 
 		if i >= k {
 			i -= k
 		}
-		v := 1.0
-		if st, ok := tab[moves[i]]; ok && st.n > 0 {
-			v = st.sum / st.n
-		}
-		if v > bestV {
+		if v := meanOf(tab, moves[i]); v > bestV {
 			best, bestV = i, v
 		}
 	}
@@ -125,12 +130,8 @@ func (t *mastTable) gibbs(role int, moves []reasoner.Move, tau float64, weights 
 	tab := t.moves[role]
 	best := math.Inf(-1)
 	for i, m := range moves {
-		v := 1.0
-		if st, ok := tab[m]; ok && st.n > 0 {
-			v = st.sum / st.n
-		}
-		weights[i] = v
-		best = max(best, v)
+		weights[i] = meanOf(tab, m)
+		best = max(best, weights[i])
 	}
 	var total float64
 	for i := range moves {

@@ -218,7 +218,8 @@ type worker struct {
 	s   *Search
 	rng *rand.Rand
 
-	mast *mastTable // this worker's move averages, nil without MAST
+	mast        *mastTable // this worker's move averages, nil without MAST
+	learnPolicy bool       // MAST learns from the policy's moves too (Config.MASTLearnPolicy)
 	// decisive: playouts play a move that wins at once (Config.Decisive);
 	// legal and check are the scratch space of a playout step.
 	decisive bool
@@ -261,6 +262,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 	}
 	if s.mast != nil {
 		w.mast = s.mast[id]
+		w.learnPolicy = s.cfg.MASTLearnPolicy.enabled(false)
 	}
 	if s.mast != nil || s.grave {
 		w.played = make([][]reasoner.Move, nr)
@@ -440,7 +442,7 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 		}
 	}
 	if w.mast != nil {
-		w.mast.learn(w.played, w.policy, w.s.cfg.MASTLearnPolicy.enabled(false), w.value)
+		w.mast.learn(w.played, w.policy, w.learnPolicy, w.value)
 	}
 	w.backup(leaf)
 }
