@@ -57,3 +57,29 @@ func Playout(ctx context.Context, r Reasoner, s *State, rng *rand.Rand, maxSteps
 	}
 	return s, maxSteps, nil
 }
+
+// A Policy chooses the moves of a playout that a PolicyPlayouter plays.
+type Policy interface {
+	// Choose returns the position, in legal, of the move role plays.
+	// legal holds the numbers of role's legal moves, ascending, in the
+	// numbering of the PolicyPlayouter's Moves; it has at least two
+	// entries, for a role with one legal move plays it without being
+	// asked. Choose must not keep legal.
+	Choose(role int, legal []int32) int
+}
+
+// A PolicyPlayouter is a Reasoner that plays playouts in its own
+// representation, as a Playouter does, with each move chosen by a Policy
+// instead of uniformly at random. A search whose playouts follow learned
+// move values uses it to play them without a State or a Move per step.
+type PolicyPlayouter interface {
+	// Moves returns every move role can ever make in the game, sorted:
+	// the numbering a Policy's legal moves refer to. The caller must not
+	// modify the slice.
+	Moves(role int) []Move
+	// PolicyPlayout plays from s until a terminal state or maxSteps
+	// steps, asking p for the move of every role with a choice, in role
+	// order, at every step, and returns the last state and the number of
+	// steps played. A role without a legal move ends it with an error.
+	PolicyPlayout(ctx context.Context, s *State, p Policy, maxSteps int) (*State, int, error)
+}

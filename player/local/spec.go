@@ -24,20 +24,21 @@ import (
 // presets are named groups of mcts settings.
 var presets = map[string]string{
 	// base is the search this project's strength work started from:
-	// UCT with uniformly random playouts, no knowledge learned during
-	// the match. Comparisons against it measure what the knowledge adds.
-	"base": "mast=off:grave=off:decisive=off",
+	// UCT with uniformly random playouts played through the reasoner's
+	// Legal and Next, no knowledge learned during the match.
+	"base": "mast=off:grave=off:decisive=off:fast=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
 const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
-  base                preset: the plain UCT player, no MAST, GRAVE or decisive moves
+  base                preset: the plain UCT player, no MAST, GRAVE, decisive moves or fast playouts
   mast=on|off         move-average sampling in playouts (default on)
   eps=F               MAST: probability of a random playout move (default 0.4)
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
   learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
+  fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
@@ -109,6 +110,8 @@ func applySetting(key, value string, cfg *mcts.Config) error {
 		return parseSwitch(value, &cfg.GRAVE)
 	case "decisive":
 		return parseSwitch(value, &cfg.Decisive)
+	case "fast":
+		return parseSwitch(value, &cfg.PolicyPlayouts)
 	case "learnpolicy":
 		return parseSwitch(value, &cfg.MASTLearnPolicy)
 	case "eps":

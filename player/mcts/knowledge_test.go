@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,7 +13,7 @@ import (
 )
 
 func TestMASTTable(t *testing.T) {
-	tab := newMASTTable(2)
+	tab := newMASTTable(2, nil)
 	tab.learn([][]reasoner.Move{{"a", "b"}, {"x"}}, nil, true, []float64{1, 0})
 	tab.learn([][]reasoner.Move{{"b"}, {"x", "y"}}, nil, true, []float64{0, 1})
 	for _, tt := range []struct {
@@ -25,39 +27,41 @@ func TestMASTTable(t *testing.T) {
 		{1, "x", 2, 0.5},
 		{1, "y", 1, 1},
 	} {
-		st := tab.moves[tt.role][tt.move]
+		st := tab.stat(tt.role, tt.move)
 		if st.n != tt.n || st.sum/st.n != tt.mean {
 			t.Errorf("role %d move %s: n %v mean %v, want n %v mean %v", tt.role, tt.move, st.n, st.sum/st.n, tt.n, tt.mean)
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
-		if i := tab.greedy(0, []reasoner.Move{"b", "a"}, rng); i != 1 {
+		if i := tab.greedy(0, tab.numbers(0, []reasoner.Move{"b", "a"}, nil), rng); i != 1 {
 			t.Fatalf("greedy chose %d, want 1 (a, mean 1 against b's 0.5)", i)
 		}
 	}
 	// A move never played counts as a win, so greedy tries it before b.
 	seen := map[int]bool{}
 	for range 50 {
-		seen[tab.greedy(0, []reasoner.Move{"b", "a", "new"}, rng)] = true
+		seen[tab.greedy(0, tab.numbers(0, []reasoner.Move{"b", "a", "new"}, nil), rng)] = true
 	}
 	if seen[0] || !seen[1] || !seen[2] {
 		t.Errorf("greedy over b, a and an unplayed move chose %v, want a and the unplayed move, at random", seen)
 	}
 
 	tab.decay(5, 0.5)
-	if st := tab.moves[0]["b"]; st.n != 1 || st.sum != 0.5 {
+	if st := tab.stat(0, "b"); st.n != 1 || st.sum != 0.5 {
 		t.Errorf("after decay, b has n %v sum %v, want 1 and 0.5", st.n, st.sum)
 	}
 	tab.decay(5, 0.5) // the same generation: no change
-	if st := tab.moves[0]["b"]; st.n != 1 {
+	if st := tab.stat(0, "b"); st.n != 1 {
 		t.Errorf("a second decay for the same generation changed n to %v", st.n)
 	}
 	for gen := uint64(6); gen < 20; gen++ {
 		tab.decay(gen, 0.5)
 	}
-	if len(tab.moves[0]) != 0 {
-		t.Errorf("averages decayed to almost nothing are kept: %v", tab.moves[0])
+	for _, m := range []reasoner.Move{"a", "b"} {
+		if st := tab.stat(0, m); st.n != 0 || st.mean() != 1 {
+			t.Errorf("the average of %s decayed to almost nothing is kept: %+v", m, st)
+		}
 	}
 }
 
@@ -73,9 +77,9 @@ func TestMASTLearnsOffPolicy(t *testing.T) {
 		{false, 1, 1, 0},
 		{true, 1, 2, 1},
 	} {
-		tab := newMASTTable(2)
+		tab := newMASTTable(2, nil)
 		tab.learn(played, policy, tt.withPolicy, []float64{1, 0})
-		if a, b, x := tab.moves[0]["a"].n, tab.moves[0]["b"].n, tab.moves[1]["x"].n; a != tt.a || b != tt.b || x != tt.x {
+		if a, b, x := tab.stat(0, "a").n, tab.stat(0, "b").n, tab.stat(1, "x").n; a != tt.a || b != tt.b || x != tt.x {
 			t.Errorf("with policy moves %v: a, b, x counted %v, %v, %v times, want %v, %v, %v", tt.withPolicy, a, b, x, tt.a, tt.b, tt.x)
 		}
 	}
@@ -83,22 +87,79 @@ func TestMASTLearnsOffPolicy(t *testing.T) {
 
 // TestMASTLearns checks that playouts learn which moves pay: in the walk
 // puzzle, moving right reaches the target and moving left never does.
+// It learns so in playouts through Legal and Next and in policy playouts,
+// whose moves the table numbers as the reasoner does.
 func TestMASTLearns(t *testing.T) {
-	s := newSearch(t, walk(12), Config{Workers: 1, PuzzleShare: -1, MASTDecay: 1})
-	run(t, s, 300*time.Millisecond)
-	m := s.mast[0].moves[0]
-	right, left := m["right"], m["left"]
-	if right.n == 0 || left.n == 0 {
-		t.Fatalf("MAST saw right %v times and left %v times", right.n, left.n)
-	}
-	if right.sum/right.n <= left.sum/left.n {
-		t.Errorf("MAST mean of right %.3f is not above left's %.3f", right.sum/right.n, left.sum/left.n)
+	for _, tt := range []struct {
+		name   string
+		game   reasoner.Reasoner
+		policy *policyGame
+	}{
+		{"legal and next", walk(12), nil},
+		{"policy playouts", nil, &policyGame{toyGame: walk(12), moves: []reasoner.Move{"stay", "left", "right"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := tt.game
+			if tt.policy != nil {
+				g = tt.policy
+			}
+			s := newSearch(t, g, Config{Workers: 1, PuzzleShare: -1, MASTDecay: 1})
+			run(t, s, 300*time.Millisecond)
+			tab := s.mast[0]
+			right, left := tab.stat(0, "right"), tab.stat(0, "left")
+			if right.n == 0 || left.n == 0 {
+				t.Fatalf("MAST saw right %v times and left %v times", right.n, left.n)
+			}
+			if right.sum/right.n <= left.sum/left.n {
+				t.Errorf("MAST mean of right %.3f is not above left's %.3f", right.sum/right.n, left.sum/left.n)
+			}
+			if tt.policy == nil {
+				return
+			}
+			if tt.policy.playouts.Load() == 0 {
+				t.Error("the search never played a policy playout")
+			}
+			for i, m := range tt.policy.moves {
+				if got := tab.numbers(0, []reasoner.Move{m}, nil)[0]; got != int32(i) {
+					t.Errorf("MAST numbers %s %d, the reasoner %d", m, got, i)
+				}
+			}
+		})
 	}
 	off := newSearch(t, walk(12), Config{Workers: 1, PuzzleShare: -1, MAST: Off})
 	run(t, off, 50*time.Millisecond)
 	if off.mast != nil {
 		t.Error("MAST off still keeps move averages")
 	}
+}
+
+// policyGame is a toy game that is also a reasoner.PolicyPlayouter,
+// playing its policy playouts through Legal and Next and counting them.
+type policyGame struct {
+	*toyGame
+	moves    []reasoner.Move // every move of the one role, in its numbering
+	playouts atomic.Int64
+}
+
+func (g *policyGame) Moves(role int) []reasoner.Move { return g.moves }
+
+func (g *policyGame) Fork() (reasoner.Reasoner, error) { return g, nil }
+
+func (g *policyGame) PolicyPlayout(ctx context.Context, s *reasoner.State, p reasoner.Policy, maxSteps int) (*reasoner.State, int, error) {
+	g.playouts.Add(1)
+	for step := range maxSteps {
+		if term, _ := g.Terminal(ctx, s); term {
+			return s, step, nil
+		}
+		legal, _ := g.Legal(ctx, s, 0)
+		ids := make([]int32, len(legal))
+		for i, m := range legal {
+			ids[i] = int32(slices.Index(g.moves, m))
+		}
+		slices.Sort(ids)
+		s, _ = g.Next(ctx, s, []reasoner.Move{g.moves[ids[p.Choose(0, ids)]]})
+	}
+	return s, maxSteps, nil
 }
 
 // TestDecisivePlayouts checks that with decisive moves a playout takes a
@@ -224,7 +285,7 @@ func TestGRAVEKeepsStatistics(t *testing.T) {
 // TestMASTGibbs checks Gibbs sampling: moves of equal means are drawn
 // about equally often, and a clearly better move most of the time.
 func TestMASTGibbs(t *testing.T) {
-	tab := newMASTTable(1)
+	tab := newMASTTable(1, nil)
 	tab.learn([][]reasoner.Move{{"a", "b"}}, nil, true, []float64{0.5})
 	tab.learn([][]reasoner.Move{{"c"}}, nil, true, []float64{0})
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -232,7 +293,7 @@ func TestMASTGibbs(t *testing.T) {
 	counts := make([]int, 3)
 	const draws = 3000
 	for range draws {
-		counts[tab.gibbs(0, []reasoner.Move{"a", "b", "c"}, 0.1, weights, rng)]++
+		counts[tab.gibbs(0, tab.numbers(0, []reasoner.Move{"a", "b", "c"}, nil), 0.1, weights, rng)]++
 	}
 	// Means 0.5, 0.5 and 0: weights 1, 1 and e^-5 = 0.0067, so a and b
 	// are drawn about half of the time each and c 0.3% of it.

@@ -28,27 +28,82 @@ import (
 // has its own, so its lock is uncontended but for a worker of an earlier
 // Run still finishing its last iteration; each method holds it only for
 // the table access, never across a reasoner call.
+//
+// Moves are numbered per role, and the averages kept in slices by number,
+// so that a playout that knows its moves by number (a
+// reasoner.PolicyPlayouter's) reads them without hashing a string. The
+// numbering starts from the reasoner's own when it has one; other moves
+// are numbered as they are first met.
 type mastTable struct {
 	mu    sync.Mutex
-	gen   uint64 // root generation the averages were last decayed for
-	moves []map[reasoner.Move]mastStat
+	gen   uint64                    // root generation the averages were last decayed for
+	ids   []map[reasoner.Move]int32 // per role: a move's number
+	stats [][]mastStat              // per role, by move number
 }
 
 // mastStat is the decayed number of iterations a move was played in and
 // the decayed sum of the values the role got in them.
 type mastStat struct{ n, sum float64 }
 
-func newMASTTable(roles int) *mastTable {
-	t := &mastTable{moves: make([]map[reasoner.Move]mastStat, roles)}
-	for r := range t.moves {
-		t.moves[r] = map[reasoner.Move]mastStat{}
+// mean returns the mean value of the move, or 1 for a move never played,
+// so that the policies try it.
+func (st mastStat) mean() float64 {
+	if st.n > 0 {
+		return st.sum / st.n
+	}
+	return 1
+}
+
+// newMASTTable returns an empty table for the roles, numbering each role's
+// moves as known[role] lists them; known may be nil.
+func newMASTTable(roles int, known func(role int) []reasoner.Move) *mastTable {
+	t := &mastTable{ids: make([]map[reasoner.Move]int32, roles), stats: make([][]mastStat, roles)}
+	for r := range t.ids {
+		t.ids[r] = map[reasoner.Move]int32{}
+		if known != nil {
+			for _, m := range known(r) {
+				t.number(r, m)
+			}
+		}
 	}
 	return t
 }
 
+// number returns the number of move m of role, numbering it if it is new.
+// t.mu must be held or the table not yet shared.
+func (t *mastTable) number(role int, m reasoner.Move) int32 {
+	if i, ok := t.ids[role][m]; ok {
+		return i
+	}
+	i := int32(len(t.stats[role]))
+	t.ids[role][m] = i
+	t.stats[role] = append(t.stats[role], mastStat{})
+	return i
+}
+
+// numbers appends the numbers of moves of role to ids and returns it.
+func (t *mastTable) numbers(role int, moves []reasoner.Move, ids []int32) []int32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, m := range moves {
+		ids = append(ids, t.number(role, m))
+	}
+	return ids
+}
+
+// stat returns the average of move m of role.
+func (t *mastTable) stat(role int, m reasoner.Move) mastStat {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if i, ok := t.ids[role][m]; ok {
+		return t.stats[role][i]
+	}
+	return mastStat{}
+}
+
 // decay scales the averages down by gamma once per generation of the root,
 // forgetting what earlier phases of the game taught; averages that fall
-// to almost nothing are dropped.
+// to almost nothing are forgotten, so the move counts as never played.
 func (t *mastTable) decay(gen uint64, gamma float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -56,36 +111,26 @@ func (t *mastTable) decay(gen uint64, gamma float64) {
 		return
 	}
 	t.gen = gen
-	for _, m := range t.moves {
-		for k, st := range m {
+	for _, stats := range t.stats {
+		for i := range stats {
+			st := &stats[i]
 			st.n *= gamma
 			st.sum *= gamma
 			if st.n < 0.01 {
-				delete(m, k)
-				continue
+				*st = mastStat{}
 			}
-			m[k] = st
 		}
 	}
 }
 
-// meanOf returns the mean value of m in tab, or 1 for a move never
-// played, so that the policies try it.
-func meanOf(tab map[reasoner.Move]mastStat, m reasoner.Move) float64 {
-	if st, ok := tab[m]; ok && st.n > 0 {
-		return st.sum / st.n
-	}
-	return 1
-}
-
-// greedy returns the index of the move of role with the highest mean
-// value, ties broken at random; a move never played counts as winning, so
-// that it gets tried.
-func (t *mastTable) greedy(role int, moves []reasoner.Move, rng *rand.Rand) int {
+// greedy returns the position in ids, the numbers of legal moves of role,
+// of the move with the highest mean value, ties broken at random; a move
+// never played counts as winning, so that it gets tried.
+func (t *mastTable) greedy(role int, ids []int32, rng *rand.Rand) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	tab := t.moves[role]
-	k := len(moves)
+	stats := t.stats[role]
+	k := len(ids)
 	start := rng.IntN(k)
 	best, bestV := start, math.Inf(-1)
 	for d := range k {
@@ -93,7 +138,7 @@ func (t *mastTable) greedy(role int, moves []reasoner.Move, rng *rand.Rand) int 
 		if i >= k {
 			i -= k
 		}
-		if v := meanOf(tab, moves[i]); v > bestV {
+		if v := stats[ids[i]].mean(); v > bestV {
 			best, bestV = i, v
 		}
 	}
@@ -107,43 +152,42 @@ func (t *mastTable) learn(played [][]reasoner.Move, policy [][]bool, withPolicy 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for r, ms := range played {
-		tab := t.moves[r]
 		for i, m := range ms {
 			if !withPolicy && policy[r][i] {
 				continue
 			}
-			st := tab[m]
+			st := &t.stats[r][t.number(r, m)]
 			st.n++
 			st.sum += value[r]
-			tab[m] = st
 		}
 	}
 }
 
-// gibbs returns the index of a move of role drawn with probability
-// proportional to exp(mean/tau): close means give an almost uniform
-// choice, clearly better ones are preferred. A move never played counts
-// as winning.
-func (t *mastTable) gibbs(role int, moves []reasoner.Move, tau float64, weights []float64, rng *rand.Rand) int {
+// gibbs returns the position in ids, the numbers of legal moves of role,
+// of a move drawn with probability proportional to exp(mean/tau): close
+// means give an almost uniform choice, clearly better ones are preferred.
+// A move never played counts as winning. weights is scratch space of
+// len(ids).
+func (t *mastTable) gibbs(role int, ids []int32, tau float64, weights []float64, rng *rand.Rand) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	tab := t.moves[role]
+	stats := t.stats[role]
 	best := math.Inf(-1)
-	for i, m := range moves {
-		weights[i] = meanOf(tab, m)
+	for i, id := range ids {
+		weights[i] = stats[id].mean()
 		best = max(best, weights[i])
 	}
 	var total float64
-	for i := range moves {
+	for i := range ids {
 		weights[i] = math.Exp((weights[i] - best) / tau)
 		total += weights[i]
 	}
 	x := rng.Float64() * total
-	for i := range moves {
+	for i := range ids {
 		x -= weights[i]
 		if x <= 0 {
 			return i
 		}
 	}
-	return len(moves) - 1
+	return len(ids) - 1
 }

@@ -139,6 +139,13 @@ type Config struct {
 	// that role's highest goal, if there is one, instead of its usual
 	// choice. Looking costs a next state per legal move at every step.
 	Decisive Switch
+	// PolicyPlayouts switches on (the default) or off playing playouts
+	// through the reasoner's own PolicyPlayout when it is a
+	// reasoner.PolicyPlayouter: the same choices, without building a
+	// state and move lists at every step. Searches with decisive moves,
+	// and single-player searches, play through Legal and Next whatever
+	// the switch.
+	PolicyPlayouts Switch
 	// GRAVE switches generalized rapid action value estimation in tree
 	// selection on or off (the default, for it lost more matches than it
 	// won in the measurements the README gives): a move's mean is blended with its
@@ -256,6 +263,7 @@ type Search struct {
 
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
+	fast  bool         // playouts go through the reasoner's PolicyPlayout
 
 	iterations atomic.Int64
 	expansions atomic.Int64
@@ -300,15 +308,23 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	s.root = root
 	s.insert(root)
+	pp, canFast := r.(reasoner.PolicyPlayouter)
 	if cfg.MAST.enabled(true) {
+		var known func(int) []reasoner.Move
+		if canFast {
+			known = pp.Moves
+		}
 		s.mast = make([]*mastTable, cfg.Workers)
 		for i := range s.mast {
-			s.mast[i] = newMASTTable(len(s.roles))
+			s.mast[i] = newMASTTable(len(s.roles), known)
 		}
 	}
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
 		s.puz = newPuzzle(searchHost{s}, goalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
 	}
+	// Policy playouts choose as playout does but cannot look ahead for a
+	// decisive move or record a single-player line.
+	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
 	return s, nil
 }
 

@@ -237,6 +237,9 @@ type worker struct {
 	policy  [][]bool
 	seen    []map[reasoner.Move]struct{}
 	weights []float64 // MAST Gibbs sampling scratch
+	ids     []int32   // MAST numbers of a role's legal moves, scratch
+
+	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
 
 	path  []*node         // nodes selected from the root
 	idx   []int32         // move index of every role at every node of path
@@ -569,6 +572,9 @@ func (w *worker) fail(ctx context.Context, err error) {
 // In single-player games it leaves the moves played in w.line. ok reports
 // whether the playout reached a terminal state.
 func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (ok bool, err error) {
+	if pp, fast := r.(reasoner.PolicyPlayouter); fast && w.s.fast {
+		return w.policyPlayout(ctx, r, pp, st)
+	}
 	nr := len(w.s.roles)
 	w.line = w.line[:0]
 	for range w.s.cfg.MaxPlayoutDepth {
@@ -607,10 +613,7 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 				return false, err
 			}
 			if win != nil {
-				if w.played != nil {
-					w.played[mover] = append(w.played[mover], w.moves[mover])
-					w.policy[mover] = append(w.policy[mover], true)
-				}
+				w.record(mover, w.moves[mover], true)
 				if w.s.puz != nil {
 					w.line = append(w.line, w.moves[0])
 				}
@@ -620,28 +623,17 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 		}
 		for role := range nr {
 			ms := w.legal[role]
-			policy := true
-			switch {
-			case len(ms) == 1:
+			if len(ms) == 1 {
 				continue
-			case w.mast != nil && w.s.cfg.MASTTemperature > 0:
-				if cap(w.weights) < len(ms) {
-					w.weights = make([]float64, len(ms))
-				}
-				w.moves[role] = ms[w.mast.gibbs(role, ms, w.s.cfg.MASTTemperature, w.weights[:len(ms)], w.rng)]
-				// Every move is a draw, weighted by the averages: all are
-				// learned from, as CadiaPlayer's Gibbs sampling does.
-				policy = false
-			case w.mast != nil && w.rng.Float64() >= w.s.cfg.MASTEpsilon:
-				w.moves[role] = ms[w.mast.greedy(role, ms, w.rng)]
-			default:
-				w.moves[role] = ms[w.rng.IntN(len(ms))]
-				policy = false
 			}
-			if w.played != nil {
-				w.played[role] = append(w.played[role], w.moves[role])
-				w.policy[role] = append(w.policy[role], policy)
+			var ids []int32
+			if w.mast != nil {
+				w.ids = w.mast.numbers(role, ms, w.ids[:0])
+				ids = w.ids
 			}
+			i, policy := w.pick(role, ids, len(ms))
+			w.moves[role] = ms[i]
+			w.record(role, ms[i], policy)
 		}
 		if w.s.puz != nil {
 			w.line = append(w.line, w.moves[0])
@@ -651,6 +643,60 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 		}
 	}
 	return false, w.goals(ctx, r, st)
+}
+
+// policyPlayout is playout through the reasoner's own PolicyPlayout, with
+// the worker as its policy: the same choices, without a state or a move
+// list per step. It serves searches without decisive moves or a puzzle
+// line to record (Search.fast).
+func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reasoner.PolicyPlayouter, st *reasoner.State) (ok bool, err error) {
+	runtime.Gosched()
+	w.pp = pp
+	maxSteps := w.s.cfg.MaxPlayoutDepth
+	end, steps, err := pp.PolicyPlayout(ctx, st, w, maxSteps)
+	if err != nil && ctx.Err() != nil {
+		return false, err
+	}
+	// A role without a legal move is a broken game: score the state as it
+	// stands, as playout does.
+	return err == nil && steps < maxSteps, w.goals(ctx, r, end)
+}
+
+// Choose chooses the move of role in a policy playout, as playout does:
+// legal holds the numbers of the legal moves, which are also their
+// numbers in the MAST table (Search.fast).
+func (w *worker) Choose(role int, legal []int32) int {
+	i, policy := w.pick(role, legal, len(legal))
+	w.record(role, w.pp.Moves(role)[legal[i]], policy)
+	return i
+}
+
+// pick chooses one of the k legal moves of role, whose MAST numbers are
+// ids (nil without MAST): by Gibbs sampling, MAST's greedy choice or a
+// uniform draw. policy reports a greedy choice, which MAST learns from
+// only with Config.MASTLearnPolicy.
+func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
+	cfg := &w.s.cfg
+	switch {
+	case w.mast != nil && cfg.MASTTemperature > 0:
+		if cap(w.weights) < k {
+			w.weights = make([]float64, k)
+		}
+		// Every move is a draw, weighted by the averages: all are
+		// learned from, as CadiaPlayer's Gibbs sampling does.
+		return w.mast.gibbs(role, ids, cfg.MASTTemperature, w.weights[:k], w.rng), false
+	case w.mast != nil && w.rng.Float64() >= cfg.MASTEpsilon:
+		return w.mast.greedy(role, ids, w.rng), true
+	}
+	return w.rng.IntN(k), false
+}
+
+// record notes move m, which role chose in a playout, for MAST and GRAVE.
+func (w *worker) record(role int, m reasoner.Move, policy bool) {
+	if w.played != nil {
+		w.played[role] = append(w.played[role], m)
+		w.policy[role] = append(w.policy[role], policy)
+	}
 }
 
 // decisiveMove looks for a move of mover, the only role with a choice in

@@ -57,6 +57,7 @@ type network struct {
 	nextStart []int32
 	nextList  []int32
 	legal     [][]legalProp
+	moves     [][]reasoner.Move // per role: the move of each legal proposition, in order
 	goals     [][]goalProp
 	moveIndex []map[reasoner.Move]int32 // per role: move -> input node
 	terminal  int32

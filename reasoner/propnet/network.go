@@ -193,8 +193,12 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		net.legal[ri] = append(net.legal[ri], p)
 		outputs = append(outputs, p.node)
 	}
+	net.moves = make([][]reasoner.Move, len(roles))
 	for ri := range roles {
 		slices.SortFunc(net.legal[ri], func(a, b legalProp) int { return strings.Compare(string(a.move), string(b.move)) })
+		for _, p := range net.legal[ri] {
+			net.moves[ri] = append(net.moves[ri], p.move)
+		}
 	}
 	for _, a := range atoms(gdl.KeyDoes, 2) {
 		args := ts.terms[a].args

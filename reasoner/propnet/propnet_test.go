@@ -204,6 +204,80 @@ func TestPlayoutFastPathMatchesGenericLoop(t *testing.T) {
 	}
 }
 
+// lastMove is a Policy that plays the last of the legal moves and keeps
+// what it was offered.
+type lastMove struct {
+	pn      *propnet.Reasoner
+	offered [][]reasoner.Move // per call: the legal moves offered
+	roles   []int
+}
+
+func (p *lastMove) Choose(role int, legal []int32) int {
+	var ms []reasoner.Move
+	for _, id := range legal {
+		ms = append(ms, p.pn.Moves(role)[id])
+	}
+	p.offered = append(p.offered, ms)
+	p.roles = append(p.roles, role)
+	return len(legal) - 1
+}
+
+// TestPolicyPlayout checks a policy playout against the same choices made
+// through Legal and Next: the policy is offered exactly the legal moves of
+// every role with a choice, in role order, and its choices are played.
+func TestPolicyPlayout(t *testing.T) {
+	pn, _ := newBoth(t, paths)
+	ctx := context.Background()
+	s0, _ := pn.Initial(ctx)
+	p := &lastMove{pn: pn}
+	end, n, err := pn.PolicyPlayout(ctx, s0, p, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, asked := s0, 0
+	for step := 0; ; step++ {
+		term, err := pn.Terminal(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if term {
+			if step != n || !s.Equal(end) {
+				t.Fatalf("policy playout: %d steps to %s; through Legal and Next: %d steps to %s", n, end, step, s)
+			}
+			break
+		}
+		joint := make([]reasoner.Move, len(pn.Roles()))
+		for role := range joint {
+			legal, err := pn.Legal(ctx, s, role)
+			if err != nil {
+				t.Fatal(err)
+			}
+			joint[role] = legal[len(legal)-1]
+			if len(legal) == 1 {
+				continue
+			}
+			if asked >= len(p.offered) || p.roles[asked] != role || !slices.Equal(p.offered[asked], legal) {
+				t.Fatalf("step %d, role %d: the policy was not offered the legal moves %v", step, role, legal)
+			}
+			asked++
+		}
+		if s, err = pn.Next(ctx, s, joint); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked != len(p.offered) || asked == 0 {
+		t.Errorf("the policy was asked %d times, the playout had %d choices", len(p.offered), asked)
+	}
+	// A choice out of range is an error, not a wrong move.
+	if _, _, err := pn.PolicyPlayout(ctx, s0, badPolicy{}, 100); err == nil {
+		t.Error("no error for a choice out of range")
+	}
+}
+
+type badPolicy struct{}
+
+func (badPolicy) Choose(role int, legal []int32) int { return len(legal) }
+
 func TestPlayoutAllocatesNothingPerStep(t *testing.T) {
 	pn, _ := newBoth(t, paths)
 	ctx := context.Background()

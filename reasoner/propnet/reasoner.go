@@ -44,11 +44,13 @@ type Reasoner struct {
 	words  []uint64 // scratch: a state being built
 	joint  []int32  // scratch: input nodes of a joint move
 	choice []int32  // scratch: input nodes of one role's legal moves
+	ids    []int32  // scratch: numbers of one role's legal moves
 }
 
 var (
-	_ reasoner.Reasoner  = (*Reasoner)(nil)
-	_ reasoner.Playouter = (*Reasoner)(nil)
+	_ reasoner.Reasoner        = (*Reasoner)(nil)
+	_ reasoner.Playouter       = (*Reasoner)(nil)
+	_ reasoner.PolicyPlayouter = (*Reasoner)(nil)
 )
 
 // New grounds d and builds its network. ctx bounds the time spent; past it,
@@ -197,6 +199,28 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 // or maxSteps steps, as reasoner.Playout does and drawing the same random
 // numbers, without building a state or a move on the way.
 func (r *Reasoner) Playout(ctx context.Context, s *reasoner.State, rng *rand.Rand, maxSteps int) (*reasoner.State, int, error) {
+	return r.play(ctx, s, nil, rng, maxSteps)
+}
+
+// Moves returns every move role can ever make, sorted: a move's number in
+// PolicyPlayout is its position here. It returns nil for a role out of
+// range.
+func (r *Reasoner) Moves(role int) []reasoner.Move {
+	if role < 0 || role >= len(r.net.moves) {
+		return nil
+	}
+	return r.net.moves[role]
+}
+
+// PolicyPlayout plays joint moves chosen by p from s until a terminal state
+// or maxSteps steps, without building a state or a move on the way.
+func (r *Reasoner) PolicyPlayout(ctx context.Context, s *reasoner.State, p reasoner.Policy, maxSteps int) (*reasoner.State, int, error) {
+	return r.play(ctx, s, p, nil, maxSteps)
+}
+
+// play is Playout when p is nil, drawing every role's move from rng, and
+// PolicyPlayout otherwise.
+func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Policy, rng *rand.Rand, maxSteps int) (*reasoner.State, int, error) {
 	if err := r.load(s); err != nil {
 		return s, 0, err
 	}
@@ -219,16 +243,26 @@ func (r *Reasoner) Playout(ctx context.Context, s *reasoner.State, rng *rand.Ran
 		}
 		r.joint = r.joint[:0]
 		for role, ps := range net.legal {
-			r.choice = r.choice[:0]
-			for _, p := range ps {
-				if m.value(p.node) {
-					r.choice = append(r.choice, p.input)
+			r.choice, r.ids = r.choice[:0], r.ids[:0]
+			for i, lp := range ps {
+				if m.value(lp.node) {
+					r.choice = append(r.choice, lp.input)
+					r.ids = append(r.ids, int32(i))
 				}
 			}
-			if len(r.choice) == 0 {
+			var i int
+			switch {
+			case len(r.choice) == 0:
 				return done(), step, fmt.Errorf("step %d: %s has no legal move", step, net.roles[role])
+			case p == nil:
+				i = rng.IntN(len(r.choice))
+			case len(r.choice) > 1:
+				i = p.Choose(role, r.ids)
+				if i < 0 || i >= len(r.choice) {
+					return done(), step, fmt.Errorf("step %d: the policy chose move %d of %d for %s", step, i, len(r.choice), net.roles[role])
+				}
 			}
-			r.joint = append(r.joint, r.choice[rng.IntN(len(r.choice))])
+			r.joint = append(r.joint, r.choice[i])
 		}
 		m.setInputs(r.joint)
 		m.nextState(cur)
