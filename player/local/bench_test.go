@@ -31,6 +31,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"slow", searchConfig(b, "mcts:fast=off")},
 		{"base", searchConfig(b, "mcts:base")},
 		{"basefast", searchConfig(b, "mcts:base:fast=on")},
+		{"nst", searchConfig(b, "mcts:nst=on")},
 		{"decisive", searchConfig(b, "mcts:decisive=on")},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {

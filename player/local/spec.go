@@ -26,7 +26,7 @@ var presets = map[string]string{
 	// base is the search this project's strength work started from:
 	// UCT with uniformly random playouts played through the reasoner's
 	// Legal and Next, no knowledge learned during the match.
-	"base": "mast=off:grave=off:decisive=off:fast=off",
+	"base": "mast=off:nst=off:grave=off:decisive=off:fast=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -36,6 +36,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   eps=F               MAST: probability of a random playout move (default 0.4)
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
   learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
+  nst=on|off          MAST ranks moves by the pairs and triples of moves ending in them too (default off)
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
@@ -110,6 +111,8 @@ func applySetting(key, value string, cfg *mcts.Config) error {
 		return parseSwitch(value, &cfg.GRAVE)
 	case "decisive":
 		return parseSwitch(value, &cfg.Decisive)
+	case "nst":
+		return parseSwitch(value, &cfg.NST)
 	case "fast":
 		return parseSwitch(value, &cfg.PolicyPlayouts)
 	case "learnpolicy":

@@ -304,3 +304,47 @@ func TestMASTGibbs(t *testing.T) {
 		}
 	}
 }
+
+// TestNSTGreedy checks that sequences decide where single moves cannot:
+// x and y are worth the same on average, but x pays after a and y after
+// b, and only sequences played often enough count.
+func TestNSTGreedy(t *testing.T) {
+	for _, tt := range []struct {
+		times  int // how often each sequence was played
+		prev   reasoner.Move
+		want   reasoner.Move // "" for either, at random
+	}{
+		{times: 10, prev: "a", want: "x"},
+		{times: 10, prev: "b", want: "y"},
+		{times: nstMinVisits - 1, prev: "a", want: ""},
+	} {
+		tab := newMASTTable(1, nil)
+		names := []reasoner.Move{"a", "b", "x", "y"}
+		ids := tab.numbers(0, names, nil)
+		a, b, x, y := ids[0], ids[1], ids[2], ids[3]
+		for range tt.times {
+			for _, seq := range []struct {
+				first, second int32
+				value         float64
+			}{{a, x, 1}, {a, y, 0}, {b, x, 0}, {b, y, 1}} {
+				tab.learn([][]reasoner.Move{{names[seq.first], names[seq.second]}}, nil, true, []float64{seq.value})
+				tab.learnSequences([]seqMove{{key: nstKey(0, seq.first)}, {key: nstKey(0, seq.second)}}, false, []float64{seq.value})
+			}
+		}
+		if mx, my := tab.stat(0, "x").mean(), tab.stat(0, "y").mean(); mx != my {
+			t.Fatalf("x and y average %v and %v, want equal", mx, my)
+		}
+		prev := nstKey(0, tab.numberOf(0, tt.prev))
+		rng := rand.New(rand.NewPCG(5, 6))
+		chosen := map[reasoner.Move]int{}
+		for range 100 {
+			chosen[[]reasoner.Move{"x", "y"}[tab.nstGreedy(0, []int32{x, y}, prev, noMove, rng)]]++
+		}
+		switch {
+		case tt.want != "" && chosen[tt.want] != 100:
+			t.Errorf("%d plays each, after %s: chose %v, want %s every time", tt.times, tt.prev, chosen, tt.want)
+		case tt.want == "" && (chosen["x"] == 0 || chosen["y"] == 0):
+			t.Errorf("%d plays each, too few to count, after %s: chose %v, want both at random", tt.times, tt.prev, chosen)
+		}
+	}
+}

@@ -39,6 +39,11 @@ type mastTable struct {
 	gen   uint64                    // root generation the averages were last decayed for
 	ids   []map[reasoner.Move]int32 // per role: a move's number
 	stats [][]mastStat              // per role, by move number
+
+	// NST's averages of pairs and triples of moves, keyed by nstKey;
+	// nil until first learned (nst.go).
+	pairs   map[uint64]mastStat
+	triples map[uint64]mastStat
 }
 
 // mastStat is the decayed number of iterations a move was played in and
@@ -91,6 +96,14 @@ func (t *mastTable) numbers(role int, moves []reasoner.Move, ids []int32) []int3
 	return ids
 }
 
+// numberOf returns the number of move m of role, numbering it if it is
+// new.
+func (t *mastTable) numberOf(role int, m reasoner.Move) int32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.number(role, m)
+}
+
 // stat returns the average of move m of role.
 func (t *mastTable) stat(role int, m reasoner.Move) mastStat {
 	t.mu.Lock()
@@ -111,6 +124,8 @@ func (t *mastTable) decay(gen uint64, gamma float64) {
 		return
 	}
 	t.gen = gen
+	decayMap(t.pairs, gamma)
+	decayMap(t.triples, gamma)
 	for _, stats := range t.stats {
 		for i := range stats {
 			st := &stats[i]

@@ -15,8 +15,9 @@
 // name the state that scores the most and moves can be undone, back from
 // that state too. A line that reaches the highest goal is played at once.
 //
-// The search learns about the game as it plays (mast.go, grave.go): move
-// averages over all iterations steer the playouts (MAST), and the values
+// The search learns about the game as it plays (mast.go, nst.go,
+// grave.go): move averages over all iterations steer the playouts (MAST),
+// optionally with the averages of short sequences of moves (NST), and the values
 // of moves played later in an iteration inform the selection of moves not
 // yet visited often (GRAVE). Playouts can also take a move that wins at
 // once (decisive moves). Each is switched in Config; the zero Config has
@@ -124,6 +125,10 @@ type Config struct {
 	// the moves the playout policy chose itself (greedy or decisive
 	// moves); off by default. See mast.go.
 	MASTLearnPolicy Switch
+	// NST switches N-gram selection on or off (the default): with MAST
+	// on, the greedy playout choice also weighs the averages of the
+	// pairs and triples of moves ending in each move. See nst.go.
+	NST Switch
 	// MASTEpsilon is the probability of a random move in a MAST playout.
 	// Default DefaultMASTEpsilon.
 	MASTEpsilon float64

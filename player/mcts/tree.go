@@ -237,7 +237,11 @@ type worker struct {
 	policy  [][]bool
 	seen    []map[reasoner.Move]struct{}
 	weights []float64 // MAST Gibbs sampling scratch
-	ids     []int32   // MAST numbers of a role's legal moves, scratch
+	// nst: playouts rank moves with the averages of the sequences ending
+	// in them (Config.NST); seq is the iteration's sequence of moves.
+	nst bool
+	seq []seqMove
+	ids []int32 // MAST numbers of a role's legal moves, scratch
 
 	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
 
@@ -266,6 +270,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 	if s.mast != nil {
 		w.mast = s.mast[id]
 		w.learnPolicy = s.cfg.MASTLearnPolicy.enabled(false)
+		w.nst = s.cfg.NST.enabled(false)
 	}
 	if s.mast != nil || s.grave {
 		w.played = make([][]reasoner.Move, nr)
@@ -447,6 +452,9 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	if w.mast != nil {
 		w.mast.learn(w.played, w.policy, w.learnPolicy, w.value)
 	}
+	if w.nst {
+		w.mast.learnSequences(w.seq, w.learnPolicy, w.value)
+	}
 	w.backup(leaf)
 }
 
@@ -458,11 +466,11 @@ func (w *worker) treeMoves() {
 		w.played[r] = w.played[r][:0]
 		w.policy[r] = w.policy[r][:0]
 	}
+	w.seq = w.seq[:0]
 	for k, n := range w.path {
 		for r := range nr {
 			if len(n.moves[r]) > 1 {
-				w.played[r] = append(w.played[r], n.moves[r][w.idx[k*nr+r]])
-				w.policy[r] = append(w.policy[r], false)
+				w.record(r, n.moves[r][w.idx[k*nr+r]], -1, false)
 			}
 		}
 	}
@@ -613,7 +621,7 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 				return false, err
 			}
 			if win != nil {
-				w.record(mover, w.moves[mover], true)
+				w.record(mover, w.moves[mover], -1, true)
 				if w.s.puz != nil {
 					w.line = append(w.line, w.moves[0])
 				}
@@ -633,7 +641,11 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 			}
 			i, policy := w.pick(role, ids, len(ms))
 			w.moves[role] = ms[i]
-			w.record(role, ms[i], policy)
+			id := int32(-1)
+			if ids != nil {
+				id = ids[i]
+			}
+			w.record(role, ms[i], id, policy)
 		}
 		if w.s.puz != nil {
 			w.line = append(w.line, w.moves[0])
@@ -667,7 +679,7 @@ func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reas
 // numbers in the MAST table (Search.fast).
 func (w *worker) Choose(role int, legal []int32) int {
 	i, policy := w.pick(role, legal, len(legal))
-	w.record(role, w.pp.Moves(role)[legal[i]], policy)
+	w.record(role, w.pp.Moves(role)[legal[i]], legal[i], policy)
 	return i
 }
 
@@ -686,16 +698,33 @@ func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
 		// learned from, as CadiaPlayer's Gibbs sampling does.
 		return w.mast.gibbs(role, ids, cfg.MASTTemperature, w.weights[:k], w.rng), false
 	case w.mast != nil && w.rng.Float64() >= cfg.MASTEpsilon:
+		if w.nst {
+			prev1, prev2 := noMove, noMove
+			if n := len(w.seq); n >= 2 {
+				prev1, prev2 = w.seq[n-1].key, w.seq[n-2].key
+			} else if n == 1 {
+				prev1 = w.seq[0].key
+			}
+			return w.mast.nstGreedy(role, ids, prev1, prev2, w.rng), true
+		}
 		return w.mast.greedy(role, ids, w.rng), true
 	}
 	return w.rng.IntN(k), false
 }
 
-// record notes move m, which role chose in a playout, for MAST and GRAVE.
-func (w *worker) record(role int, m reasoner.Move, policy bool) {
+// record notes move m, which role chose in the tree or a playout, for
+// MAST, NST and GRAVE; id is its number in the MAST table, or -1 when not
+// known yet.
+func (w *worker) record(role int, m reasoner.Move, id int32, policy bool) {
 	if w.played != nil {
 		w.played[role] = append(w.played[role], m)
 		w.policy[role] = append(w.policy[role], policy)
+	}
+	if w.nst {
+		if id < 0 {
+			id = w.mast.numberOf(role, m)
+		}
+		w.seq = append(w.seq, seqMove{nstKey(role, id), policy})
 	}
 }
 

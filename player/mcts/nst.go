@@ -1,0 +1,141 @@
+package mcts
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// N-gram selection (NST; Tak, Winands and Björnsson, 2012) extends MAST
+// from single moves to short sequences: the mean value a role got when it
+// played a move right after one move, or two moves, of the iteration's
+// sequence of moves (every role's choices, in the order played). Where a
+// move's worth depends on what was just played, as a reply does in
+// connect four, the sequences tell what the move alone cannot. The greedy
+// playout choice then ranks a move by the mean of its MAST average and
+// the averages of the sequences ending in it that were played at least
+// nstMinVisits times.
+//
+// The sequence averages live in the worker's mastTable, under its lock,
+// decay with the MAST averages, and are keyed by move numbers.
+
+// nstMinVisits is how often a sequence must have been played before its
+// average counts, as in Tak et al.
+const nstMinVisits = 7
+
+// nstMaxGrams bounds the sequences a table keeps of each length; past it,
+// new sequences are not learned until decay makes room.
+const nstMaxGrams = 1 << 20
+
+// A seqMove is one move of an iteration's sequence: the role and the
+// move's number in the MAST table, packed as nstKey does, and whether the
+// playout policy chose it.
+type seqMove struct {
+	key    uint64
+	policy bool
+}
+
+// nstKey packs a role and a move number into 32 bits, the role in the top
+// eight. Numbers past 2^24 share keys: their averages mix, which costs
+// the policy some precision and nothing else.
+func nstKey(role int, id int32) uint64 { return uint64(role&0xff)<<24 | uint64(id)&0xffffff }
+
+// roleOf returns the role of a key made by nstKey.
+func roleOf(key uint64) int { return int(key >> 24) }
+
+// pairKey is the key of a pair of moves, exact; tripleKey is that of a
+// triple, a hash of the three (a collision mixes two averages, as above).
+// Integer keys keep the map look-ups, a few per legal move and playout
+// step, cheap.
+func pairKey(a, b uint64) uint64 { return a<<32 | b }
+
+func tripleKey(a, b, c uint64) uint64 {
+	h := (a + 1) * 0x9e3779b97f4a7c15
+	h ^= h >> 29
+	return h ^ pairKey(b, c)
+}
+
+// noMove stands for the absence of an earlier move in the sequence.
+const noMove = ^uint64(0)
+
+// nstGreedy is greedy with sequences: it returns the position in ids of
+// the legal move of role ranked highest after prev1, the last move of the
+// sequence, and prev2, the one before it (noMove where there is none).
+func (t *mastTable) nstGreedy(role int, ids []int32, prev1, prev2 uint64, rng *rand.Rand) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	stats := t.stats[role]
+	k := len(ids)
+	start := rng.IntN(k)
+	best, bestV := start, math.Inf(-1)
+	for d := range k {
+		i := start + d
+		if i >= k {
+			i -= k
+		}
+		sum, n := stats[ids[i]].mean(), 1.0
+		if prev1 != noMove {
+			key := nstKey(role, ids[i])
+			if st, ok := t.pairs[pairKey(prev1, key)]; ok && st.n >= nstMinVisits {
+				sum, n = sum+st.mean(), n+1
+			}
+			if prev2 != noMove {
+				if st, ok := t.triples[tripleKey(prev2, prev1, key)]; ok && st.n >= nstMinVisits {
+					sum, n = sum+st.mean(), n+1
+				}
+			}
+		}
+		if v := sum / n; v > bestV {
+			best, bestV = i, v
+		}
+	}
+	return best
+}
+
+// learnSequences adds value, each role's result of an iteration, to the
+// averages of the pairs and triples of consecutive moves of seq, credited
+// to the role of the last move, leaving out sequences ending in a move the
+// policy chose unless withPolicy is set.
+func (t *mastTable) learnSequences(seq []seqMove, withPolicy bool, value []float64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.pairs == nil {
+		t.pairs = map[uint64]mastStat{}
+		t.triples = map[uint64]mastStat{}
+	}
+	for i := 1; i < len(seq); i++ {
+		if !withPolicy && seq[i].policy {
+			continue
+		}
+		v := value[roleOf(seq[i].key)]
+		add(t.pairs, pairKey(seq[i-1].key, seq[i].key), v)
+		if i >= 2 {
+			add(t.triples, tripleKey(seq[i-2].key, seq[i-1].key, seq[i].key), v)
+		}
+	}
+}
+
+// add counts value in the average of key, unless m is full and has no
+// average for key yet.
+func add(m map[uint64]mastStat, key uint64, value float64) {
+	st, ok := m[key]
+	if !ok && len(m) >= nstMaxGrams {
+		return
+	}
+	st.n++
+	st.sum += value
+	m[key] = st
+}
+
+// decayMap scales the averages of m down by gamma, dropping those that
+// fall to almost nothing.
+func decayMap(m map[uint64]mastStat, gamma float64) {
+	for k, st := range m {
+		st.n *= gamma
+		st.sum *= gamma
+		if st.n < 0.01 {
+			delete(m, k)
+			continue
+		}
+		m[k] = st
+	}
+}
