@@ -310,9 +310,9 @@ func TestMASTGibbs(t *testing.T) {
 // b, and only sequences played often enough count.
 func TestNSTGreedy(t *testing.T) {
 	for _, tt := range []struct {
-		times  int // how often each sequence was played
-		prev   reasoner.Move
-		want   reasoner.Move // "" for either, at random
+		times int // how often each sequence was played
+		prev  reasoner.Move
+		want  reasoner.Move // "" for either, at random
 	}{
 		{times: 10, prev: "a", want: "x"},
 		{times: 10, prev: "b", want: "y"},
