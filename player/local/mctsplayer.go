@@ -47,7 +47,10 @@ type mctsMatch struct {
 	// were loading, which the game has not played yet.
 	unplayed [][]reasoner.Move
 	broken   atomic.Bool // the search failed in a goroutine that answered late
-	rng      *rand.Rand
+	// stopPonder stops the search that goes on after an answer; nil
+	// when none does. Guarded by qmu.
+	stopPonder context.CancelFunc
+	rng        *rand.Rand
 }
 
 func (p *mctsPlayer) Name() string { return p.opts.Name }
@@ -170,6 +173,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	if err != nil {
 		return "", err
 	}
+	mm.ponderStop()
 	deadline := p.deadline(ctx, mm.clock)
 	select {
 	case <-mm.ready:
@@ -242,49 +246,26 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		p.logf("match %s: the search is still busy from an earlier turn", id)
 		return p.fallback(mm, s, state, legal), nil
 	}
-	type answer struct {
-		move reasoner.Move
-		err  error
-	}
 	done := make(chan answer, 1)
 	idle := make(chan struct{})
 	mm.idle = idle
 	role := mm.g.role
 	go func() {
-		var a answer
-		defer func() {
-			if v := recover(); v != nil {
-				a.err = fmt.Errorf("search panicked: %v", v)
-			}
-			if a.err != nil && !cutShort(a.err) {
-				mm.broken.Store(true)
-			}
+		defer close(idle)
+		a := p.decide(mm, s, sctx, id, role, behind, state)
+		if a.err != nil || p.opts.Ponder == mcts.Off {
 			done <- a
-			close(idle)
-		}()
-		// Catch up with the joint moves played since the search last
-		// advanced. One cut short by the deadline stays queued.
-		for range behind {
-			mm.qmu.Lock()
-			joint := mm.pending[0]
-			mm.qmu.Unlock()
-			if a.err = s.Advance(sctx, joint); a.err != nil {
-				return
-			}
-			mm.qmu.Lock()
-			mm.pending = mm.pending[1:]
-			mm.qmu.Unlock()
-		}
-		if !s.State().Equal(state) {
-			a.err = fmt.Errorf("the search is in state %v, the game in %v", s.State(), state)
 			return
 		}
-		if settled, _ := s.Decide(sctx, role); settled {
-			if dl, ok := sctx.Deadline(); ok {
-				p.logf("match %s: move settled with %v of the clock left", id, time.Until(dl).Round(time.Millisecond))
-			}
-		}
-		a.move, a.err = s.Best(role)
+		// The search goes on until the next call: its context is made
+		// before the answer is sent, so that the next call can stop it.
+		pctx, stop := context.WithTimeout(mm.ctx, 2*mm.clock)
+		defer stop()
+		mm.qmu.Lock()
+		mm.stopPonder = stop
+		mm.qmu.Unlock()
+		done <- a
+		p.ponder(pctx, mm, s, id)
 	}()
 	var a answer
 	select {
@@ -317,6 +298,73 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		return legal[mm.rng.IntN(len(legal))], nil
 	}
 	return a.move, nil
+}
+
+// decide catches the search up with the joint moves played since it last
+// advanced (behind of mm.pending), checks that it is in state, searches
+// until the decision of role is settled or sctx is done and returns its
+// move. An error other than a cut short one marks the search broken.
+func (p *mctsPlayer) decide(mm *mctsMatch, s *mcts.Search, sctx context.Context, id string, role, behind int, state *reasoner.State) (a answer) {
+	defer func() {
+		if v := recover(); v != nil {
+			a.err = fmt.Errorf("search panicked: %v", v)
+		}
+		if a.err != nil && !cutShort(a.err) {
+			mm.broken.Store(true)
+		}
+	}()
+	// Catch up with the joint moves played since the search last
+	// advanced. One cut short by the deadline stays queued.
+	for range behind {
+		mm.qmu.Lock()
+		joint := mm.pending[0]
+		mm.qmu.Unlock()
+		if a.err = s.Advance(sctx, joint); a.err != nil {
+			return a
+		}
+		mm.qmu.Lock()
+		mm.pending = mm.pending[1:]
+		mm.qmu.Unlock()
+	}
+	if !s.State().Equal(state) {
+		a.err = fmt.Errorf("the search is in state %v, the game in %v", s.State(), state)
+		return a
+	}
+	if settled, _ := s.Decide(sctx, role); settled {
+		if dl, ok := sctx.Deadline(); ok {
+			p.logf("match %s: move settled with %v of the clock left", id, time.Until(dl).Round(time.Millisecond))
+		}
+	}
+	a.move, a.err = s.Best(role)
+	return a
+}
+
+// ponder searches on after an answer until ctx is done. A panic marks the
+// search broken, for the next turn to drop.
+func (p *mctsPlayer) ponder(ctx context.Context, mm *mctsMatch, s *mcts.Search, id string) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.logf("match %s: search panicked between turns: %v", id, v)
+			mm.broken.Store(true)
+		}
+	}()
+	s.Run(ctx)
+}
+
+// ponderStop stops the search that went on after the last answer, if any.
+func (mm *mctsMatch) ponderStop() {
+	mm.qmu.Lock()
+	defer mm.qmu.Unlock()
+	if mm.stopPonder != nil {
+		mm.stopPonder()
+		mm.stopPonder = nil
+	}
+}
+
+// An answer is the move a search chose, or why it could not.
+type answer struct {
+	move reasoner.Move
+	err  error
 }
 
 // cutShort reports whether err only says that a deadline passed or the

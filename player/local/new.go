@@ -45,6 +45,13 @@ type Options struct {
 	// Search configures the search of the mcts player.
 	Search mcts.Config
 
+	// Ponder switches on (the default) or off the mcts player's search
+	// between its answer and the next call of the match: the time it
+	// gives back when its decision settles early, its margin and the
+	// other players' thinking go to the turns to come. It stops when the
+	// next call arrives, or after two play clocks without one.
+	Ponder mcts.Switch
+
 	// Margin is the time the mcts player keeps free before the deadline of
 	// each call to Start and Play, for the answer to get back on a busy
 	// machine; MarginShare of the time left is kept on top of it. The HTTP

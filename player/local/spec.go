@@ -25,13 +25,14 @@ import (
 var presets = map[string]string{
 	// base is the search this project's strength work started from:
 	// UCT with uniformly random playouts played through the reasoner's
-	// Legal and Next, no knowledge learned during the match.
-	"base": "mast=off:nst=off:grave=off:decisive=off:fast=off",
+	// Legal and Next, no knowledge learned during the match, no search
+	// between its answer and the next call.
+	"base": "mast=off:nst=off:grave=off:decisive=off:fast=off:ponder=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
 const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
-  base                preset: the plain UCT player, no MAST, GRAVE, decisive moves or fast playouts
+  base                preset: the plain UCT player, no MAST, NST, GRAVE, decisive moves, fast playouts or pondering
   mast=on|off         move-average sampling in playouts (default on)
   eps=F               MAST: probability of a random playout move (default 0.4)
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
@@ -43,6 +44,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  ponder=on|off       search on between an answer and the next call of the match (default on)
   workers=N           search goroutines (default: one per core)`
 
 // IsSpec reports whether spec names an in-process player: a kind of
@@ -72,15 +74,15 @@ func parseSpec(spec string, opts *Options) (kind string, err error) {
 	if kind != "mcts" {
 		return "", fmt.Errorf("player %q: %s takes no settings", spec, kind)
 	}
-	if err := applySettings(rest, &opts.Search); err != nil {
+	if err := applySettings(rest, opts); err != nil {
 		return "", fmt.Errorf("player %q: %w", spec, err)
 	}
 	return kind, nil
 }
 
-// applySettings applies colon-separated settings to cfg: presets, which
+// applySettings applies colon-separated settings to opts: presets, which
 // stand for KEY=VALUE settings, and KEY=VALUE settings.
-func applySettings(settings string, cfg *mcts.Config) error {
+func applySettings(settings string, opts *Options) error {
 	for _, s := range strings.Split(settings, ":") {
 		if s == "" {
 			continue
@@ -95,7 +97,7 @@ func applySettings(settings string, cfg *mcts.Config) error {
 		}
 		for _, pair := range pairs {
 			key, value, _ := strings.Cut(pair, "=")
-			if err := applySetting(key, value, cfg); err != nil {
+			if err := applySetting(key, value, opts); err != nil {
 				return fmt.Errorf("%s: %w", pair, err)
 			}
 		}
@@ -103,8 +105,11 @@ func applySettings(settings string, cfg *mcts.Config) error {
 	return nil
 }
 
-func applySetting(key, value string, cfg *mcts.Config) error {
+func applySetting(key, value string, opts *Options) error {
+	cfg := &opts.Search
 	switch key {
+	case "ponder":
+		return parseSwitch(value, &opts.Ponder)
 	case "mast":
 		return parseSwitch(value, &cfg.MAST)
 	case "grave":

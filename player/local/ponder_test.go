@@ -1,0 +1,77 @@
+package local
+
+import (
+	"context"
+	"log"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// TestPonder checks that the mcts player searches on between its answer
+// and the next call when pondering is on, and not when it is off; that
+// the next call stops it and still answers in time; and that Stop ends it.
+func TestPonder(t *testing.T) {
+	d := loadGame(t, "connectFour")
+	for _, tt := range []struct {
+		spec   string
+		ponder bool
+	}{
+		{"mcts:workers=1", true},
+		{"mcts:workers=1:ponder=off", false},
+	} {
+		t.Run(tt.spec, func(t *testing.T) {
+			var logged strings.Builder
+			p := newPlayer(t, tt.spec, Options{Log: log.New(&logged, "", 0)})
+			bg := context.Background()
+			ref := playertest.Reference(t, d)
+			const clock = 300 * time.Millisecond
+			sctx, cancel := context.WithTimeout(bg, clock)
+			defer cancel()
+			if err := p.Start(sctx, &player.Match{ID: "m", Role: ref.Roles()[0], Rules: d, StartClock: clock, PlayClock: clock}); err != nil {
+				t.Fatal(err)
+			}
+			iterations := func() int64 {
+				mm, err := p.(*mctsPlayer).matches.get("m")
+				if err != nil {
+					t.Fatal(err)
+				}
+				<-mm.ready
+				return mm.search.Stats().Iterations
+			}
+			s0, _ := ref.Initial(bg)
+			var last []reasoner.Move
+			for turn := range 2 {
+				ctx, cancel := context.WithTimeout(bg, clock)
+				m, err := p.Play(ctx, "m", last)
+				cancel()
+				if err != nil {
+					t.Fatalf("turn %d: %v", turn, err)
+				}
+				// A search still pondering would hold the turn up until
+				// the player answered without it, and say so.
+				if strings.Contains(logged.String(), "busy") || strings.Contains(logged.String(), "in time") {
+					t.Fatalf("turn %d: the search was not stopped for the call:\n%s", turn, logged.String())
+				}
+				before := iterations()
+				time.Sleep(200 * time.Millisecond)
+				after := iterations()
+				if pondered := after > before; pondered != tt.ponder {
+					t.Errorf("turn %d: %d iterations between the answer and the next call, want pondering %v", turn, after-before, tt.ponder)
+				}
+				legal, _ := ref.Legal(bg, s0, 1)
+				last = []reasoner.Move{m, legal[0]}
+				if s0, err = ref.Next(bg, s0, last); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := p.Stop(bg, "m", last); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
