@@ -37,7 +37,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   eps=F               MAST: probability of a random playout move (default 0.4)
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
   learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
-  nst=on|off          MAST ranks moves by the pairs and triples of moves ending in them too (default off)
+  nst=on|off          MAST ranks moves by the pairs and triples of moves ending in them too (default on)
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)

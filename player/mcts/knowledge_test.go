@@ -34,14 +34,14 @@ func TestMASTTable(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
-		if i := tab.greedy(0, tab.numbers(0, []reasoner.Move{"b", "a"}, nil), rng); i != 1 {
+		if i := tab.greedy(0, tab.numbers(0, []reasoner.Move{"b", "a"}, nil), noMove, noMove, rng); i != 1 {
 			t.Fatalf("greedy chose %d, want 1 (a, mean 1 against b's 0.5)", i)
 		}
 	}
 	// A move never played counts as a win, so greedy tries it before b.
 	seen := map[int]bool{}
 	for range 50 {
-		seen[tab.greedy(0, tab.numbers(0, []reasoner.Move{"b", "a", "new"}, nil), rng)] = true
+		seen[tab.greedy(0, tab.numbers(0, []reasoner.Move{"b", "a", "new"}, nil), noMove, noMove, rng)] = true
 	}
 	if seen[0] || !seen[1] || !seen[2] {
 		t.Errorf("greedy over b, a and an unplayed move chose %v, want a and the unplayed move, at random", seen)
@@ -338,7 +338,7 @@ func TestNSTGreedy(t *testing.T) {
 		rng := rand.New(rand.NewPCG(5, 6))
 		chosen := map[reasoner.Move]int{}
 		for range 100 {
-			chosen[[]reasoner.Move{"x", "y"}[tab.nstGreedy(0, []int32{x, y}, prev, noMove, rng)]]++
+			chosen[[]reasoner.Move{"x", "y"}[tab.greedy(0, []int32{x, y}, prev, noMove, rng)]]++
 		}
 		switch {
 		case tt.want != "" && chosen[tt.want] != 100:

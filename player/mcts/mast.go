@@ -140,8 +140,12 @@ func (t *mastTable) decay(gen uint64, gamma float64) {
 
 // greedy returns the position in ids, the numbers of legal moves of role,
 // of the move with the highest mean value, ties broken at random; a move
-// never played counts as winning, so that it gets tried.
-func (t *mastTable) greedy(role int, ids []int32, rng *rand.Rand) int {
+// never played counts as winning, so that it gets tried. With NST, prev1
+// is the last move of the iteration's sequence and prev2 the one before
+// (noMove where there is none, and always without NST), and a move's
+// value is the mean of its own average and those of the pair and triple
+// it ends that were played often enough (nst.go).
+func (t *mastTable) greedy(role int, ids []int32, prev1, prev2 uint64, rng *rand.Rand) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	stats := t.stats[role]
@@ -153,7 +157,19 @@ func (t *mastTable) greedy(role int, ids []int32, rng *rand.Rand) int {
 		if i >= k {
 			i -= k
 		}
-		if v := stats[ids[i]].mean(); v > bestV {
+		sum, n := stats[ids[i]].mean(), 1.0
+		if prev1 != noMove {
+			key := nstKey(role, ids[i])
+			if st, ok := t.pairs[pairKey(prev1, key)]; ok && st.n >= nstMinVisits {
+				sum, n = sum+st.mean(), n+1
+			}
+			if prev2 != noMove {
+				if st, ok := t.triples[tripleKey(prev2, prev1, key)]; ok && st.n >= nstMinVisits {
+					sum, n = sum+st.mean(), n+1
+				}
+			}
+		}
+		if v := sum / n; v > bestV {
 			best, bestV = i, v
 		}
 	}

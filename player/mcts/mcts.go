@@ -17,11 +17,11 @@
 //
 // The search learns about the game as it plays (mast.go, nst.go,
 // grave.go): move averages over all iterations steer the playouts (MAST),
-// optionally with the averages of short sequences of moves (NST), and the values
+// together with the averages of short sequences of moves (NST), and the values
 // of moves played later in an iteration inform the selection of moves not
 // yet visited often (GRAVE). Playouts can also take a move that wins at
 // once (decisive moves). Each is switched in Config; the zero Config has
-// MAST on and GRAVE and decisive moves off, as the strength measurements
+// MAST and NST on and GRAVE and decisive moves off, as the strength measurements
 // chose (see the README).
 //
 // Run searches until its context is done; Decide, for the player's own
@@ -125,7 +125,7 @@ type Config struct {
 	// the moves the playout policy chose itself (greedy or decisive
 	// moves); off by default. See mast.go.
 	MASTLearnPolicy Switch
-	// NST switches N-gram selection on or off (the default): with MAST
+	// NST switches N-gram selection on (the default) or off: with MAST
 	// on, the greedy playout choice also weighs the averages of the
 	// pairs and triples of moves ending in each move. See nst.go.
 	NST Switch

@@ -1,10 +1,5 @@
 package mcts
 
-import (
-	"math"
-	"math/rand/v2"
-)
-
 // N-gram selection (NST; Tak, Winands and Björnsson, 2012) extends MAST
 // from single moves to short sequences: the mean value a role got when it
 // played a move right after one move, or two moves, of the iteration's
@@ -56,40 +51,6 @@ func tripleKey(a, b, c uint64) uint64 {
 
 // noMove stands for the absence of an earlier move in the sequence.
 const noMove = ^uint64(0)
-
-// nstGreedy is greedy with sequences: it returns the position in ids of
-// the legal move of role ranked highest after prev1, the last move of the
-// sequence, and prev2, the one before it (noMove where there is none).
-func (t *mastTable) nstGreedy(role int, ids []int32, prev1, prev2 uint64, rng *rand.Rand) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	stats := t.stats[role]
-	k := len(ids)
-	start := rng.IntN(k)
-	best, bestV := start, math.Inf(-1)
-	for d := range k {
-		i := start + d
-		if i >= k {
-			i -= k
-		}
-		sum, n := stats[ids[i]].mean(), 1.0
-		if prev1 != noMove {
-			key := nstKey(role, ids[i])
-			if st, ok := t.pairs[pairKey(prev1, key)]; ok && st.n >= nstMinVisits {
-				sum, n = sum+st.mean(), n+1
-			}
-			if prev2 != noMove {
-				if st, ok := t.triples[tripleKey(prev2, prev1, key)]; ok && st.n >= nstMinVisits {
-					sum, n = sum+st.mean(), n+1
-				}
-			}
-		}
-		if v := sum / n; v > bestV {
-			best, bestV = i, v
-		}
-	}
-	return best
-}
 
 // learnSequences adds value, each role's result of an iteration, to the
 // averages of the pairs and triples of consecutive moves of seq, credited

@@ -270,7 +270,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 	if s.mast != nil {
 		w.mast = s.mast[id]
 		w.learnPolicy = s.cfg.MASTLearnPolicy.enabled(false)
-		w.nst = s.cfg.NST.enabled(false)
+		w.nst = s.cfg.NST.enabled(true)
 	}
 	if s.mast != nil || s.grave {
 		w.played = make([][]reasoner.Move, nr)
@@ -698,16 +698,13 @@ func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
 		// learned from, as CadiaPlayer's Gibbs sampling does.
 		return w.mast.gibbs(role, ids, cfg.MASTTemperature, w.weights[:k], w.rng), false
 	case w.mast != nil && w.rng.Float64() >= cfg.MASTEpsilon:
-		if w.nst {
-			prev1, prev2 := noMove, noMove
-			if n := len(w.seq); n >= 2 {
-				prev1, prev2 = w.seq[n-1].key, w.seq[n-2].key
-			} else if n == 1 {
-				prev1 = w.seq[0].key
-			}
-			return w.mast.nstGreedy(role, ids, prev1, prev2, w.rng), true
+		prev1, prev2 := noMove, noMove
+		if n := len(w.seq); w.nst && n >= 2 {
+			prev1, prev2 = w.seq[n-1].key, w.seq[n-2].key
+		} else if w.nst && n == 1 {
+			prev1 = w.seq[0].key
 		}
-		return w.mast.greedy(role, ids, w.rng), true
+		return w.mast.greedy(role, ids, prev1, prev2, w.rng), true
 	}
 	return w.rng.IntN(k), false
 }
