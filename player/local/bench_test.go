@@ -16,10 +16,11 @@ import (
 // start of tic-tac-toe, connect four and breakthrough with one and with two
 // workers, and per second of CPU time, which shows the cost of parallelism
 // even when other processes take some of the cores. The knowledge variant
-// is the default search (MAST on, GRAVE off, policy playouts), slow the
-// same through Legal and Next, base the plain UCT search of the mcts:base
-// preset and basefast the same with policy playouts, side by side to show
-// what the knowledge costs and what the playout loop gains:
+// is the default search (MAST and NST on, GRAVE off, policy playouts),
+// mast the same without NST, slow the default through Legal and Next,
+// base the plain UCT search of the mcts:base preset and basefast the same
+// with policy playouts, side by side to show what the knowledge costs and
+// what the playout loop gains:
 //
 //	go test -run XXX -bench Search -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
@@ -28,10 +29,10 @@ func BenchmarkSearch(b *testing.B) {
 		cfg  mcts.Config
 	}{
 		{"default", searchConfig(b, "mcts")},
+		{"mast", searchConfig(b, "mcts:nst=off")},
 		{"slow", searchConfig(b, "mcts:fast=off")},
 		{"base", searchConfig(b, "mcts:base")},
 		{"basefast", searchConfig(b, "mcts:base:fast=on")},
-		{"nst", searchConfig(b, "mcts:nst=on")},
 		{"decisive", searchConfig(b, "mcts:decisive=on")},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {

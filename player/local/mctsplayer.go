@@ -48,8 +48,11 @@ type mctsMatch struct {
 	unplayed [][]reasoner.Move
 	broken   atomic.Bool // the search failed in a goroutine that answered late
 	// stopPonder stops the search that goes on after an answer; nil
-	// when none does. Guarded by qmu.
+	// when none does. calls counts the calls to Play, so that an answer
+	// that comes after the next call has begun does not ponder. Both
+	// guarded by qmu.
 	stopPonder context.CancelFunc
+	calls      int
 	rng        *rand.Rand
 }
 
@@ -173,7 +176,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	if err != nil {
 		return "", err
 	}
-	mm.ponderStop()
+	call := mm.ponderStop()
 	deadline := p.deadline(ctx, mm.clock)
 	select {
 	case <-mm.ready:
@@ -258,10 +261,15 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 			return
 		}
 		// The search goes on until the next call: its context is made
-		// before the answer is sent, so that the next call can stop it.
+		// before the answer is sent, so that the next call can stop it,
+		// and not at all when the next call has come already (this
+		// answer being late).
 		pctx, stop := context.WithTimeout(mm.ctx, 2*mm.clock)
 		defer stop()
 		mm.qmu.Lock()
+		if mm.calls != call {
+			stop()
+		}
 		mm.stopPonder = stop
 		mm.qmu.Unlock()
 		done <- a
@@ -351,14 +359,17 @@ func (p *mctsPlayer) ponder(ctx context.Context, mm *mctsMatch, s *mcts.Search, 
 	s.Run(ctx)
 }
 
-// ponderStop stops the search that went on after the last answer, if any.
-func (mm *mctsMatch) ponderStop() {
+// ponderStop stops the search that went on after the last answer, if
+// any, at the start of a call, and returns the number of the call.
+func (mm *mctsMatch) ponderStop() int {
 	mm.qmu.Lock()
 	defer mm.qmu.Unlock()
+	mm.calls++
 	if mm.stopPonder != nil {
 		mm.stopPonder()
 		mm.stopPonder = nil
 	}
+	return mm.calls
 }
 
 // An answer is the move a search chose, or why it could not.
