@@ -38,6 +38,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
   learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
   nst=on|off          MAST ranks moves by the pairs and triples of moves ending in them too (default on)
+  simpolicy=on|off    MAST and NST steer playouts in games where roles move at once (default off)
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
@@ -118,6 +119,8 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.Decisive)
 	case "nst":
 		return parseSwitch(value, &cfg.NST)
+	case "simpolicy":
+		return parseSwitch(value, &cfg.SimultaneousPolicy)
 	case "fast":
 		return parseSwitch(value, &cfg.PolicyPlayouts)
 	case "learnpolicy":

@@ -348,3 +348,35 @@ func TestNSTGreedy(t *testing.T) {
 		}
 	}
 }
+
+// TestSimultaneousPlayoutsUniform checks that MAST's greedy choice steers
+// playouts in a turn-taking game, and not in a game where roles move at
+// once unless switched on there.
+func TestSimultaneousPlayoutsUniform(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		game   reasoner.Reasoner
+		cfg    Config
+		greedy bool
+	}{
+		{"turn-taking", nim(6), Config{}, true},
+		{"simultaneous", dominant(), Config{}, false},
+		{"simultaneous, switched on", dominant(), Config{SimultaneousPolicy: On}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.Workers = 1
+			s := newSearch(t, tt.game, tt.cfg)
+			w := newWorker(s, 1, 0)
+			ids := w.mast.numbers(0, []reasoner.Move{"a", "b", "c"}, nil)
+			greedy := 0
+			for range 200 {
+				if _, policy := w.pick(0, ids, len(ids)); policy {
+					greedy++
+				}
+			}
+			if (greedy > 0) != tt.greedy {
+				t.Errorf("%d of 200 choices greedy, want greedy choices %v", greedy, tt.greedy)
+			}
+		})
+	}
+}

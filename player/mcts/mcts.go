@@ -151,6 +151,12 @@ type Config struct {
 	// and single-player searches, play through Legal and Next whatever
 	// the switch.
 	PolicyPlayouts Switch
+	// SimultaneousPolicy switches on or off (the default) MAST's and
+	// NST's playout policy in games where several roles choose a move
+	// in the same state: once the search meets such a state, playouts
+	// draw every move uniformly. In the simultaneous connect four the
+	// policy lost to uniform playouts in every measurement (README).
+	SimultaneousPolicy Switch
 	// GRAVE switches generalized rapid action value estimation in tree
 	// selection on or off (the default, for it lost more matches than it
 	// won in the measurements the README gives): a move's mean is blended with its
@@ -269,6 +275,10 @@ type Search struct {
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
 	fast  bool         // playouts go through the reasoner's PolicyPlayout
+	// simultaneous is set once the search meets a state in which several
+	// roles have a choice; playouts are then uniform unless
+	// Config.SimultaneousPolicy is on.
+	simultaneous atomic.Bool
 
 	iterations atomic.Int64
 	expansions atomic.Int64

@@ -145,6 +145,7 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 				n.mover = role
 			} else {
 				n.mover = several
+				s.simultaneous.Store(true)
 			}
 		}
 	}
@@ -240,8 +241,11 @@ type worker struct {
 	// nst: playouts rank moves with the averages of the sequences ending
 	// in them (Config.NST); seq is the iteration's sequence of moves.
 	nst bool
-	seq []seqMove
-	ids []int32 // MAST numbers of a role's legal moves, scratch
+	// simPolicy: the policy steers playouts in simultaneous-move games
+	// too (Config.SimultaneousPolicy).
+	simPolicy bool
+	seq       []seqMove
+	ids       []int32 // MAST numbers of a role's legal moves, scratch
 
 	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
 
@@ -271,6 +275,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		w.mast = s.mast[id]
 		w.learnPolicy = s.cfg.MASTLearnPolicy.enabled(false)
 		w.nst = s.cfg.NST.enabled(true)
+		w.simPolicy = s.cfg.SimultaneousPolicy.enabled(false)
 	}
 	if s.mast != nil || s.grave {
 		w.played = make([][]reasoner.Move, nr)
@@ -690,6 +695,8 @@ func (w *worker) Choose(role int, legal []int32) int {
 func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
 	cfg := &w.s.cfg
 	switch {
+	case w.s.simultaneous.Load() && !w.simPolicy:
+		// Uniform: see Config.SimultaneousPolicy.
 	case w.mast != nil && cfg.MASTTemperature > 0:
 		if cap(w.weights) < k {
 			w.weights = make([]float64, k)
