@@ -12,10 +12,22 @@ import (
 	"github.com/ggp-go/ggp/reasoner"
 )
 
+// sequence returns the moves each role played, with the policy's marks
+// (nil for none), as the sequence an iteration records, role by role.
+func sequence(tab *mastTable, played [][]reasoner.Move, policy [][]bool) []seqMove {
+	var seq []seqMove
+	for r, ms := range played {
+		for i, m := range ms {
+			seq = append(seq, seqMove{int32(r), tab.numberOf(r, m), policy != nil && policy[r][i]})
+		}
+	}
+	return seq
+}
+
 func TestMASTTable(t *testing.T) {
 	tab := newMASTTable(2, nil)
-	tab.learn([][]reasoner.Move{{"a", "b"}, {"x"}}, nil, true, []float64{1, 0})
-	tab.learn([][]reasoner.Move{{"b"}, {"x", "y"}}, nil, true, []float64{0, 1})
+	tab.learn(sequence(tab, [][]reasoner.Move{{"a", "b"}, {"x"}}, nil), true, []float64{1, 0})
+	tab.learn(sequence(tab, [][]reasoner.Move{{"b"}, {"x", "y"}}, nil), true, []float64{0, 1})
 	for _, tt := range []struct {
 		role int
 		move reasoner.Move
@@ -78,7 +90,7 @@ func TestMASTLearnsOffPolicy(t *testing.T) {
 		{true, 1, 2, 1},
 	} {
 		tab := newMASTTable(2, nil)
-		tab.learn(played, policy, tt.withPolicy, []float64{1, 0})
+		tab.learn(sequence(tab, played, policy), tt.withPolicy, []float64{1, 0})
 		if a, b, x := tab.stat(0, "a").n, tab.stat(0, "b").n, tab.stat(1, "x").n; a != tt.a || b != tt.b || x != tt.x {
 			t.Errorf("with policy moves %v: a, b, x counted %v, %v, %v times, want %v, %v, %v", tt.withPolicy, a, b, x, tt.a, tt.b, tt.x)
 		}
@@ -186,8 +198,9 @@ func TestDecisivePlayouts(t *testing.T) {
 			if w.value[0] == 0 {
 				losses++
 			}
-			if tt.decisive == On && (len(w.played[0]) != 1 || w.played[0][0] != "(take 2)" || !w.policy[0][0]) {
-				t.Fatalf("decisive playout played %v (policy %v), want the policy's (take 2)", w.played[0], w.policy[0])
+			take2 := w.mast.numberOf(0, "(take 2)")
+			if tt.decisive == On && (len(w.seq) != 1 || w.seq[0].role != 0 || w.seq[0].id != take2 || !w.seq[0].policy) {
+				t.Fatalf("decisive playout played %+v, want the policy's (take 2), number %d", w.seq, take2)
 			}
 		}
 		if (losses > 0) != tt.wantLoss {
@@ -286,8 +299,8 @@ func TestGRAVEKeepsStatistics(t *testing.T) {
 // about equally often, and a clearly better move most of the time.
 func TestMASTGibbs(t *testing.T) {
 	tab := newMASTTable(1, nil)
-	tab.learn([][]reasoner.Move{{"a", "b"}}, nil, true, []float64{0.5})
-	tab.learn([][]reasoner.Move{{"c"}}, nil, true, []float64{0})
+	tab.learn(sequence(tab, [][]reasoner.Move{{"a", "b"}}, nil), true, []float64{0.5})
+	tab.learn(sequence(tab, [][]reasoner.Move{{"c"}}, nil), true, []float64{0})
 	rng := rand.New(rand.NewPCG(3, 4))
 	weights := make([]float64, 3)
 	counts := make([]int, 3)
@@ -327,8 +340,8 @@ func TestNSTGreedy(t *testing.T) {
 				first, second int32
 				value         float64
 			}{{a, x, 1}, {a, y, 0}, {b, x, 0}, {b, y, 1}} {
-				tab.learn([][]reasoner.Move{{names[seq.first], names[seq.second]}}, nil, true, []float64{seq.value})
-				tab.learnSequences([]seqMove{{key: nstKey(0, seq.first)}, {key: nstKey(0, seq.second)}}, false, []float64{seq.value})
+				tab.learn(sequence(tab, [][]reasoner.Move{{names[seq.first], names[seq.second]}}, nil), true, []float64{seq.value})
+				tab.learnSequences([]seqMove{{id: seq.first}, {id: seq.second}}, false, []float64{seq.value})
 			}
 		}
 		if mx, my := tab.stat(0, "x").mean(), tab.stat(0, "y").mean(); mx != my {

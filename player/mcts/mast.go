@@ -177,20 +177,18 @@ func (t *mastTable) greedy(role int, ids []int32, prev1, prev2 uint64, rng *rand
 }
 
 // learn adds value, each role's result of an iteration, to the averages of
-// the moves that role played in it, leaving out those marked in policy
-// unless withPolicy is set.
-func (t *mastTable) learn(played [][]reasoner.Move, policy [][]bool, withPolicy bool, value []float64) {
+// the moves of seq, each credited to the role that played it, leaving out
+// those the policy chose unless withPolicy is set.
+func (t *mastTable) learn(seq []seqMove, withPolicy bool, value []float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for r, ms := range played {
-		for i, m := range ms {
-			if !withPolicy && policy[r][i] {
-				continue
-			}
-			st := &t.stats[r][t.number(r, m)]
-			st.n++
-			st.sum += value[r]
+	for _, m := range seq {
+		if !withPolicy && m.policy {
+			continue
 		}
+		st := &t.stats[m.role][m.id]
+		st.n++
+		st.sum += value[m.role]
 	}
 }
 

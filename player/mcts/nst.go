@@ -21,21 +21,20 @@ const nstMinVisits = 7
 // new sequences are not learned until decay makes room.
 const nstMaxGrams = 1 << 20
 
-// A seqMove is one move of an iteration's sequence: the role and the
-// move's number in the MAST table, packed as nstKey does, and whether the
-// playout policy chose it.
+// A seqMove is one move of an iteration's sequence: the role, the move's
+// number in the MAST table, and whether the playout policy chose it.
 type seqMove struct {
-	key    uint64
-	policy bool
+	role, id int32
+	policy   bool
 }
+
+// key returns the move's NST key.
+func (m seqMove) key() uint64 { return nstKey(int(m.role), m.id) }
 
 // nstKey packs a role and a move number into 32 bits, the role in the top
 // eight. Numbers past 2^24 share keys: their averages mix, which costs
 // the policy some precision and nothing else.
 func nstKey(role int, id int32) uint64 { return uint64(role&0xff)<<24 | uint64(id)&0xffffff }
-
-// roleOf returns the role of a key made by nstKey.
-func roleOf(key uint64) int { return int(key >> 24) }
 
 // pairKey is the key of a pair of moves, exact; tripleKey is that of a
 // triple, a hash of the three (a collision mixes two averages, as above).
@@ -67,10 +66,10 @@ func (t *mastTable) learnSequences(seq []seqMove, withPolicy bool, value []float
 		if !withPolicy && seq[i].policy {
 			continue
 		}
-		v := value[roleOf(seq[i].key)]
-		add(t.pairs, pairKey(seq[i-1].key, seq[i].key), v)
+		v, key := value[seq[i].role], seq[i].key()
+		add(t.pairs, pairKey(seq[i-1].key(), key), v)
 		if i >= 2 {
-			add(t.triples, tripleKey(seq[i-2].key, seq[i-1].key, seq[i].key), v)
+			add(t.triples, tripleKey(seq[i-2].key(), seq[i-1].key(), key), v)
 		}
 	}
 }

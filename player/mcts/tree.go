@@ -227,25 +227,25 @@ type worker struct {
 	legal    [][]reasoner.Move
 	check    []float64
 	// played holds the moves each role chose in this iteration, in the
-	// tree (the first treeCount) and then in the playout, for MAST and
-	// GRAVE; nil when neither is on. seen is GRAVE's scratch set.
+	// tree (the first treeCount) and then in the playout, for GRAVE; nil
+	// when it is off. seen is GRAVE's scratch set.
 	played    [][]reasoner.Move
 	treeCount []int
-	// policy, aligned with played, marks the moves a playout's policy
-	// chose (MAST's greedy choice or a decisive move) rather than the
-	// tree or a draw; MAST learns from those only with
-	// Config.MASTLearnPolicy.
-	policy  [][]bool
-	seen    []map[reasoner.Move]struct{}
+	seen      []map[reasoner.Move]struct{}
+	// seq holds the moves chosen in this iteration, every role's in the
+	// order played, by MAST number, for MAST and NST; each marks whether
+	// a playout's policy chose it (MAST's greedy choice or a decisive
+	// move) rather than the tree or a draw: MAST learns from those only
+	// with Config.MASTLearnPolicy.
+	seq     []seqMove
 	weights []float64 // MAST Gibbs sampling scratch
+	ids     []int32   // MAST numbers of a role's legal moves, scratch
 	// nst: playouts rank moves with the averages of the sequences ending
-	// in them (Config.NST); seq is the iteration's sequence of moves.
+	// in them (Config.NST).
 	nst bool
 	// simPolicy: the policy steers playouts in simultaneous-move games
 	// too (Config.SimultaneousPolicy).
 	simPolicy bool
-	seq       []seqMove
-	ids       []int32 // MAST numbers of a role's legal moves, scratch
 
 	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
 
@@ -277,12 +277,9 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		w.nst = s.cfg.NST.enabled(true)
 		w.simPolicy = s.cfg.SimultaneousPolicy.enabled(false)
 	}
-	if s.mast != nil || s.grave {
-		w.played = make([][]reasoner.Move, nr)
-		w.policy = make([][]bool, nr)
-		w.treeCount = make([]int, nr)
-	}
 	if s.grave {
+		w.played = make([][]reasoner.Move, nr)
+		w.treeCount = make([]int, nr)
 		w.seen = make([]map[reasoner.Move]struct{}, nr)
 		for r := range w.seen {
 			w.seen[r] = map[reasoner.Move]struct{}{}
@@ -415,7 +412,7 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	if w.mast != nil {
 		w.mast.decay(w.gen, s.cfg.MASTDecay)
 	}
-	if w.played != nil {
+	if w.mast != nil || w.played != nil {
 		w.treeMoves()
 	}
 	if parent != nil {
@@ -455,7 +452,7 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 		}
 	}
 	if w.mast != nil {
-		w.mast.learn(w.played, w.policy, w.learnPolicy, w.value)
+		w.mast.learn(w.seq, w.learnPolicy, w.value)
 	}
 	if w.nst {
 		w.mast.learnSequences(w.seq, w.learnPolicy, w.value)
@@ -469,7 +466,6 @@ func (w *worker) treeMoves() {
 	nr := len(w.s.roles)
 	for r := range w.played {
 		w.played[r] = w.played[r][:0]
-		w.policy[r] = w.policy[r][:0]
 	}
 	w.seq = w.seq[:0]
 	for k, n := range w.path {
@@ -707,9 +703,9 @@ func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
 	case w.mast != nil && w.rng.Float64() >= cfg.MASTEpsilon:
 		prev1, prev2 := noMove, noMove
 		if n := len(w.seq); w.nst && n >= 2 {
-			prev1, prev2 = w.seq[n-1].key, w.seq[n-2].key
+			prev1, prev2 = w.seq[n-1].key(), w.seq[n-2].key()
 		} else if w.nst && n == 1 {
-			prev1 = w.seq[0].key
+			prev1 = w.seq[0].key()
 		}
 		return w.mast.greedy(role, ids, prev1, prev2, w.rng), true
 	}
@@ -722,13 +718,12 @@ func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
 func (w *worker) record(role int, m reasoner.Move, id int32, policy bool) {
 	if w.played != nil {
 		w.played[role] = append(w.played[role], m)
-		w.policy[role] = append(w.policy[role], policy)
 	}
-	if w.nst {
+	if w.mast != nil {
 		if id < 0 {
 			id = w.mast.numberOf(role, m)
 		}
-		w.seq = append(w.seq, seqMove{nstKey(role, id), policy})
+		w.seq = append(w.seq, seqMove{int32(role), id, policy})
 	}
 }
 

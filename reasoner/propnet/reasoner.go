@@ -41,10 +41,9 @@ type Reasoner struct {
 	m       *machine
 	initial *reasoner.State
 
-	words  []uint64 // scratch: a state being built
-	joint  []int32  // scratch: input nodes of a joint move
-	choice []int32  // scratch: input nodes of one role's legal moves
-	ids    []int32  // scratch: numbers of one role's legal moves
+	words []uint64 // scratch: a state being built
+	joint []int32  // scratch: input nodes of a joint move
+	ids   []int32  // scratch: numbers (positions in net.legal) of one role's legal moves
 }
 
 var (
@@ -243,26 +242,25 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 		}
 		r.joint = r.joint[:0]
 		for role, ps := range net.legal {
-			r.choice, r.ids = r.choice[:0], r.ids[:0]
+			r.ids = r.ids[:0]
 			for i, lp := range ps {
 				if m.value(lp.node) {
-					r.choice = append(r.choice, lp.input)
 					r.ids = append(r.ids, int32(i))
 				}
 			}
 			var i int
 			switch {
-			case len(r.choice) == 0:
+			case len(r.ids) == 0:
 				return done(), step, fmt.Errorf("step %d: %s has no legal move", step, net.roles[role])
 			case p == nil:
-				i = rng.IntN(len(r.choice))
-			case len(r.choice) > 1:
+				i = rng.IntN(len(r.ids))
+			case len(r.ids) > 1:
 				i = p.Choose(role, r.ids)
-				if i < 0 || i >= len(r.choice) {
-					return done(), step, fmt.Errorf("step %d: the policy chose move %d of %d for %s", step, i, len(r.choice), net.roles[role])
+				if i < 0 || i >= len(r.ids) {
+					return done(), step, fmt.Errorf("step %d: the policy chose move %d of %d for %s", step, i, len(r.ids), net.roles[role])
 				}
 			}
-			r.joint = append(r.joint, r.choice[i])
+			r.joint = append(r.joint, ps[r.ids[i]].input)
 		}
 		m.setInputs(r.joint)
 		m.nextState(cur)
