@@ -179,7 +179,7 @@ func meanCI95(xs []int) (mean, half float64) {
 // scoring 65 on average falls to 50 over 36 matches about 3% of the
 // time, and one scoring 40 reaches it about 10% of the time. The proof
 // is ggp tournament's comparison with its 95% interval and sequential
-// test, at longer clocks; see the README.
+// test, at longer clocks; see docs/strength.md.
 func TestStrengthSuite(t *testing.T) {
 	strength(t)
 	const start, play, perRole = 5 * time.Second, time.Second, 3

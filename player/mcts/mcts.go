@@ -22,7 +22,7 @@
 // yet visited often (GRAVE). Playouts can also take a move that wins at
 // once (decisive moves). Each is switched in Config; the zero Config has
 // MAST and NST on and GRAVE and decisive moves off, as the strength measurements
-// chose (see the README).
+// chose (see docs/strength.md).
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.
@@ -155,11 +155,11 @@ type Config struct {
 	// NST's playout policy in games where several roles choose a move
 	// in the same state: once the search meets such a state, playouts
 	// draw every move uniformly. In the simultaneous connect four the
-	// policy lost to uniform playouts in every measurement (README).
+	// policy lost to uniform playouts in every measurement (docs/strength.md).
 	SimultaneousPolicy Switch
 	// GRAVE switches generalized rapid action value estimation in tree
 	// selection on or off (the default, for it lost more matches than it
-	// won in the measurements the README gives): a move's mean is blended with its
+	// won in the measurements docs/strength.md gives): a move's mean is blended with its
 	// all-moves-as-first value, the mean of the iterations in which the
 	// role played it at any later point, taken from the closest ancestor
 	// with more than GRAVERef visits. See grave.go.

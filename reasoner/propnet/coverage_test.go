@@ -16,7 +16,7 @@ import (
 )
 
 // TestCoverage grounds every corpus game in turn, within the budget the
-// README's coverage figures use (10 s), and prints one line per game with
+// coverage figures of docs/reasoners.md use (10 s), and prints one line per game with
 // the network's size or the reason it failed, the time, the CPU time (on a
 // shared machine the time is mostly waiting) and the peak heap. It is a
 // measurement, run on demand: GGP_PROPNET_COVERAGE=1 go test -run Coverage
