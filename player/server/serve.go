@@ -14,21 +14,28 @@ import (
 // a game master sends one small message per connection (ggp-base and
 // package gamemaster/remote open a new connection for each), and the only
 // large message, START, is a few hundred kilobytes at most in practice.
+//
+// None of the timeouts runs while the player thinks: the clocks of the
+// match bound that. A reply to START or PLAY may come minutes after its
+// request, as competition clocks allow.
 const (
-	// HeaderTimeout bounds the reading of a request's headers.
-	HeaderTimeout = 5 * time.Second
+	// DefaultHeaderTimeout bounds, by default, the reading of a request's
+	// headers.
+	DefaultHeaderTimeout = 5 * time.Second
 
-	// BodyTimeout bounds the reading of a request's body, counted from
-	// the end of its headers: a message must arrive before the clock it
-	// starts can matter, and a body that stalls is dropped.
-	BodyTimeout = 10 * time.Second
+	// DefaultBodyTimeout bounds, by default, the reading of a request's
+	// body, counted from the end of its headers: a message must arrive
+	// before the clock it starts can matter, and a body that stalls is
+	// dropped.
+	DefaultBodyTimeout = 10 * time.Second
 
-	// IdleTimeout closes a keep-alive connection with no new request.
-	IdleTimeout = 5 * time.Second
+	// DefaultIdleTimeout closes, by default, a keep-alive connection with
+	// no new request after its last reply.
+	DefaultIdleTimeout = 5 * time.Second
 
-	// WriteTimeout bounds the writing of a reply to a client that does
-	// not read it.
-	WriteTimeout = 10 * time.Second
+	// DefaultWriteTimeout bounds, by default, the writing of a reply to a
+	// client that does not read it, counted from when the reply is ready.
+	DefaultWriteTimeout = 10 * time.Second
 
 	// MaxHeaderBytes bounds the headers of a request, and so the message
 	// of a GET, which ggp-base's player accepts for INFO from a browser.
@@ -62,8 +69,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.conns.Store(lim)
 	hs := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: HeaderTimeout,
-		IdleTimeout:       IdleTimeout,
+		ReadHeaderTimeout: s.timeouts().header,
+		IdleTimeout:       s.timeouts().idle,
 		MaxHeaderBytes:    MaxHeaderBytes,
 		ErrorLog:          s.ErrorLog,
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
@@ -156,4 +163,24 @@ func (s *Server) reserve(size int64, deadline time.Time) (func(), error) {
 		return nil, err
 	}
 	return func() { s.budget.release(size) }, nil
+}
+
+// timeouts are the connection timeouts of a Server, defaults applied.
+type timeouts struct {
+	header, body, idle, write time.Duration
+}
+
+func (s *Server) timeouts() timeouts {
+	or := func(d, def time.Duration) time.Duration {
+		if d > 0 {
+			return d
+		}
+		return def
+	}
+	return timeouts{
+		header: or(s.HeaderTimeout, DefaultHeaderTimeout),
+		body:   or(s.BodyTimeout, DefaultBodyTimeout),
+		idle:   or(s.IdleTimeout, DefaultIdleTimeout),
+		write:  or(s.WriteTimeout, DefaultWriteTimeout),
+	}
 }

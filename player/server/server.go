@@ -46,10 +46,6 @@ const (
 	DefaultAbandonMin    = 2 * time.Minute
 )
 
-// unframedTimeout bounds the reading of a POST body sent without
-// Content-Length.
-const unframedTimeout = 10 * time.Second
-
 // Server serves one Player over the GGP HTTP protocol, behaving toward a
 // game master as ggp-base's player does:
 //
@@ -108,6 +104,18 @@ type Server struct {
 	AbandonClocks int
 	AbandonMin    time.Duration
 
+	// HeaderTimeout, BodyTimeout, IdleTimeout and WriteTimeout bound the
+	// reading of a request's headers, the reading of its body (counted
+	// from the end of the headers), the wait for the next request on a
+	// keep-alive connection and the writing of a reply (counted from when
+	// it is ready), so that a client that stalls cannot hold a connection.
+	// None runs while the player thinks. Defaults DefaultHeaderTimeout,
+	// DefaultBodyTimeout, DefaultIdleTimeout and DefaultWriteTimeout.
+	HeaderTimeout time.Duration
+	BodyTimeout   time.Duration
+	IdleTimeout   time.Duration
+	WriteTimeout  time.Duration
+
 	player player.Player
 	once   sync.Once
 	router *mux.Router
@@ -156,7 +164,11 @@ func setHeaders(h http.Header) {
 	h.Set("Access-Control-Allow-Age", "86400")
 }
 
-func reply(w http.ResponseWriter, body string) {
+// reply writes body as the reply to a request. The writing has
+// WriteTimeout counted from now, when the reply is ready: the player may
+// have thought for the whole of a long clock before it.
+func (s *Server) reply(w http.ResponseWriter, body string) {
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.timeouts().write))
 	setHeaders(w.Header())
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
@@ -166,7 +178,7 @@ func reply(w http.ResponseWriter, body string) {
 // serveOptions answers OPTIONS, and requests of any other method, with an
 // empty body, as ggp-base does.
 func (s *Server) serveOptions(w http.ResponseWriter, r *http.Request) {
-	reply(w, "")
+	s.reply(w, "")
 }
 
 func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
@@ -177,12 +189,12 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, err := url.QueryUnescape(strings.TrimPrefix(raw, "/"))
 	if err != nil {
-		reply(w, s.fail("GET %s: %v", raw, err))
+		s.reply(w, s.fail("GET %s: %v", raw, err))
 		return
 	}
 	msg = strings.ReplaceAll(msg, "\r", " ")
 	defer serving(r.Context())()
-	reply(w, s.handle(r.Context(), msg, received))
+	s.reply(w, s.handle(r.Context(), msg, received))
 }
 
 func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
@@ -195,28 +207,30 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 	}
 	// The body must arrive within BodyTimeout; once it has, the read
 	// deadline is lifted, since net/http's watch for a closed connection
-	// would otherwise cancel the request's context when it passes.
+	// would otherwise cancel the request's context when it passes. No
+	// deadline runs while the player thinks; the write deadline is set
+	// when the reply is ready.
+	bodyDeadline := received.Add(s.timeouts().body)
 	rc := http.NewResponseController(w)
-	rc.SetReadDeadline(received.Add(BodyTimeout))
+	rc.SetReadDeadline(bodyDeadline)
 	size := r.ContentLength
 	if len(r.TransferEncoding) > 0 {
 		size = -1
 	}
-	release, err := s.reserve(size, received.Add(BodyTimeout))
+	release, err := s.reserve(size, bodyDeadline)
 	if err != nil {
-		reply(w, s.fail("reading the message: %v", err))
+		s.reply(w, s.fail("reading the message: %v", err))
 		return
 	}
 	defer release()
 	body, err := readBody(r.Body, size, s.maxBodySize())
 	rc.SetReadDeadline(time.Time{})
-	rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
 	if err != nil {
-		reply(w, s.fail("reading the message: %v", err))
+		s.reply(w, s.fail("reading the message: %v", err))
 		return
 	}
 	defer serving(r.Context())()
-	reply(w, s.handle(r.Context(), string(body), received))
+	s.reply(w, s.handle(r.Context(), string(body), received))
 }
 
 // readBody reads a body of size bytes, or of unknown size when size is
@@ -251,10 +265,11 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 		return
 	}
 	defer conn.Close()
-	conn.SetReadDeadline(received.Add(unframedTimeout))
+	bodyDeadline := received.Add(s.timeouts().body)
+	conn.SetReadDeadline(bodyDeadline)
 	release := func() {}
 	large := func() (err error) {
-		release, err = s.reserve(-1, received.Add(unframedTimeout))
+		release, err = s.reserve(-1, bodyDeadline)
 		return err
 	}
 	body, err := readUnframed(rw.Reader, s.maxBodySize(), large)
@@ -277,7 +292,8 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 	h.Write(&b)
 	b.WriteString("\r\n")
 	b.WriteString(out)
-	conn.SetWriteDeadline(time.Now().Add(unframedTimeout))
+	// As in reply, the write deadline counts from when the reply is ready.
+	conn.SetWriteDeadline(time.Now().Add(s.timeouts().write))
 	conn.Write(b.Bytes())
 }
 

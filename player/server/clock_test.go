@@ -1,0 +1,145 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// clockPlayer thinks for the whole of every clock, as a search does: it
+// answers START and PLAY when the deadline of the call has passed.
+type clockPlayer struct{}
+
+func (clockPlayer) Name() string { return "clock" }
+
+func (clockPlayer) Start(ctx context.Context, m *player.Match) error {
+	<-ctx.Done()
+	return nil
+}
+
+func (clockPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	<-ctx.Done()
+	return "(mark 1 1)", nil
+}
+
+func (clockPlayer) Stop(ctx context.Context, id string, last []reasoner.Move) error { return nil }
+func (clockPlayer) Abort(ctx context.Context, id string) error                      { return nil }
+
+// TestServeAnswersAfterTimeouts checks that an answer the player decides
+// within its clock reaches the game master however long after its request
+// it comes: the connection timeouts are made a tenth of the clock, and the
+// player thinks to the end of every clock. START and PLAY are sent over
+// 127.0.0.1 in every way a game master may frame them: with
+// Content-Length, chunked, without Content-Length (read to the end of the
+// S-expression, as ggp-base does), and as a GET.
+func TestServeAnswersAfterTimeouts(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	s := New(clockPlayer{})
+	s.HeaderTimeout, s.BodyTimeout, s.IdleTimeout, s.WriteTimeout = timeout, timeout, timeout, timeout
+	s.ErrorLog = log.New(io.Discard, "", 0)
+	addr := serveLoopback(t, s)
+	rules := rulesText(t, playertest.LoadGame(t, "ticTacToe"))
+
+	// The clocks are 1 s, less the margin of a quarter of the clock: each
+	// answer is ready 750 ms after its request, 7.5 timeouts.
+	const answerAfter = 750 * time.Millisecond
+	framings := []struct {
+		name string
+		send func(msg string) (string, error)
+	}{
+		{"Content-Length", func(msg string) (string, error) { return postFramed(addr, msg, false) }},
+		{"chunked", func(msg string) (string, error) { return postFramed(addr, msg, true) }},
+		{"no Content-Length", func(msg string) (string, error) { return postUnframed(addr, msg) }},
+	}
+	for i, f := range framings {
+		id := fmt.Sprintf("m%d", i)
+		for _, m := range []struct{ msg, want string }{
+			{"(START " + id + " xplayer (" + rules + ") 1 1)", "ready"},
+			{"(PLAY " + id + " NIL)", "(mark 1 1)"},
+		} {
+			what := f.name + ": " + strings.Fields(m.msg)[0]
+			t0 := time.Now()
+			got, err := f.send(m.msg)
+			took := time.Since(t0)
+			if err != nil {
+				t.Fatalf("%s: no answer after %v (timeouts %v): %v", what, took, timeout, err)
+			}
+			expect(t, what, got, m.want)
+			if took < answerAfter {
+				t.Fatalf("%s: answered after %v, before the clock: the test does not exercise answers later than the timeouts", what, took)
+			}
+		}
+		if got, err := f.send("(STOP " + id + " NIL)"); err != nil || got != "done" {
+			t.Fatalf("%s: STOP: %q, %v", f.name, got, err)
+		}
+	}
+
+	// PLAY as a GET, which ggp-base's player accepts from browsers.
+	expect(t, "START for GET", post(t, "http://"+addr, "(START g xplayer ("+rules+") 1 1)"), "ready")
+	t0 := time.Now()
+	req, err := http.NewRequest(http.MethodGet, "http://"+addr+"/(PLAY%20g%20NIL)", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, "GET PLAY", do(t, req), "(mark 1 1)")
+	if took := time.Since(t0); took < answerAfter {
+		t.Fatalf("GET PLAY answered after %v, before the clock", took)
+	}
+}
+
+// postFramed posts msg on a new connection with Content-Length, or
+// chunked, and returns the body of the reply.
+func postFramed(addr, msg string, chunked bool) (string, error) {
+	var body io.Reader = strings.NewReader(msg)
+	if chunked {
+		body = io.MultiReader(body) // of unknown length: sent chunked
+	}
+	req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/", body)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "text/acl")
+	req.Close = true
+	if chunked != (req.ContentLength <= 0) {
+		return "", fmt.Errorf("request framed with Content-Length %d, chunked %v", req.ContentLength, chunked)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
+
+// postUnframed posts msg over HTTP/1.0 without Content-Length, leaving
+// the connection open for writing, and returns the body of the reply.
+func postUnframed(addr, msg string) (string, error) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second)) // only so that a broken server fails the test
+	if _, err := io.WriteString(c, "POST / HTTP/1.0\r\nContent-Type: text/acl\r\n\r\n"+msg); err != nil {
+		return "", err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
