@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/mcts/puzzle"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -269,8 +270,8 @@ type Search struct {
 	full   bool
 	mark   uint64 // stamp for graph walks
 	best   []reasoner.Move
-	bscore float64 // goal of best, or -1
-	puz    *puzzle // nil unless the game has one role
+	bscore float64        // goal of best, or -1
+	puz    *puzzle.Search // nil unless the game has one role
 
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
@@ -335,7 +336,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		}
 	}
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
-		s.puz = newPuzzle(searchHost{s}, goalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
+		s.puz = puzzle.New(searchHost{s}, puzzle.GoalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
 	}
 	// Policy playouts choose as playout does but cannot look ahead for a
 	// decisive move or record a single-player line.
@@ -586,7 +587,7 @@ func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
 	s := w.s
 	if s.puz != nil && w.puzzleTurn() {
 		start := time.Now()
-		did := s.puz.step(ctx, r, w.rng)
+		did := s.puz.Step(ctx, r, w.rng)
 		w.puzzleTime += time.Since(start)
 		if did {
 			return s.isFinished()
@@ -678,9 +679,7 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	s.mu.Unlock()
 	if s.puz != nil {
 		// Lines that the breadth-first graph already knows from the new root.
-		for _, c := range s.puz.reroot(child.state, gen) {
-			s.puz.tryLine(ctx, s.main, gen, child.state, c)
-		}
+		s.puz.Reroot(ctx, s.main, child.state, gen)
 	}
 	return nil
 }
@@ -831,7 +830,7 @@ func (s *Search) Stats() Stats {
 		Errors:     s.errs.Load(),
 	}
 	if s.puz != nil {
-		st.PuzzleNodes, _ = s.puz.size()
+		st.PuzzleNodes, _ = s.puz.Size()
 	}
 	n := s.root
 	for r := range st.Value {
@@ -868,7 +867,7 @@ func (s *Search) Close() {
 	s.best = nil
 	s.mu.Unlock()
 	if s.puz != nil {
-		s.puz.close()
+		s.puz.Close()
 	}
 	for {
 		select {

@@ -296,7 +296,7 @@ func TestRunStopsMidCall(t *testing.T) {
 	}
 }
 
-// walkRules are rules that say, as goalFacts reads them, which state of
+// walkRules are rules that say, as puzzle.GoalFacts reads them, which state of
 // walk(24) scores the most. The rules are only read for that.
 const walkRules = `
 (role walker)
@@ -320,46 +320,8 @@ func TestPuzzleBidirectional(t *testing.T) {
 	if st.BestScore != 1 || st.BestLine != steps {
 		t.Fatalf("best line of %d moves scoring %v, want %d moves scoring 1", st.BestLine, st.BestScore, steps)
 	}
-	s.puz.mu.Lock()
-	goal := s.puz.goal
-	s.puz.mu.Unlock()
-	if goal == nil || goal.state.String() != "(at 24) (step 0)" {
+	if goal := s.puz.Goal(); goal == nil || goal.String() != "(at 24) (step 0)" {
 		t.Errorf("goal state %v, want (at 24) (step 0)", goal)
-	}
-}
-
-func TestGoalFacts(t *testing.T) {
-	tests := []struct {
-		name, rules string
-		want        []reasoner.Fact
-	}{
-		{"inlined", walkRules, []reasoner.Fact{"(at 24)", "(step 24)"}},
-		{"highest goal only", `
-			(<= (goal p 10) (true (a 1)))
-			(<= (goal p 90) (true (b 2)) (true c))`, []reasoner.Fact{"(b 2)", "c"}},
-		{"variables", `(<= (goal p 100) (true (at ?x)))`, nil},
-		{"negation", `(<= (goal p 100) (true (at 1)) (not (true (at 2))))`, nil},
-		{"two definitions", `
-			(<= (goal p 100) done)
-			(<= done (true (at 1)))
-			(<= done (true (at 2)))`, nil},
-		{"recursion", `
-			(<= (goal p 100) (tower s2))
-			(<= (tower s2) (tower s1) (true (on s2)))
-			(<= (tower s1) (tower s2))`, nil},
-		{"no goal", `(role p)`, nil},
-	}
-	for _, tt := range tests {
-		d, err := gdl.ParseFile(tt.name, []byte(tt.rules))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := goalFacts(d); !slices.Equal(got, tt.want) {
-			t.Errorf("%s: goalFacts = %q, want %q", tt.name, got, tt.want)
-		}
-	}
-	if goalFacts(nil) != nil {
-		t.Error("goalFacts(nil) is not nil")
 	}
 }
 

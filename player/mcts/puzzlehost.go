@@ -2,33 +2,33 @@ package mcts
 
 import "github.com/ggp-go/ggp/reasoner"
 
-// searchHost is how a Search offers the puzzle search what it shares with
-// the tree search: the memory bounds, the best line, the workers' time and
-// the counts of its Stats. Each method takes s.mu as needed; the puzzle
+// searchHost is how a Search offers the puzzle search (package puzzle)
+// what it shares with the tree search: the memory bounds, the best line,
+// the workers' time and the counts of its Stats. Each method takes s.mu as needed; the puzzle
 // calls them holding its own lock, never the reverse.
 type searchHost struct{ s *Search }
 
-func (h searchHost) memoryFull() bool {
+func (h searchHost) MemoryFull() bool {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
 	return h.s.full
 }
 
-func (h searchHost) sizeChanged() {
+func (h searchHost) SizeChanged() {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
 	h.s.checkFull()
 }
 
-func (h searchHost) bestScore() float64 {
+func (h searchHost) BestScore() float64 {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
 	return h.s.bscore
 }
 
-// offerLine keeps line as the best if the root has not changed since gen
+// OfferLine keeps line as the best if the root has not changed since gen
 // and line scores better than the best known.
-func (h searchHost) offerLine(gen uint64, line []reasoner.Move, score float64) {
+func (h searchHost) OfferLine(gen uint64, line []reasoner.Move, score float64) {
 	s := h.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -38,11 +38,11 @@ func (h searchHost) offerLine(gen uint64, line []reasoner.Move, score float64) {
 	}
 }
 
-func (h searchHost) setFocus(on bool) { h.s.focus.Store(on) }
+func (h searchHost) SetFocus(on bool) { h.s.focus.Store(on) }
 
-func (h searchHost) expanded() { h.s.expansions.Add(1) }
+func (h searchHost) Expanded() { h.s.expansions.Add(1) }
 
-func (h searchHost) failed(err error) {
+func (h searchHost) Failed(err error) {
 	h.s.errs.Add(1)
 	h.s.logf("mcts: puzzle expansion: %v", err)
 }

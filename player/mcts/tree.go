@@ -180,7 +180,7 @@ func (s *Search) insert(n *node) {
 func (s *Search) checkFull() {
 	pn, pb := 0, int64(0)
 	if s.puz != nil {
-		pn, pb = s.puz.size()
+		pn, pb = s.puz.Size()
 	}
 	s.full = s.nodes+pn >= s.cfg.MaxNodes || s.bytes+pb >= s.cfg.MaxBytes
 }

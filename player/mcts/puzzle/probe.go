@@ -1,4 +1,4 @@
-package mcts
+package puzzle
 
 import (
 	"context"
@@ -106,7 +106,7 @@ func canUndo(ctx context.Context, r reasoner.Reasoner, st, c *reasoner.State, ig
 	if err != nil {
 		return false
 	}
-	p := &puzzle{ignore: ignore}
+	p := &Search{ignore: ignore}
 	for _, m := range legal {
 		back, err := r.Next(ctx, c, []reasoner.Move{m})
 		if err != nil {

@@ -1,7 +1,8 @@
-package mcts
+package puzzle
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/ggp-go/ggp/reasoner"
@@ -22,7 +23,7 @@ type candidate struct {
 // states. It keeps the line as the best if it ends the game with a better
 // goal than the best known. A line that reaches a terminal state early is
 // cut there.
-func (p *puzzle) tryLine(ctx context.Context, r reasoner.Reasoner, gen uint64, root *reasoner.State, c candidate) {
+func (p *Search) tryLine(ctx context.Context, r reasoner.Reasoner, gen uint64, root *reasoner.State, c candidate) {
 	st := root
 	joint := make([]reasoner.Move, 1)
 	line := slices.Clone(c.line)
@@ -72,9 +73,23 @@ func (p *puzzle) tryLine(ctx context.Context, r reasoner.Reasoner, gen uint64, r
 			return
 		}
 	}
-	goals := make([]float64, 1)
-	if err := goalsOf(ctx, r, st, goals); err != nil {
+	goal, err := score(ctx, r, st)
+	if err != nil {
 		return
 	}
-	p.host.offerLine(gen, line, goals[0])
+	p.host.OfferLine(gen, line, goal)
+}
+
+// score returns the goal of the one role in st as a share of 100, in
+// [0, 1]. An undefined goal scores 0, as the tree search scores it.
+func score(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (float64, error) {
+	g, err := r.Goals(ctx, st)
+	var gerr *reasoner.GoalError
+	if err != nil && !errors.As(err, &gerr) {
+		return 0, err
+	}
+	if len(g) == 0 {
+		return 0, nil
+	}
+	return min(max(float64(g[0])/100, 0), 1), nil
 }

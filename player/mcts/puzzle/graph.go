@@ -1,7 +1,8 @@
-package mcts
+package puzzle
 
 import (
 	"cmp"
+	"context"
 	"hash/maphash"
 	"slices"
 	"strings"
@@ -52,7 +53,7 @@ func relation(f reasoner.Fact) string {
 }
 
 // key hashes the facts of st that are not left out.
-func (p *puzzle) key(st *reasoner.State) uint64 {
+func (p *Search) key(st *reasoner.State) uint64 {
 	var h maphash.Hash
 	h.SetSeed(p.seed)
 	for _, f := range st.Facts() {
@@ -67,7 +68,7 @@ func (p *puzzle) key(st *reasoner.State) uint64 {
 
 // same reports whether a and b hold the same facts once the left out
 // relations are removed.
-func (p *puzzle) same(a, b *reasoner.State) bool {
+func (p *Search) same(a, b *reasoner.State) bool {
 	fa, fb := a.Facts(), b.Facts()
 	i, j := 0, 0
 	for {
@@ -88,7 +89,7 @@ func (p *puzzle) same(a, b *reasoner.State) bool {
 	}
 }
 
-func (p *puzzle) find(st *reasoner.State, h uint64) *pnode {
+func (p *Search) find(st *reasoner.State, h uint64) *pnode {
 	for x := p.table[h]; x != nil; x = x.next {
 		if p.same(x.state, st) {
 			return x
@@ -101,7 +102,7 @@ func newPnode(st *reasoner.State) *pnode {
 	return &pnode{state: st, dist: [2]int32{-1, -1}}
 }
 
-func (p *puzzle) add(x *pnode) {
+func (p *Search) add(x *pnode) {
 	x.next = p.table[x.hash]
 	p.table[x.hash] = x
 	p.nodes = append(p.nodes, x)
@@ -117,7 +118,7 @@ func (p *puzzle) add(x *pnode) {
 // propagate gives the children of the expanded node x their distance in
 // direction d and queues them, and returns the lines to terminal states
 // newly reached from the root. p.mu must be held.
-func (p *puzzle) propagate(x *pnode, d int) []candidate {
+func (p *Search) propagate(x *pnode, d int) []candidate {
 	x.taken[d] = false
 	if x.dist[d] < 0 || (x.terminal && x != p.goal) {
 		return nil
@@ -137,7 +138,7 @@ func (p *puzzle) propagate(x *pnode, d int) []candidate {
 		}
 		switch {
 		case c.checked && c.terminal:
-			if d == fwd && c.goal > p.host.bestScore() {
+			if d == fwd && c.goal > p.host.BestScore() {
 				cands = append(cands, candidate{line: p.lineTo(c)})
 			}
 		case !c.queued[d]:
@@ -149,7 +150,7 @@ func (p *puzzle) propagate(x *pnode, d int) []candidate {
 }
 
 // lineTo returns the moves of the shortest known line from the root to x.
-func (p *puzzle) lineTo(x *pnode) []reasoner.Move {
+func (p *Search) lineTo(x *pnode) []reasoner.Move {
 	line := make([]reasoner.Move, x.dist[fwd])
 	for y := x; y.par[fwd] != nil && y.dist[fwd] > 0; y = y.par[fwd] {
 		line[y.dist[fwd]-1] = y.pmove
@@ -160,20 +161,24 @@ func (p *puzzle) lineTo(x *pnode) []reasoner.Move {
 // maxRerootCandidates bounds the lines replayed after re-rooting.
 const maxRerootCandidates = 8
 
-// reroot makes st, the state of the host's generation gen, the root of
+// Reroot makes st, the state of the host's generation gen, the root of
 // the search: it recomputes the distances from it over the known edges,
 // queues the unexpanded nodes reachable from it in order of distance, and
-// returns the lines to the best terminal states already known.
-func (p *puzzle) reroot(st *reasoner.State, gen uint64) []candidate {
+// replays with r the lines to the best terminal states already known,
+// offering the host those that score better than its best.
+func (p *Search) Reroot(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, gen uint64) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.rootState, p.gen = st, gen
-	return p.rerootLocked()
+	cands := p.rerootLocked()
+	p.mu.Unlock()
+	for _, c := range cands {
+		p.tryLine(ctx, r, gen, st, c)
+	}
 }
 
 // rerootLocked makes the node of p.rootState the root of the graph, as
-// reroot does. p.mu must be held.
-func (p *puzzle) rerootLocked() []candidate {
+// Reroot does. p.mu must be held.
+func (p *Search) rerootLocked() []candidate {
 	if p.phase == puzzleDetect || p.table == nil {
 		return nil
 	}
@@ -181,7 +186,7 @@ func (p *puzzle) rerootLocked() []candidate {
 	h := p.key(st)
 	root := p.find(st, h)
 	if root == nil {
-		if p.host.memoryFull() {
+		if p.host.MemoryFull() {
 			p.phase = puzzleDone
 			return nil
 		}

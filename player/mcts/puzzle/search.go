@@ -1,16 +1,6 @@
-package mcts
-
-import (
-	"context"
-	"hash/maphash"
-	"math/rand/v2"
-	"sync"
-	"sync/atomic"
-
-	"github.com/ggp-go/ggp/reasoner"
-)
-
-// The graph search of single-player games.
+// Package puzzle is the graph search of single-player games, which package
+// mcts runs beside its tree search on the same workers when a game has one
+// role.
 //
 // Random playouts rarely reach the goal of a puzzle whose solution is long
 // and exact, and a step counter in the state makes every state distinct, so
@@ -22,7 +12,7 @@ import (
 // its edges, so that after a move it re-roots without asking the reasoner
 // again.
 //
-// When the rules name the whole state that scores the most (see goalFacts)
+// When the rules name the whole state that scores the most (see GoalFacts)
 // and the moves sampled can all be undone, the search also runs breadth
 // first from that state, assuming every move can be undone, and stops when
 // the two searches meet on a line that is provably shortest: for the eight
@@ -30,6 +20,17 @@ import (
 //
 // Every line found is replayed on the real states before it is kept, so a
 // wrong assumption costs time, never a wrong score.
+package puzzle
+
+import (
+	"context"
+	"hash/maphash"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
 
 // Phases of the puzzle search.
 const (
@@ -44,13 +45,13 @@ const (
 	bwd = 1
 )
 
-// A puzzle is the graph search of a single-player game. It runs beside the
-// tree search of a Search, on the same workers, and shares with it only
-// what puzzleHost offers: the memory bounds, the best line and the
+// A Search is the graph search of a single-player game. It runs beside the
+// tree search of package mcts, on the same workers, and shares with it
+// only what Host offers: the memory bounds, the best line and the
 // workers' time. It has its own lock and may call its host while holding
-// it, so the host must not call it while holding its own, but for size.
-type puzzle struct {
-	host puzzleHost
+// it, so the host must not call it while holding its own, but for Size.
+type Search struct {
+	host Host
 	// The graph is freed once it reaches half of the search's bounds.
 	maxNodes int
 	maxBytes int64
@@ -85,41 +86,43 @@ type puzzle struct {
 	meetLen  int32
 }
 
-// A puzzleHost is what a puzzle needs of the search it runs beside.
-type puzzleHost interface {
-	// memoryFull reports whether the search's memory bounds are reached,
+// A Host is what a Search needs of the search it runs beside. Its methods
+// are called concurrently, with the Search's own lock held.
+type Host interface {
+	// MemoryFull reports whether the search's memory bounds are reached,
 	// the puzzle graph counted.
-	memoryFull() bool
-	// sizeChanged tells the host that the graph grew or was freed.
-	sizeChanged()
-	// bestScore returns the goal of the best line known, or -1.
-	bestScore() float64
-	// offerLine proposes line, which scores score from the root of
-	// generation gen, as the best line.
-	offerLine(gen uint64, line []reasoner.Move, score float64)
-	// setFocus asks for all the workers' time (while the search runs
+	MemoryFull() bool
+	// SizeChanged tells the host that the graph grew or was freed.
+	SizeChanged()
+	// BestScore returns the goal of the best line known, or -1.
+	BestScore() float64
+	// OfferLine proposes line, which scores score (a goal / 100) from the
+	// root of generation gen, as the best line.
+	OfferLine(gen uint64, line []reasoner.Move, score float64)
+	// SetFocus asks for all the workers' time (while the search runs
 	// toward a known goal state) or gives it back.
-	setFocus(on bool)
-	// expanded counts a node expanded; failed reports an error of the
+	SetFocus(on bool)
+	// Expanded counts a node expanded; Failed reports an error of the
 	// reasoner during an expansion.
-	expanded()
-	failed(err error)
+	Expanded()
+	Failed(err error)
 }
 
-// newPuzzle returns the graph search of the game from root, the state of
+// New returns the graph search of the game from root, the state of
 // the host's generation gen; goalFacts are the facts of the best goal read
 // in the rules, if any. The graph is freed once it reaches half of
 // maxNodes or maxBytes.
-func newPuzzle(host puzzleHost, goalFacts []reasoner.Fact, root *reasoner.State, gen uint64, maxNodes int, maxBytes int64) *puzzle {
-	return &puzzle{
+func New(host Host, goalFacts []reasoner.Fact, root *reasoner.State, gen uint64, maxNodes int, maxBytes int64) *Search {
+	return &Search{
 		host: host, maxNodes: maxNodes, maxBytes: maxBytes,
 		rootState: root, gen: gen,
 		seed: maphash.MakeSeed(), table: map[uint64]*pnode{}, goalFacts: goalFacts, meetLen: -1,
 	}
 }
 
-// size returns the nodes and bytes of the graph. It does not take p.mu.
-func (p *puzzle) size() (nodes int, bytes int64) {
+// Size returns the nodes and bytes of the graph. It does not take the
+// Search's lock, so the host may call it holding its own.
+func (p *Search) Size() (nodes int, bytes int64) {
 	return int(p.countedNodes.Load()), p.countedBytes.Load()
 }
 
@@ -140,9 +143,10 @@ const (
 	taskLines  // replay cands
 )
 
-// step does one piece of the puzzle search with r, drawing from rng, and
-// reports whether there was any to do.
-func (p *puzzle) step(ctx context.Context, r reasoner.Reasoner, rng *rand.Rand) bool {
+// Step does one piece of the puzzle search with r, drawing from rng, and
+// reports whether there was any to do. Several workers may call it at
+// once, each with its own reasoner.
+func (p *Search) Step(ctx context.Context, r reasoner.Reasoner, rng *rand.Rand) bool {
 	t := p.take()
 	switch t.kind {
 	case taskNone:
@@ -175,16 +179,14 @@ func (p *puzzle) step(ctx context.Context, r reasoner.Reasoner, rng *rand.Rand) 
 }
 
 // expand asks the reasoner what a node leads to and records it.
-func (p *puzzle) expand(ctx context.Context, r reasoner.Reasoner, x *pnode) puzzleTask {
+func (p *Search) expand(ctx context.Context, r reasoner.Reasoner, x *pnode) puzzleTask {
 	term, goal := x.terminal, 0.0
 	var err error
 	if !x.checked {
 		if term, err = r.Terminal(ctx, x.state); err == nil && term {
-			value := make([]float64, 1)
-			if err = goalsOf(ctx, r, x.state, value); ctx.Err() == nil {
+			if goal, err = score(ctx, r, x.state); ctx.Err() == nil {
 				err = nil
 			}
-			goal = value[0]
 		}
 	}
 	var moves []reasoner.Move
@@ -204,13 +206,13 @@ func (p *puzzle) expand(ctx context.Context, r reasoner.Reasoner, x *pnode) puzz
 		}
 	}
 	if err != nil && ctx.Err() == nil {
-		p.host.failed(err)
+		p.host.Failed(err)
 	}
 	return p.attach(x, term, goal, moves, kids, err != nil && ctx.Err() != nil)
 }
 
 // take returns the next piece of work, if any.
-func (p *puzzle) take() puzzleTask {
+func (p *Search) take() puzzleTask {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch p.phase {
@@ -223,8 +225,8 @@ func (p *puzzle) take() puzzleTask {
 	case puzzleDone:
 		return puzzleTask{}
 	}
-	if p.host.memoryFull() || p.host.bestScore() >= 1 {
-		p.host.setFocus(false)
+	if p.host.MemoryFull() || p.host.BestScore() >= 1 {
+		p.host.SetFocus(false)
 		return puzzleTask{}
 	}
 	for {
@@ -265,7 +267,7 @@ func (p *puzzle) take() puzzleTask {
 		}
 		if len(p.next[d]) == 0 {
 			p.phase = puzzleDone
-			p.host.setFocus(false)
+			p.host.SetFocus(false)
 			return puzzleTask{}
 		}
 		p.dir, p.level, p.next[d], p.pos = d, p.next[d], nil, 0
@@ -276,12 +278,12 @@ func (p *puzzle) take() puzzleTask {
 // meetLines returns the line through the best meeting node once no
 // shorter line can exist, and turns the backward search off.
 // p.mu must be held.
-func (p *puzzle) meetLines() puzzleTask {
+func (p *Search) meetLines() puzzleTask {
 	if !p.bidi || p.meet == nil || p.meetLen > p.radius[fwd]+p.radius[bwd]+1 {
 		return puzzleTask{}
 	}
 	p.bidi = false
-	p.host.setFocus(false)
+	p.host.SetFocus(false)
 	c := candidate{line: p.lineTo(p.meet)}
 	for y := p.meet; y != p.goal; {
 		y = y.par[bwd]
@@ -295,7 +297,7 @@ func (p *puzzle) meetLines() puzzleTask {
 
 // start installs what the probe found and roots the graph at the current
 // state.
-func (p *puzzle) start(ignore map[string]bool, goal *pnode) puzzleTask {
+func (p *Search) start(ignore map[string]bool, goal *pnode) puzzleTask {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := puzzleTask{root: p.rootState, gen: p.gen}
@@ -310,7 +312,7 @@ func (p *puzzle) start(ignore map[string]bool, goal *pnode) puzzleTask {
 		p.goal = goal
 		goal.dist[bwd] = 0
 		p.bidi = true
-		p.host.setFocus(true)
+		p.host.SetFocus(true)
 		p.next[bwd] = []*pnode{goal}
 		goal.queued[bwd] = true
 	}
@@ -321,7 +323,7 @@ func (p *puzzle) start(ignore map[string]bool, goal *pnode) puzzleTask {
 // attach records the expansion of x: whether it is terminal, its moves
 // and the nodes they reach. When retry is set the expansion was cut short
 // and x goes back to the queue. It returns the lines to replay.
-func (p *puzzle) attach(x *pnode, term bool, goal float64, moves []reasoner.Move, kids []*pnode, retry bool) puzzleTask {
+func (p *Search) attach(x *pnode, term bool, goal float64, moves []reasoner.Move, kids []*pnode, retry bool) puzzleTask {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := puzzleTask{root: p.rootState, gen: p.gen}
@@ -341,22 +343,22 @@ func (p *puzzle) attach(x *pnode, term bool, goal float64, moves []reasoner.Move
 	}
 	if !x.checked {
 		x.checked, x.terminal, x.goal = true, term, goal
-		if term && x.dist[fwd] >= 0 && goal > p.host.bestScore() {
+		if term && x.dist[fwd] >= 0 && goal > p.host.BestScore() {
 			t.cands = append(t.cands, candidate{line: p.lineTo(x)})
 		}
 	}
 	x.expanded = true
-	p.host.expanded()
+	p.host.Expanded()
 	for i, k := range kids {
 		k.hash = p.key(k.state)
 		c := p.find(k.state, k.hash)
 		if c == nil {
-			if p.host.memoryFull() {
+			if p.host.MemoryFull() {
 				continue
 			}
 			c = k
 			p.add(c)
-			p.host.sizeChanged()
+			p.host.SizeChanged()
 		}
 		x.edges = append(x.edges, pedge{moves[i], c})
 	}
@@ -371,22 +373,33 @@ func (p *puzzle) attach(x *pnode, term bool, goal float64, moves []reasoner.Move
 	return t
 }
 
-// close ends the puzzle search and frees its graph.
-func (p *puzzle) close() {
+// Close ends the puzzle search and frees its graph.
+func (p *Search) Close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.release()
 }
 
+// Goal returns the state the backward search starts from, once the search
+// has found one in the rules, or nil.
+func (p *Search) Goal() *reasoner.State {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.goal == nil {
+		return nil
+	}
+	return p.goal.state
+}
+
 // release ends the puzzle search and frees its graph, when it has used its
 // half of the memory: the tree search keeps the other half. The best line
 // found stays. p.mu must be held.
-func (p *puzzle) release() {
+func (p *Search) release() {
 	p.phase, p.table, p.nodes, p.bytes = puzzleDone, nil, nil, 0
 	p.countedNodes.Store(0)
 	p.countedBytes.Store(0)
 	p.root, p.goal, p.meet, p.level, p.next = nil, nil, nil, nil, [2][]*pnode{}
 	p.bidi = false
-	p.host.setFocus(false)
-	p.host.sizeChanged()
+	p.host.SetFocus(false)
+	p.host.SizeChanged()
 }

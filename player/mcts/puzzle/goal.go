@@ -1,4 +1,4 @@
-package mcts
+package puzzle
 
 import (
 	"slices"
@@ -8,10 +8,10 @@ import (
 	"github.com/ggp-go/ggp/reasoner"
 )
 
-// maxInline bounds the nesting of definitions goalFacts follows.
+// maxInline bounds the nesting of definitions GoalFacts follows.
 const maxInline = 16
 
-// goalFacts reads in the rules of a single-player game the facts that a
+// GoalFacts reads in the rules of a single-player game the facts that a
 // state must hold for the highest goal, when some rule for that goal asks
 // for nothing else: a conjunction of ground (true F) literals and of
 // ground relations each defined by a single rule of the same form. It
@@ -19,7 +19,7 @@ const maxInline = 16
 //
 // Such a set of facts, once its step counters are set aside, can name a
 // whole state: the target of the backward half of the puzzle search.
-func goalFacts(d *gdl.Description) []reasoner.Fact {
+func GoalFacts(d *gdl.Description) []reasoner.Fact {
 	if d == nil {
 		return nil
 	}
