@@ -28,11 +28,18 @@ var presets = map[string]string{
 	// Legal and Next, no knowledge learned during the match, no search
 	// between its answer and the next call.
 	"base": "mast=off:nst=off:grave=off:decisive=off:fast=off:ponder=off",
+	// 2026-11 is the default player of November 2026, when issue 23
+	// began: MAST learning off-policy, NST, policy playouts, pondering
+	// and the settled-decision clock; GRAVE, decisive moves and the
+	// policy in simultaneous games off. Every setting is pinned, so the
+	// preset keeps playing that player when the defaults change.
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50",
 }
 
 // SettingsHelp describes the settings of the mcts player.
 const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   base                preset: the plain UCT player, no MAST, NST, GRAVE, decisive moves, fast playouts or pondering
+  2026-11             preset: the default player of November 2026, every setting pinned
   mast=on|off         move-average sampling in playouts (default on)
   eps=F               MAST: probability of a random playout move (default 0.4)
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
