@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ggp-go/ggp/games/gamestest"
 )
 
 // sharedGames is the public game corpus beside the checkout. Tests that use
 // it skip when it is absent, as in a user's fresh clone.
-const sharedGames = "../../shared/games"
+var sharedGames = gamestest.Games()
 
 func TestLoadFolderCorpus(t *testing.T) {
 	dirs, err := Corpus(sharedGames)

@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 )
 
 // The public games and the reference traces: shared test data outside the
 // repository.
-const (
-	corpusRoot      = "../../shared/games"
-	conformanceRoot = "../../shared/conformance"
+var (
+	corpusRoot      = gamestest.Games()
+	conformanceRoot = gamestest.Conformance()
 )
 
 // loadCorpus returns the games of the shared corpus, or skips the test when

@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 )
 
 // validateCorpus is the public game corpus beside the checkout.
-const validateCorpus = "../../shared/games"
+var validateCorpus = gamestest.Games()
 
 // TestValidateCorpus validates the newest version of every public game and
 // compares each problem with the verdicts recorded, after checking each one

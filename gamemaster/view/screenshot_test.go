@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,7 +14,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/tournament"
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
-	"net/http/httptest"
+	"github.com/ggp-go/ggp/games/gamestest"
 )
 
 // TestScreenshots writes the README's screenshots of the viewer to the
@@ -27,7 +28,7 @@ func TestScreenshots(t *testing.T) {
 	if out == "" {
 		t.Skip("set GGP_VIEW_SCREENSHOTS to a folder to write the screenshots")
 	}
-	checkers := "../../../shared/games/checkers-mustjump"
+	checkers := filepath.Join(gamestest.Games(), "checkers-mustjump")
 	if _, err := os.Stat(checkers); err != nil {
 		t.Skip("no ../shared/games for the generic renderer's example")
 	}

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
-const sharedGames = "../../../shared/games"
+var sharedGames = gamestest.Games()
 
 // benchmarkPlayouts measures random playouts from the initial state; each
 // b.N is one playout, and states/s is reported alongside.

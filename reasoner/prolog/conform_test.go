@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/conform"
@@ -18,7 +19,7 @@ import (
 
 // conformanceDir holds the reference traces recorded with ggp-base's
 // prover; it is absent in a user's fresh clone.
-const conformanceDir = "../../../shared/conformance"
+var conformanceDir = gamestest.Conformance()
 
 func load(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
 	return prolog.NewWithOptions(ctx, d, prolog.Options{})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -96,7 +97,7 @@ func TestFlatAgreesWithEngine(t *testing.T) {
 	}
 	if !testing.Short() {
 		for _, key := range agreementGames {
-			g, err := games.LoadFolder(filepath.Join("../../../shared/games", key))
+			g, err := games.LoadFolder(filepath.Join(gamestest.Games(), key))
 			if errors.Is(err, fs.ErrNotExist) {
 				t.Logf("no shared game corpus: %v", err)
 				break

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/conform"
@@ -21,7 +22,7 @@ import (
 
 // conformanceDir holds the reference traces recorded with ggp-base's
 // prover; it is absent in a user's fresh clone.
-const conformanceDir = "../../../shared/conformance"
+var conformanceDir = gamestest.Conformance()
 
 // groundBudget is the time a game gets to ground, as in the coverage
 // figures; shortBudget, with -short, which leaves out the largest games.

@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
-const sharedGames = "../../../shared/games"
+var sharedGames = gamestest.Games()
 
 // TestAgainstProlog plays random playouts of every corpus game that grounds
 // on both backends and compares every legal set, next state, terminal flag

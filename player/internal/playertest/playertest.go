@@ -12,21 +12,11 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
-
-// sharedGames finds the public game corpus beside the checkout, relative to a
-// package directory two or three levels below the module root.
-func sharedGames() string {
-	for _, dir := range []string{"../../shared/games", "../../../shared/games", "../../../../shared/games"} {
-		if _, err := os.Stat(filepath.Join(dir, "ticTacToe")); err == nil {
-			return dir
-		}
-	}
-	return ""
-}
 
 // LoadGame returns the rules of a bundled game, or of a game of the shared
 // corpus when key is "shared/NAME"; it skips the test when the corpus is
@@ -36,9 +26,9 @@ func LoadGame(t testing.TB, key string) *gdl.Description {
 	var g *games.Game
 	var err error
 	if name, ok := strings.CutPrefix(key, "shared/"); ok {
-		root := sharedGames()
-		if root == "" {
-			t.Skipf("shared game %s: no ../shared/games beside the checkout", name)
+		root := gamestest.Games()
+		if _, err := os.Stat(root); err != nil {
+			t.Skipf("shared game %s: %v", name, err)
 		}
 		g, err = games.LoadFolder(filepath.Join(root, name))
 	} else {

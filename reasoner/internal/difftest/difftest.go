@@ -19,7 +19,7 @@ import (
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/gamegen"
+	"github.com/ggp-go/ggp/reasoner/internal/gamegen"
 )
 
 // Backend is one evaluation path under comparison.

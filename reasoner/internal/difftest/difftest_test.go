@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/difftest"
-	"github.com/ggp-go/ggp/reasoner/gamegen"
+	"github.com/ggp-go/ggp/reasoner/internal/difftest"
+	"github.com/ggp-go/ggp/reasoner/internal/gamegen"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 	"github.com/ggp-go/ggp/reasoner/propnet"
 )
@@ -96,7 +97,7 @@ func compareGenerated(t *testing.T, seed uint64) bool {
 const perGame = 2 * time.Second
 
 // FuzzGenerated searches generator seeds for a game the backends disagree
-// on: go test -fuzz FuzzGenerated ./reasoner/difftest.
+// on: go test -fuzz FuzzGenerated ./reasoner/internal/difftest.
 func FuzzGenerated(f *testing.F) {
 	for seed := range uint64(4) {
 		f.Add(seed)
@@ -137,7 +138,7 @@ func TestRegressions(t *testing.T) {
 }
 
 // sharedGames is the corpus of public games; absent in a user's clone.
-const sharedGames = "../../../shared/games"
+var sharedGames = gamestest.Games()
 
 // TestCorpus compares the backends on every public game. The plain
 // interpreter is slow on the large games, so -short leaves it out.

@@ -1,0 +1,48 @@
+// Package gamestest finds the shared test data: the public game corpus and
+// the reference traces in the folder shared beside the checkout
+// (../shared/games and ../shared/conformance from the module root). Tests
+// call it instead of spelling out a path relative to their own package,
+// and skip when the folder is absent, as in a user's fresh clone.
+package gamestest
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Games returns the folder of the public game corpus, one folder per game
+// in the layout of the GGP game repository. It may not exist.
+func Games() string { return dir("games") }
+
+// Conformance returns the folder of the reference traces recorded with
+// ggp-base's prover, one JSON file per game. It may not exist.
+func Conformance() string { return dir("conformance") }
+
+// dir returns ../shared/name beside the module root, relative to the
+// working directory, which for a test is its package's directory.
+func dir(name string) string {
+	root := moduleRoot()
+	if root == "" {
+		return filepath.Join("..", "shared", name)
+	}
+	return filepath.Join(root, "..", "shared", name)
+}
+
+// moduleRoot returns the nearest directory at or above the working
+// directory that holds go.mod, relative to the working directory, or "".
+func moduleRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	rel := "."
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return rel
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+		rel = filepath.Join(rel, "..")
+	}
+}
