@@ -37,6 +37,7 @@ const (
 	DefaultStopTimeout  = 5 * time.Second
 	DefaultRulesTimeout = time.Minute
 	DefaultMaxSteps     = 1000
+	DefaultReadyTimeout = 5 * time.Minute
 )
 
 // A Fallback chooses the move played for a role whose player did not give
@@ -92,6 +93,11 @@ type Match struct {
 	// them exactly.
 	StartClock, PlayClock time.Duration
 
+	// PlayClocks, if not nil, gives some roles a play clock of their own,
+	// in role order: a person needs longer than a program. A zero entry
+	// means PlayClock. Players are told PlayClock; the record stores it.
+	PlayClocks []time.Duration
+
 	// Record, if not empty, is the file the match record is written to
 	// after every step.
 	Record string
@@ -127,6 +133,11 @@ type Referee struct {
 	// MaxSteps bounds the number of steps of a match: a game that has not
 	// ended after so many aborts it. Zero means DefaultMaxSteps.
 	MaxSteps int
+
+	// ReadyTimeout bounds the wait, before START, for the players that
+	// are Readiers (a person opening their seat page). Zero means
+	// DefaultReadyTimeout.
+	ReadyTimeout time.Duration
 
 	// NewReasoner builds the reasoner for a game; the command chooses the
 	// backend (package reasoner/backend). Required: a match fails to start
@@ -241,7 +252,11 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	}
 	mt := &match{ref: r, m: m, g: g}
 	for i, p := range m.Players {
-		mt.seats = append(mt.seats, newSeat(g.roles[i], p))
+		clock := m.PlayClock
+		if i < len(m.PlayClocks) && m.PlayClocks[i] > 0 {
+			clock = m.PlayClocks[i]
+		}
+		mt.seats = append(mt.seats, newSeat(g.roles[i], p, clock))
 	}
 	mt.newRecord()
 	err = mt.play(ctx)
@@ -252,9 +267,36 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	if !errors.As(err, &e) {
 		e = &Error{MatchID: m.ID, Step: mt.rec.Steps(), Err: err}
 	}
+	if errors.Is(e.Err, context.Canceled) {
+		e.Err = interrupted(ctx, e.Err)
+	}
 	mt.abort(ctx, e)
 	return mt.rec, e
 }
+
+// interrupted says that the match was stopped from outside, rather than
+// "context canceled", naming the cause of the cancellation when there is
+// one other than the plain one; it still matches context.Canceled.
+func interrupted(ctx context.Context, err error) error {
+	e := &interruptedError{err: err}
+	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled && !errors.Is(err, cause) {
+		e.cause = cause
+	}
+	return e
+}
+
+type interruptedError struct {
+	err, cause error
+}
+
+func (e *interruptedError) Error() string {
+	if e.cause != nil {
+		return "the match was interrupted: " + e.cause.Error()
+	}
+	return "the match was interrupted"
+}
+
+func (e *interruptedError) Unwrap() error { return e.err }
 
 func (r *Referee) check(m *Match) error {
 	switch {
@@ -264,6 +306,8 @@ func (r *Referee) check(m *Match) error {
 		return fmt.Errorf("match %s: no game", m.ID)
 	case m.StartClock <= 0 || m.PlayClock <= 0:
 		return fmt.Errorf("match %s: start clock %v and play clock %v must be positive", m.ID, m.StartClock, m.PlayClock)
+	case len(m.PlayClocks) > len(m.Players):
+		return fmt.Errorf("match %s: %d play clocks for %d players", m.ID, len(m.PlayClocks), len(m.Players))
 	}
 	for i, p := range m.Players {
 		if p == nil {
@@ -420,9 +464,16 @@ func (mt *match) play(ctx context.Context) error {
 	if err := mt.save(); err != nil {
 		return err
 	}
+	if err := mt.ready(ctx, orDefault(ref.ReadyTimeout, DefaultReadyTimeout)); err != nil {
+		return err
+	}
 	if err := mt.start(ctx); err != nil {
 		return err
 	}
+	// The first step is timed from the end of START, as every other step
+	// from the end of the one before, so that its time is the time the
+	// players took to move.
+	mt.rec.StateTimes[0] = time.Now().UnixMilli()
 	maxSteps := orDefault(ref.MaxSteps, DefaultMaxSteps)
 	for step := 1; ; step++ {
 		var terminal bool
@@ -503,7 +554,7 @@ func (mt *match) play(ctx context.Context) error {
 // start sends START to every player at once and records the errors.
 func (mt *match) start(ctx context.Context) error {
 	m := mt.m
-	answers := mt.callAll(ctx, m.StartClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	answers := mt.callAll(ctx, func(*seat) time.Duration { return m.StartClock }, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
 		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock}
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Start(ctx, pm) }
 	})
@@ -525,7 +576,7 @@ func (mt *match) start(ctx context.Context) error {
 // codes of the step.
 func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]reasoner.Move, []string, error) {
 	last := mt.last
-	answers := mt.callAll(ctx, mt.m.PlayClock, mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
+	answers := mt.callAll(ctx, func(s *seat) time.Duration { return s.clock }, mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) { return s.p.Play(ctx, mt.m.ID, slices.Clone(last)) }
 	})
 	if err := ctx.Err(); err != nil {
@@ -614,10 +665,14 @@ func (mt *match) substitute(legal []reasoner.Move) reasoner.Move {
 	return legal[rand.IntN(len(legal))]
 }
 
+func (mt *match) stopClock(*seat) time.Duration {
+	return orDefault(mt.ref.StopTimeout, DefaultStopTimeout)
+}
+
 // stop sends STOP to every player and waits at most StopTimeout.
 func (mt *match) stop(ctx context.Context) {
 	last := mt.last
-	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) {
 			return "", s.p.Stop(ctx, mt.m.ID, slices.Clone(last))
 		}
@@ -633,7 +688,7 @@ func (mt *match) abort(ctx context.Context, e *Error) {
 	// error already returned; a record that could not be written before
 	// keeps its last good version on disk.
 	_ = mt.save()
-	mt.callAll(context.WithoutCancel(ctx), orDefault(mt.ref.StopTimeout, DefaultStopTimeout), 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Abort(ctx, mt.m.ID) }
 	})
 }

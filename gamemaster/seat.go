@@ -3,6 +3,7 @@ package gamemaster
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/remote"
@@ -17,6 +18,8 @@ import (
 type seat struct {
 	role string
 	p    player.Player
+	// clock is the seat's play clock: the match's, or its own (a person's).
+	clock time.Duration
 	// remote is set for players reached over the network, whose requests
 	// may take the grace as well as the clock.
 	remote bool
@@ -25,18 +28,56 @@ type seat struct {
 	idle chan struct{}
 }
 
-func newSeat(role string, p player.Player) *seat {
+func newSeat(role string, p player.Player, clock time.Duration) *seat {
 	idle := make(chan struct{})
 	close(idle)
 	_, isRemote := p.(*remote.Client)
-	return &seat{role: role, p: p, remote: isRemote, idle: idle}
+	return &seat{role: role, p: p, clock: clock, remote: isRemote, idle: idle}
+}
+
+// A Readier is a player that is not ready to play as soon as it is made: a
+// person, who first has to open the page where they play. The referee
+// waits for Ready, within the Referee's ReadyTimeout, before it sends
+// START, so that no clock runs while the player cannot answer; an error
+// aborts the match.
+type Readier interface {
+	Ready(ctx context.Context) error
+}
+
+// ready waits for every seat whose player is a Readier, at once, within
+// limit, and returns the first error.
+func (mt *match) ready(ctx context.Context, limit time.Duration) error {
+	ctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("not ready within %v", limit))
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error
+	)
+	for _, s := range mt.seats {
+		r, ok := s.p.(Readier)
+		if !ok {
+			continue
+		}
+		wg.Go(func() {
+			if err := r.Ready(ctx); err != nil {
+				once.Do(func() {
+					first = &Error{MatchID: mt.m.ID, Role: s.role, Err: fmt.Errorf("player %s: %w", s.p.Name(), err)}
+					cancel() // no use waiting for the others
+				})
+			}
+		})
+	}
+	wg.Wait()
+	return first
 }
 
 // An answer is the outcome of one call to a player.
 type answer struct {
 	move reasoner.Move
 	err  error
-	late bool // no answer by the deadline
+	late bool      // no answer by the deadline
+	at   time.Time // when the answer came
 }
 
 // call starts f with a context whose deadline is now+d, once the player's
@@ -55,55 +96,51 @@ func (s *seat) call(ctx context.Context, d time.Duration, f func(context.Context
 		<-prev
 		defer func() {
 			if v := recover(); v != nil {
-				ch <- answer{err: fmt.Errorf("player panicked: %v", v)}
+				ch <- answer{err: fmt.Errorf("player panicked: %v", v), at: time.Now()}
 			}
 		}()
 		m, err := f(ctx)
-		ch <- answer{move: m, err: err}
+		ch <- answer{move: m, err: err, at: time.Now()}
 	}()
 	return ch
 }
 
 // callAll calls every player at once, each with f(seat), and waits for
-// their answers until clock+grace has passed. Players that have not
-// answered by then are late. The context of a call to an in-process player
-// has the clock as its deadline; that of a remote player has the grace as
-// well, for the network. If ctx is cancelled first, callAll returns at once
-// with the answers it has.
-func (mt *match) callAll(ctx context.Context, clock, grace time.Duration, f func(*seat) func(context.Context) (reasoner.Move, error)) []answer {
-	d := clock + grace
+// their answers until clock(seat)+grace has passed for every seat. Players
+// that have not answered by then are late. The context of a call to an
+// in-process player has its clock as its deadline; that of a remote player
+// has the grace as well, for the network. If ctx is cancelled first,
+// callAll returns at once with the answers it has.
+func (mt *match) callAll(ctx context.Context, clock func(*seat) time.Duration, grace time.Duration, f func(*seat) func(context.Context) (reasoner.Move, error)) []answer {
+	start := time.Now()
 	chans := make([]<-chan answer, len(mt.seats))
+	deadlines := make([]time.Time, len(mt.seats))
 	for i, s := range mt.seats {
-		limit := clock
+		limit := clock(s)
+		deadlines[i] = start.Add(limit + grace)
 		if s.remote {
-			limit = d
+			limit += grace
 		}
 		chans[i] = s.call(ctx, limit, f(s))
 	}
 	answers := make([]answer, len(mt.seats))
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	expired := false
 	for i, ch := range chans {
-		if expired {
-			select {
-			case answers[i] = <-ch:
-			default:
-				answers[i] = answer{late: true}
-			}
-			continue
-		}
+		timer := time.NewTimer(time.Until(deadlines[i]))
 		select {
 		case answers[i] = <-ch:
 		case <-timer.C:
-			expired = true
 			select {
 			case answers[i] = <-ch:
 			default:
 				answers[i] = answer{late: true}
 			}
 		case <-ctx.Done():
+			timer.Stop()
 			return answers
+		}
+		timer.Stop()
+		if answers[i].at.After(deadlines[i]) {
+			answers[i] = answer{late: true}
 		}
 	}
 	return answers

@@ -5,7 +5,12 @@
 // gamemaster/view) shows them and passes the person's choice to Choose.
 // A move not chosen before the play clock runs out is not sent at all, so
 // the game master records a timeout and plays a move for the person, as
-// for any other late player.
+// for any other late player; the seat then shows the move played in the
+// person's place.
+//
+// A person cannot answer at once: a user interface gives the player a seat
+// (Seat) and says when the person's page is open (Attach), and the game
+// master waits for Ready before it starts the clocks.
 package human
 
 import (
@@ -13,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -49,6 +55,40 @@ type Turn struct {
 	Last     []string  `json:"last,omitempty"`  // the joint move that led to State
 	Chosen   string    `json:"chosen,omitempty"`
 	Message  string    `json:"message,omitempty"` // why the match ended, an error
+
+	// Effects says, for each legal move (when Status is ToMove), how the
+	// state changes when it is played, so that a page can tell which
+	// cells of the board a move changes.
+	Effects []Effect `json:"effects,omitempty"`
+
+	// History is what happened at every step played so far, oldest first.
+	History []StepRecord `json:"history,omitempty"`
+
+	// Goals are every role's goal values, in role order, once the match
+	// is over; Outcome says in words how the person did: "you won 100–0".
+	Goals   []int  `json:"goals,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// An Effect is what one legal move changes: the facts the next state adds
+// to the current one and those it removes. In a game where several roles
+// move at once, the other roles are taken to play their first legal move.
+type Effect struct {
+	Move    string   `json:"move"`
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+}
+
+// A StepRecord is one step of the match as the person saw it.
+type StepRecord struct {
+	Step  int      `json:"step"`  // 1 for the first joint move
+	Moves []string `json:"moves"` // the joint move played, in role order
+	// Asked is set when the person had a choice at this step; Chosen is
+	// then the move the person chose, if any, and TimedOut says the clock
+	// ran out first, so that the game master played Moves[role] instead.
+	Asked    bool   `json:"asked,omitempty"`
+	Chosen   string `json:"chosen,omitempty"`
+	TimedOut bool   `json:"timedOut,omitempty"`
 }
 
 // Player is a human player. Its methods may be called from any goroutine.
@@ -63,6 +103,13 @@ type Player struct {
 	role    int
 	state   *reasoner.State
 	choice  chan reasoner.Move // buffered; set while the person is to move
+	// asked is set while the outcome of a turn where the person was asked
+	// waits for the next joint move: the step, the choice, the timeout.
+	asked *StepRecord
+
+	seat     string        // where a person can play, once given
+	attached int           // pages open on the seat
+	opened   chan struct{} // closed while attached > 0
 }
 
 // New returns a human player called name (default "human") that follows
@@ -71,7 +118,58 @@ func New(name string, newReasoner reasoner.Factory) *Player {
 	if name == "" {
 		name = Kind
 	}
-	return &Player{name: name, newReasoner: newReasoner, changed: make(chan struct{}), turn: Turn{Status: Waiting}}
+	return &Player{name: name, newReasoner: newReasoner, changed: make(chan struct{}), turn: Turn{Status: Waiting}, opened: make(chan struct{})}
+}
+
+// Seat tells the player where a person can play it, such as the address
+// of a page. A player that has no seat is never ready.
+func (p *Player) Seat(where string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seat = where
+}
+
+// Attach says that a page of the seat is open, until the function it
+// returns is called.
+func (p *Player) Attach() (detach func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.attached++
+	if p.attached == 1 {
+		close(p.opened)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.attached--
+			if p.attached == 0 {
+				p.opened = make(chan struct{})
+			}
+		})
+	}
+}
+
+// ErrNoSeat is the error of Ready for a player no user interface shows.
+var ErrNoSeat = errors.New("no seat: a person plays through a seat page of the viewer (ggp match or ggp tournament with --view)")
+
+// Ready waits until a page of the seat is open, or ctx is done. It fails
+// at once if the player has no seat. The game master calls it before it
+// starts the clocks, so that they do not run while nobody can play.
+func (p *Player) Ready(ctx context.Context) error {
+	p.mu.Lock()
+	seat, opened := p.seat, p.opened
+	p.mu.Unlock()
+	if seat == "" {
+		return ErrNoSeat
+	}
+	select {
+	case <-opened:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("nobody opened the seat page %s: %w", seat, context.Cause(ctx))
+	}
 }
 
 // Name returns the player's name.
@@ -87,6 +185,9 @@ func (p *Player) Turn() (Turn, <-chan struct{}) {
 	t.State = slices.Clone(t.State)
 	t.Legal = slices.Clone(t.Legal)
 	t.Last = slices.Clone(t.Last)
+	t.Effects = slices.Clone(t.Effects)
+	t.History = slices.Clone(t.History)
+	t.Goals = slices.Clone(t.Goals)
 	return t, p.changed
 }
 
@@ -117,8 +218,11 @@ func (p *Player) Choose(step int, move string) error {
 	}
 	p.choice <- reasoner.Move(move)
 	p.choice = nil
+	if p.asked != nil {
+		p.asked.Chosen = move
+	}
 	p.update(func(t *Turn) {
-		t.Status, t.Chosen, t.Legal = Others, move, nil
+		t.Status, t.Chosen, t.Legal, t.Effects = Others, move, nil, nil
 	})
 	return nil
 }
@@ -143,7 +247,7 @@ func (p *Player) Start(ctx context.Context, m *player.Match) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.r, p.role, p.state, p.choice = r, role, s, nil
+	p.r, p.role, p.state, p.choice, p.asked = r, role, s, nil, nil
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: m.Role, Roles: roles, Status: Others, State: factStrings(s)}
 	})
@@ -185,9 +289,17 @@ func (p *Player) advance(ctx context.Context, matchID string, last []reasoner.Mo
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.state = next
+	rec := StepRecord{Moves: moveStrings(last)}
+	if p.asked != nil {
+		rec = *p.asked
+		rec.Moves = moveStrings(last)
+		p.asked = nil
+	}
 	p.update(func(t *Turn) {
 		t.Step++
+		rec.Step = t.Step
 		t.State, t.Last, t.Chosen = factStrings(next), moveStrings(last), ""
+		t.History = append(t.History, rec)
 	})
 	return nil
 }
@@ -213,11 +325,14 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 	if !ok {
 		return "", errors.New("human player: no deadline for the move")
 	}
+	effects := p.effects(ctx, r, s, role, legal)
 	choice := make(chan reasoner.Move, 1)
 	p.mu.Lock()
 	p.choice = choice
+	p.asked = &StepRecord{Asked: true}
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Deadline, t.Message = ToMove, moveStrings(legal), deadline, ""
+		t.Effects = effects
 	})
 	p.mu.Unlock()
 	select {
@@ -229,19 +344,125 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 		// A choice made as the clock ran out may be in the channel; it is
 		// too late all the same.
 		p.choice = nil
+		if p.asked != nil {
+			p.asked.TimedOut = true
+		}
 		p.update(func(t *Turn) {
-			t.Status, t.Legal = Others, nil
-			t.Message = fmt.Sprintf("step %d: no move chosen in time", t.Step+1)
+			t.Status, t.Legal, t.Effects = Others, nil, nil
+			t.Message = fmt.Sprintf("step %d: no move chosen in time; the game master plays a move in your place", t.Step+1)
 		})
 		return "", ctx.Err()
 	}
 }
 
-// Stop ends the match; the seat shows the final state.
+// maxEffects bounds the number of legal moves whose effects are computed;
+// effectsTime bounds the time spent on them, out of the person's clock.
+const (
+	maxEffects  = 1000
+	effectsTime = time.Second
+)
+
+// effects returns what each legal move of role changes in s, the other
+// roles playing their first legal move. It gives up, returning what it
+// has, after maxEffects moves or effectsTime: the page then offers the
+// other moves as buttons only.
+func (p *Player) effects(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, role int, legal []reasoner.Move) []Effect {
+	ctx, cancel := context.WithTimeout(ctx, effectsTime)
+	defer cancel()
+	joint := make([]reasoner.Move, len(r.Roles()))
+	for i := range joint {
+		if i == role {
+			continue
+		}
+		ms, err := r.Legal(ctx, s, i)
+		if err != nil || len(ms) == 0 {
+			return nil
+		}
+		joint[i] = ms[0]
+	}
+	cur := s.Facts()
+	var out []Effect
+	for _, m := range legal[:min(len(legal), maxEffects)] {
+		joint[role] = m
+		next, err := r.Next(ctx, s, joint)
+		if err != nil {
+			break
+		}
+		e := Effect{Move: string(m), Added: []string{}, Removed: []string{}}
+		nf := next.Facts()
+		for _, f := range nf {
+			if !slices.Contains(cur, f) {
+				e.Added = append(e.Added, string(f))
+			}
+		}
+		for _, f := range cur {
+			if !slices.Contains(nf, f) {
+				e.Removed = append(e.Removed, string(f))
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// Stop ends the match; the seat shows the final state, every role's goal
+// and the outcome.
 func (p *Player) Stop(ctx context.Context, matchID string, last []reasoner.Move) error {
 	err := p.advance(ctx, matchID, last)
+	p.mu.Lock()
+	r, s, role, roles := p.r, p.state, p.role, p.turn.Roles
+	p.mu.Unlock()
+	var goals []int
+	if err == nil && r != nil {
+		goals, err = r.Goals(ctx, s)
+	}
+	p.mu.Lock()
+	if p.turn.MatchID == matchID && err == nil {
+		p.update(func(t *Turn) { t.Goals, t.Outcome = goals, Outcome(goals, roles, role) })
+	}
+	p.mu.Unlock()
 	p.end(matchID, "")
 	return err
+}
+
+// Outcome says in words how role did with goals: "you won 100–0", "you
+// lost 0–100", "a draw 50–50"; with more than two roles, the goals of the
+// others follow by name: "you won 100 (b 50, c 0)".
+func Outcome(goals []int, roles []string, role int) string {
+	if role < 0 || role >= len(goals) {
+		return ""
+	}
+	mine, best, others := goals[role], -1, 0
+	for i, g := range goals {
+		if i != role {
+			best = max(best, g)
+			others++
+		}
+	}
+	var words string
+	switch {
+	case others == 0:
+		words = "you scored"
+	case mine > best:
+		words = "you won"
+	case mine < best:
+		words = "you lost"
+	default:
+		words = "a draw"
+	}
+	if others != 1 {
+		var parts []string
+		for i, g := range goals {
+			if i != role && i < len(roles) {
+				parts = append(parts, fmt.Sprintf("%s %d", roles[i], g))
+			}
+		}
+		if len(parts) == 0 {
+			return fmt.Sprintf("%s %d", words, mine)
+		}
+		return fmt.Sprintf("%s %d (%s)", words, mine, strings.Join(parts, ", "))
+	}
+	return fmt.Sprintf("%s %d–%d", words, mine, best)
 }
 
 // Abort ends the match early.
@@ -256,9 +477,9 @@ func (p *Player) end(matchID, why string) {
 	if p.turn.MatchID != matchID {
 		return
 	}
-	p.r, p.choice = nil, nil
+	p.r, p.choice, p.asked = nil, nil, nil
 	p.update(func(t *Turn) {
-		t.Status, t.Legal = Over, nil
+		t.Status, t.Legal, t.Effects = Over, nil, nil
 		if why != "" {
 			t.Message = why
 		}

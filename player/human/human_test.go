@@ -2,7 +2,10 @@ package human_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +44,8 @@ func play(t *testing.T, h *human.Player, clock time.Duration, decide func(human.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var shown [][]string // the legal moves shown at each turn of h
+	h.Seat("test")
+	defer h.Attach()()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -174,5 +179,115 @@ func TestChooseRefusesWrongStepAndIllegalMove(t *testing.T) {
 	})
 	if err := h.Choose(0, "(mark 1 1)"); err == nil {
 		t.Error("Choose after the match succeeded")
+	}
+}
+
+func TestTimeoutAndFallbackStayInHistory(t *testing.T) {
+	h := human.New("slow", factory(t))
+	asked := 0
+	rec, _ := play(t, h, 300*time.Millisecond, func(turn human.Turn) string {
+		asked++
+		if asked == 1 {
+			return ""
+		}
+		if len(turn.Effects) != len(turn.Legal) {
+			t.Errorf("step %d: effects of %d moves, %d legal", turn.Step+1, len(turn.Effects), len(turn.Legal))
+		}
+		return turn.Legal[0]
+	})
+	turn, _ := h.Turn()
+	if len(turn.History) != rec.Steps() {
+		t.Fatalf("history of %d steps, the match had %d", len(turn.History), rec.Steps())
+	}
+	first := turn.History[0]
+	if !first.Asked || !first.TimedOut || first.Chosen != "" || first.Step != 1 {
+		t.Errorf("step 1 in the history: %+v, want asked and timed out", first)
+	}
+	if !slices.Equal(first.Moves, rec.Moves[0]) {
+		t.Errorf("step 1: history has the joint move %v, recorded %v", first.Moves, rec.Moves[0])
+	}
+	for i, st := range turn.History[1:] {
+		if st.TimedOut {
+			t.Errorf("step %d timed out", i+2)
+		}
+		if st.Asked && st.Chosen != rec.Moves[i+1][0] {
+			t.Errorf("step %d: chose %q, played %q", i+2, st.Chosen, rec.Moves[i+1][0])
+		}
+	}
+	if !slices.Equal(turn.Goals, rec.GoalValues) {
+		t.Errorf("goals shown %v, recorded %v", turn.Goals, rec.GoalValues)
+	}
+	if want := human.Outcome(rec.GoalValues, rec.Roles, 0); turn.Outcome != want || want == "" {
+		t.Errorf("outcome %q, want %q", turn.Outcome, want)
+	}
+}
+
+func TestEffects(t *testing.T) {
+	h := human.New("", factory(t))
+	checked := false
+	play(t, h, 5*time.Second, func(turn human.Turn) string {
+		if !checked {
+			checked = true
+			for _, e := range turn.Effects {
+				// (mark X Y) turns (cell X Y b) into (cell X Y x).
+				var x, y string
+				if _, err := fmt.Sscanf(e.Move, "(mark %1s %1s)", &x, &y); err != nil {
+					t.Fatalf("move %q: %v", e.Move, err)
+				}
+				cell := fmt.Sprintf("(cell %s %s ", x, y)
+				if !slices.Contains(e.Added, cell+"x)") || !slices.Contains(e.Removed, cell+"b)") {
+					t.Errorf("%s: added %v, removed %v", e.Move, e.Added, e.Removed)
+				}
+			}
+		}
+		return turn.Legal[0]
+	})
+	if !checked {
+		t.Fatal("never asked")
+	}
+}
+
+func TestOutcome(t *testing.T) {
+	roles := []string{"x", "o", "z"}
+	for _, c := range []struct {
+		goals []int
+		role  int
+		want  string
+	}{
+		{[]int{100, 0}, 0, "you won 100–0"},
+		{[]int{100, 0}, 1, "you lost 0–100"},
+		{[]int{50, 50}, 1, "a draw 50–50"},
+		{[]int{75}, 0, "you scored 75"},
+		{[]int{50, 100, 0}, 0, "you lost 50 (o 100, z 0)"},
+		{[]int{50, 50, 0}, 2, "you lost 0 (x 50, o 50)"},
+		{[]int{100, 50, 0}, 0, "you won 100 (o 50, z 0)"},
+	} {
+		if got := human.Outcome(c.goals, roles, c.role); got != c.want {
+			t.Errorf("Outcome(%v, role %d) = %q, want %q", c.goals, c.role, got, c.want)
+		}
+	}
+}
+
+func TestReady(t *testing.T) {
+	h := human.New("", factory(t))
+	if err := h.Ready(context.Background()); !errors.Is(err, human.ErrNoSeat) {
+		t.Errorf("Ready without a seat: %v, want ErrNoSeat", err)
+	}
+	h.Seat("/seat?id=0")
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := h.Ready(ctx); err == nil || !strings.Contains(err.Error(), "nobody opened the seat page /seat?id=0") {
+		t.Errorf("Ready with no page open: %v", err)
+	}
+	detach := h.Attach()
+	if err := h.Ready(context.Background()); err != nil {
+		t.Errorf("Ready with a page open: %v", err)
+	}
+	detach()
+	detach() // twice is once
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	if err := h.Ready(ctx2); err == nil {
+		t.Error("Ready after the page closed succeeded")
 	}
 }
