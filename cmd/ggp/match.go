@@ -29,6 +29,13 @@ const (
 	matchDefaultPlayClock  = 2 * time.Second
 )
 
+// A person's play clock, unless given, and the longest wait for a person
+// to open their seat page before the match starts.
+const (
+	humanDefaultPlayClock = 60 * time.Second
+	humanDefaultWait      = 5 * time.Minute
+)
+
 // runMatch plays one match between in-process and remote players.
 func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
@@ -64,6 +71,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	players := make([]player.Player, len(specs))
+	playClocks := make([]time.Duration, len(specs))
 	var humans []*human.Player
 	for i, s := range specs {
 		if players[i], err = gamemaster.NewPlayer(s, ref.NewReasoner); err != nil {
@@ -71,6 +79,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		}
 		if h, ok := players[i].(*human.Player); ok {
 			humans = append(humans, h)
+			playClocks[i] = clocks.human.d
 		}
 	}
 	m := &gamemaster.Match{
@@ -79,6 +88,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		Players:    players,
 		StartClock: clocks.start.d,
 		PlayClock:  clocks.play.d,
+		PlayClocks: playClocks,
 	}
 	if m.ID == "" {
 		m.ID = gamemaster.GameIDPart(g.Key) + "." + strconv.FormatInt(time.Now().UnixMilli(), 10)
@@ -105,13 +115,16 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		if *out != "" {
 			dirs = []string{*out}
 		}
-		if viewer, err = startMatchViewer(ctx, env, viewFlags, dirs); err != nil {
+		if viewer, err = startMatchViewer(ctx, env, viewFlags, dirs, []*games.Game{g}); err != nil {
 			return err
 		}
 		ref.OnStep = both(ref.OnStep, viewer.srv.Publish)
 		fmt.Fprintf(env.stdout, "view: %s/match?src=%s\n", viewer.url, url.QueryEscape(view.LiveSource(m.ID)))
 		for _, h := range humans {
 			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
+		}
+		if len(humans) > 0 {
+			fmt.Fprintf(env.stdout, "the match starts once every seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.human.d)
 		}
 		defer viewer.close()
 	}
@@ -225,6 +238,7 @@ func (c *matchClock) Set(s string) error {
 // tournament.
 type refereeFlags struct {
 	start, play, grace matchClock
+	human, wait        matchClock
 	fallback           *string
 	backend            *string
 }
@@ -234,10 +248,14 @@ func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
 		start: matchClock{d: matchDefaultStartClock},
 		play:  matchClock{d: matchDefaultPlayClock},
 		grace: matchClock{d: gamemaster.DefaultGrace, allowZero: true},
+		human: matchClock{d: humanDefaultPlayClock},
+		wait:  matchClock{d: humanDefaultWait},
 	}
 	flags.Var(&c.start, "startclock", "time to answer START: seconds or a duration")
 	flags.Var(&c.play, "playclock", "time for each move: seconds or a duration")
 	flags.Var(&c.grace, "grace", "time allowed past the play clock before a move is late")
+	flags.Var(&c.human, "human-playclock", "time for each move of a human player (a person), in place of --playclock")
+	flags.Var(&c.wait, "human-wait", "longest wait, before a match starts, for a person to open their seat page; its clocks start once it is open")
 	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
 	c.backend = addBackendFlag(flags)
 	return c
@@ -258,5 +276,5 @@ func (c *refereeFlags) referee(env *environment) (*gamemaster.Referee, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gamemaster.Referee{Grace: grace, Fallback: fb, NewReasoner: factory}, nil
+	return &gamemaster.Referee{Grace: grace, Fallback: fb, NewReasoner: factory, ReadyTimeout: c.wait.d}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
@@ -84,10 +85,26 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		Referee:    ref,
 		SPRT:       test,
 	}
+	humans := 0
 	for _, spec := range t.Players {
-		if _, err := gamemaster.NewPlayer(spec, ref.NewReasoner); err != nil {
+		p, err := gamemaster.NewPlayer(spec, ref.NewReasoner)
+		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
+		if _, ok := p.(*human.Player); ok {
+			humans++
+		}
+	}
+	// A person plays through one seat page, one match at a time.
+	switch {
+	case humans > 0 && !*viewFlags.on:
+		return fmt.Errorf("%w: a human player plays on a seat page of the viewer: add --view", errUsage)
+	case humans > 1:
+		return fmt.Errorf("%w: at most one human player in a tournament, not %d", errUsage, humans)
+	case humans > 0 && *parallel > 1:
+		return fmt.Errorf("%w: a human player plays one match at a time: --parallel 1, not %d", errUsage, *parallel)
+	case humans > 0:
+		t.PlayClocks = map[string]time.Duration{human.Kind: clocks.human.d}
 	}
 	for _, arg := range splitList(*gamesFlag) {
 		g, err := games.Open(arg)
@@ -112,19 +129,25 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		if err := os.MkdirAll(t.Dir, 0o755); err != nil {
 			return err
 		}
-		viewer, err := startMatchViewer(ctx, env, viewFlags, []string{t.Dir})
+		viewer, err := startMatchViewer(ctx, env, viewFlags, []string{t.Dir}, t.Games)
 		if err != nil {
 			return err
 		}
 		defer viewer.close()
 		defer viewer.linger(ctx)
 		fmt.Fprintf(env.stdout, "view: %s\n", viewer.url)
+		// The person keeps one seat, and its page, for every match.
+		var seat *human.Player
+		if humans > 0 {
+			seat = human.New("", ref.NewReasoner)
+			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", seat.Name(), viewer.url, viewer.srv.AddSeat(seat))
+			fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.human.d)
+		}
 		t.NewPlayer = func(spec string) (player.Player, error) {
-			p, err := gamemaster.NewPlayer(spec, ref.NewReasoner)
-			if h, ok := p.(*human.Player); ok {
-				fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
+			if spec == human.Kind {
+				return seat, nil
 			}
-			return p, err
+			return gamemaster.NewPlayer(spec, ref.NewReasoner)
 		}
 	}
 	res, err := t.Run(ctx)

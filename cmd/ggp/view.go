@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/view"
+	"github.com/ggp-go/ggp/games"
 )
 
 // defaultViewPort is the port of ggp view and of the viewer that match and
@@ -34,15 +36,17 @@ func runView(ctx context.Context, env *environment, args []string) error {
 		args = []string{"."}
 	}
 	for _, d := range args {
-		st, err := os.Stat(d)
-		if err != nil {
+		if err := checkFolder("", d); err != nil {
 			return err
 		}
-		if !st.IsDir() {
-			return fmt.Errorf("%w: %s is not a folder", errUsage, d)
+	}
+	gds := splitList(*gameDirs)
+	for _, d := range gds {
+		if err := checkFolder("--games", d); err != nil {
+			return err
 		}
 	}
-	srv, err := view.New(view.Options{Dirs: args, GameDirs: splitList(*gameDirs)})
+	srv, err := view.New(view.Options{Dirs: args, GameDirs: gds})
 	if err != nil {
 		return err
 	}
@@ -53,6 +57,31 @@ func runView(ctx context.Context, env *environment, args []string) error {
 	fmt.Fprintf(env.stdout, "viewing %s at %s (interrupt to stop)\n", strings.Join(args, ", "), url)
 	<-ctx.Done()
 	return wait()
+}
+
+// checkFolder checks that d, given with flag (if any), is a folder.
+func checkFolder(flag, d string) error {
+	st, err := os.Stat(d)
+	if err == nil && !st.IsDir() {
+		err = errors.New("not a folder")
+	}
+	if err != nil {
+		if flag != "" {
+			return fmt.Errorf("%w: %s: %s: %v", errUsage, flag, d, unwrapPath(err))
+		}
+		return fmt.Errorf("%w: %s: %v", errUsage, d, unwrapPath(err))
+	}
+	return nil
+}
+
+// unwrapPath returns the error of a *fs.PathError without the path, which
+// the caller names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // serveViewer serves srv on the loopback interface until ctx is done, and
@@ -112,8 +141,14 @@ type matchViewer struct {
 	keep   bool
 }
 
-func startMatchViewer(ctx context.Context, env *environment, f *viewFlags, dirs []string) (*matchViewer, error) {
-	srv, err := view.New(view.Options{Dirs: dirs, GameDirs: splitList(*f.games)})
+func startMatchViewer(ctx context.Context, env *environment, f *viewFlags, dirs []string, gs []*games.Game) (*matchViewer, error) {
+	gds := splitList(*f.games)
+	for _, d := range gds {
+		if err := checkFolder("--view-games", d); err != nil {
+			return nil, err
+		}
+	}
+	srv, err := view.New(view.Options{Dirs: dirs, GameDirs: gds, Games: gs})
 	if err != nil {
 		return nil, err
 	}

@@ -79,6 +79,11 @@ type Tournament struct {
 
 	StartClock, PlayClock time.Duration
 
+	// PlayClocks gives some players, by specification, a play clock of
+	// their own in place of PlayClock: a person ("human") needs longer
+	// than a program.
+	PlayClocks map[string]time.Duration
+
 	// Referee runs the matches. If nil, a zero Referee is used. Its
 	// OnStep is not called.
 	Referee *gamemaster.Referee
@@ -504,12 +509,14 @@ func (t *Tournament) play(ctx context.Context, ref *gamemaster.Referee, newPlaye
 		return nil, err
 	}
 	players := make([]player.Player, len(m.Seats))
+	clocks := make([]time.Duration, len(m.Seats))
 	for i, p := range m.Seats {
 		pl, err := newPlayer(t.Players[p])
 		if err != nil {
 			return nil, fmt.Errorf("match %s: %w", m.ID, err)
 		}
 		players[i] = pl
+		clocks[i] = t.PlayClocks[t.Players[p]]
 	}
 	return ref.Run(ctx, &gamemaster.Match{
 		ID:         m.ID,
@@ -517,6 +524,7 @@ func (t *Tournament) play(ctx context.Context, ref *gamemaster.Referee, newPlaye
 		Players:    players,
 		StartClock: t.StartClock,
 		PlayClock:  t.PlayClock,
+		PlayClocks: clocks,
 		Record:     m.Record,
 		Tournament: t.name(),
 	})

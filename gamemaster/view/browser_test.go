@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
 	"github.com/ggp-go/ggp/gamemaster/view"
+	"github.com/ggp-go/ggp/gamemaster/view/browsertest"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
@@ -25,42 +25,12 @@ import (
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
-// browser starts headless Chromium (Debian's chromium package) and returns
-// a context to drive it. Without chromium the test is skipped, except in
-// CI (CI=true), where .ci/run installs it and the test must run.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed; .ci/run installs it")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
-}
+func browser(t *testing.T) context.Context { return browsertest.Start(t) }
 
 // run runs browser actions with a time limit.
 func run(t *testing.T, ctx context.Context, limit time.Duration, actions ...chromedp.Action) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	if err := chromedp.Run(ctx, actions...); err != nil {
-		t.Fatal(err)
-	}
+	browsertest.Run(t, ctx, limit, actions...)
 }
 
 // cell is a cell of a rendered board.

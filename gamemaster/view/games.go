@@ -30,14 +30,15 @@ type gameInfo struct {
 // folders of Options.GameDirs and then the bundled games, preferring one
 // whose rules have the record's hash.
 type gameFinder struct {
-	dirs []string
+	dirs  []string
+	known []*games.Game
 
 	mu    sync.Mutex
 	found map[string]*games.Game // by key and hash; nil: none
 }
 
-func newGameFinder(dirs []string) *gameFinder {
-	return &gameFinder{dirs: dirs, found: map[string]*games.Game{}}
+func newGameFinder(dirs []string, known []*games.Game) *gameFinder {
+	return &gameFinder{dirs: dirs, known: known, found: map[string]*games.Game{}}
 }
 
 // validKey reports whether a game key from a record can name a folder.
@@ -55,6 +56,11 @@ func (gf *gameFinder) find(key, hash string) *games.Game {
 		return g
 	}
 	var candidates []*games.Game
+	for _, g := range gf.known {
+		if g.Key == key {
+			candidates = append(candidates, g)
+		}
+	}
 	for _, d := range gf.dirs {
 		dir := filepath.Join(d, key)
 		if _, err := os.Stat(filepath.Join(dir, "METADATA")); err != nil {
@@ -92,7 +98,7 @@ func (gf *gameFinder) info(key, hash string) *gameInfo {
 	g := gf.find(key, hash)
 	switch {
 	case g == nil:
-		gi.Note = fmt.Sprintf("no game folder for %q: boards drawn by the generic renderer", key)
+		gi.Note = fmt.Sprintf("no game folder for %q: boards drawn by the generic renderer (name a folder of game folders with ggp view --games, or --view-games)", key)
 		return gi
 	case g.StylesheetErr != nil:
 		gi.Error = g.StylesheetErr.Error()
@@ -142,16 +148,77 @@ func prepareStylesheet(xsl []byte) []byte {
 // name says one, such as discs/red.png.
 var placeholderColors = []string{"red", "black", "white", "blue", "green", "yellow", "orange", "purple", "gray", "grey", "brown", "pink"}
 
+// pieceShapes are our own drawings of the chess pieces, in a 100×100 box,
+// drawn in the piece's colour; details, drawn in the other colour, are
+// marked with class d.
+var pieceShapes = map[string]string{
+	"pawn": `<circle cx="50" cy="30" r="13"/><path d="M38 44h24l6 30H32z"/><rect x="26" y="74" width="48" height="12" rx="3"/>`,
+	"rook": `<path d="M28 20h10v8h7v-8h10v8h7v-8h10v18l-6 6v28l6 6v8H28v-8l6-6V44l-6-6z"/>`,
+	"knight": `<path d="M30 86h44v-8h-4c0-20-2-40-14-52l-4-10-6 10c-10 4-18 14-22 26l8 6 10-8c2 6-4 16-10 28h-6z"/>` +
+		`<circle class="d" cx="46" cy="34" r="3.5"/>`,
+	"bishop": `<circle cx="50" cy="17" r="6"/><path d="M50 25c-14 10-17 28-8 40h16c9-12 6-30-8-40z"/><path d="M36 67h28l4 9H32z"/><rect x="26" y="76" width="48" height="10" rx="3"/>` +
+		`<path class="d" d="M46 38l10 10" stroke-width="4"/>`,
+	"queen": `<path d="M22 34l10 34h36l10-34-14 16-14-26-14 26z"/><circle cx="22" cy="32" r="5"/><circle cx="50" cy="22" r="5"/><circle cx="78" cy="32" r="5"/><rect x="26" y="70" width="48" height="14" rx="3"/>`,
+	"king": `<rect x="46" y="8" width="8" height="22"/><rect x="39" y="14" width="22" height="7"/><path d="M26 42c0-14 48-14 48 0l-8 28H34z"/><rect x="26" y="70" width="48" height="14" rx="3"/>`,
+}
+
+// piece returns our own drawing of the piece an image of a ggp-base
+// stylesheet stands for, if its path names one: the chess pieces
+// (images/chess/White_King.png) and the checkers kings
+// (images/checkers/red_king.png). The stylesheets' images are not ours to
+// copy; every kind and colour of piece must be told apart all the same.
+func piece(urlPath string) (string, bool) {
+	lower := strings.ToLower(urlPath)
+	name := strings.TrimSuffix(path.Base(lower), path.Ext(lower))
+	dir := path.Base(path.Dir(lower))
+	color := ""
+	for _, c := range placeholderColors {
+		if strings.HasPrefix(name, c) {
+			color = c
+			break
+		}
+	}
+	if color == "" {
+		return "", false
+	}
+	fill, detail := "#f7f3ea", "#222"
+	if color != "white" {
+		fill, detail = color, "#f7f3ea"
+		if color == "black" {
+			fill = "#222"
+		}
+	}
+	svg := func(body string) string {
+		return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g fill="%s" stroke="#111" stroke-width="3" stroke-linejoin="round">%s</g><style>.d{fill:%s;stroke:%s}</style></svg>`, fill, body, detail, detail)
+	}
+	if dir == "checkers" && strings.Contains(name, "king") {
+		// A checkers king: the piece with a crown on it.
+		return svg(`<circle cx="50" cy="50" r="42"/><circle cx="50" cy="50" r="30" fill="none" stroke="` + detail + `"/>` +
+			`<path class="d" d="M32 62V38l9 10 9-14 9 14 9-10v24z" style="fill:#e8b923;stroke:#111;stroke-width:2"/>`), true
+	}
+	for kind, shape := range pieceShapes {
+		if strings.Contains(name, kind) {
+			return svg(shape), true
+		}
+	}
+	return "", false
+}
+
 // servePlaceholder draws a stand-in for an image of a ggp-base stylesheet:
-// a disc in the colour its name says, or a tile with its name.
+// a chess or checkers piece of our own drawing, a disc in the colour its
+// name says, or a tile with its name.
 func servePlaceholder(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "max-age=3600")
+	if svg, ok := piece(r.URL.Path); ok {
+		fmt.Fprint(w, svg)
+		return
+	}
 	name := strings.TrimSuffix(path.Base(r.URL.Path), path.Ext(r.URL.Path))
 	if len(name) > 24 {
 		name = name[:24]
 	}
 	lower := strings.ToLower(name)
-	w.Header().Set("Content-Type", "image/svg+xml")
-	w.Header().Set("Cache-Control", "max-age=3600")
 	for _, c := range placeholderColors {
 		if strings.Contains(lower, c) {
 			fmt.Fprintf(w, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="44" fill="%s" stroke="#333" stroke-width="4"/></svg>`, c)

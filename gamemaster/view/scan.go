@@ -55,6 +55,9 @@ type MatchSummary struct {
 	Completed  bool     `json:"completed"`
 	Aborted    bool     `json:"aborted"`
 	Goals      []int    `json:"goals,omitempty"`
+	// Result says how the match ended, each goal with its role and
+	// player: "xplayer (random) 100, oplayer (random) 0".
+	Result string `json:"result,omitempty"`
 	// Errors counts the errors of each role: timeouts, connection errors
 	// and illegal moves.
 	Errors []tournament.ErrorCounts `json:"errors,omitempty"`
@@ -89,6 +92,20 @@ func summarize(r *record.Record, src string) MatchSummary {
 	}
 	if len(r.Errors) > 0 {
 		m.Errors = tournament.CountErrors(r.Errors, len(r.Errors[0]))
+	}
+	if r.IsCompleted {
+		parts := make([]string, len(r.GoalValues))
+		for i, g := range r.GoalValues {
+			who := fmt.Sprintf("role %d", i+1)
+			if i < len(r.Roles) {
+				who = r.Roles[i]
+			}
+			if i < len(r.PlayerNamesFromHost) && r.PlayerNamesFromHost[i] != "" {
+				who += " (" + r.PlayerNamesFromHost[i] + ")"
+			}
+			parts[i] = fmt.Sprintf("%s %d", who, g)
+		}
+		m.Result = strings.Join(parts, ", ")
 	}
 	return m
 }
@@ -168,7 +185,13 @@ func (c *indexCache) scan(ctx context.Context) *Index {
 			idx.Matches = append(idx.Matches, m)
 		}
 	}
-	slices.SortStableFunc(idx.Matches, func(a, b MatchSummary) int {
+	sortMatches(idx.Matches)
+	return idx
+}
+
+// sortMatches sorts matches newest first.
+func sortMatches(ms []MatchSummary) {
+	slices.SortStableFunc(ms, func(a, b MatchSummary) int {
 		if a.StartTime != b.StartTime {
 			if a.StartTime > b.StartTime {
 				return -1
@@ -177,7 +200,6 @@ func (c *indexCache) scan(ctx context.Context) *Index {
 		}
 		return strings.Compare(a.Source, b.Source)
 	})
-	return idx
 }
 
 // read summarizes files[i] for every i of todo into sums[i], on all

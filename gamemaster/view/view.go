@@ -32,6 +32,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
+	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player/human"
 )
 
@@ -49,6 +50,10 @@ type Options struct {
 	// (METADATA, rules, stylesheet), such as ../shared/games, searched for
 	// the stylesheet of a record's game before the bundled games.
 	GameDirs []string
+
+	// Games are games known already, such as those a command was given
+	// as game folders: their stylesheets are found first, by key.
+	Games []*games.Game
 
 	// Poll is how often a page watching a match checks its record file
 	// for a change. Default 200ms.
@@ -90,10 +95,13 @@ func New(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("view: folder %s: %w", d, err)
 		}
-		s.roots = append(s.roots, abs)
+		// A folder given twice is shown once.
+		if !slices.Contains(s.roots, abs) {
+			s.roots = append(s.roots, abs)
+		}
 	}
 	s.index = newIndexCache(s.roots)
-	s.games = newGameFinder(opts.GameDirs)
+	s.games = newGameFinder(opts.GameDirs, opts.Games)
 	return s, nil
 }
 
@@ -124,12 +132,15 @@ func (s *Server) Publish(r *record.Record) {
 }
 
 // AddSeat gives a human player a seat page and returns its path on the
-// server, such as "/seat?id=0".
+// server, such as "/seat?id=0". The player is ready to play while the
+// page is open.
 func (s *Server) AddSeat(p *human.Player) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seats = append(s.seats, p)
-	return "/seat?id=" + strconv.Itoa(len(s.seats)-1)
+	path := "/seat?id=" + strconv.Itoa(len(s.seats)-1)
+	p.Seat(path)
+	return path
 }
 
 // LiveSource returns the source of the live match id, for links such as
@@ -427,9 +438,33 @@ func (e *events) send(v any) error {
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	idx := s.index.scan(r.Context())
 	s.mu.Lock()
-	for _, id := range slices.Backward(s.order) {
-		idx.Live = append(idx.Live, summarize(s.live[id].rec, LiveSource(id)))
+	// A match being played is listed as live, and not again by its file;
+	// once over, it is listed with the others, by its file if it has one.
+	inFiles := map[string]int{}
+	for i, m := range idx.Matches {
+		inFiles[m.MatchID] = i
 	}
+	var drop []int
+	for _, id := range slices.Backward(s.order) {
+		rec := s.live[id].rec
+		i, hasFile := inFiles[id]
+		switch {
+		case !rec.IsCompleted && !rec.IsAborted:
+			idx.Live = append(idx.Live, summarize(rec, LiveSource(id)))
+			if hasFile {
+				drop = append(drop, i)
+			}
+		case !hasFile:
+			idx.Matches = append(idx.Matches, summarize(rec, LiveSource(id)))
+		}
+	}
+	if len(drop) > 0 {
+		slices.Sort(drop)
+		for _, i := range slices.Backward(drop) {
+			idx.Matches = slices.Delete(idx.Matches, i, i+1)
+		}
+	}
+	sortMatches(idx.Matches)
 	for i, p := range s.seats {
 		t, _ := p.Turn()
 		idx.Seats = append(idx.Seats, seatSummary{ID: i, Name: p.Name(), MatchID: t.MatchID, Role: t.Role, Status: t.Status})
@@ -470,7 +505,7 @@ func (s *Server) seat(r *http.Request) (*human.Player, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil || id < 0 || id >= len(s.seats) {
-		return nil, fmt.Errorf("seat %q: %w", r.URL.Query().Get("id"), errNotFound)
+		return nil, fmt.Errorf("no seat %q on this viewer: %w", r.URL.Query().Get("id"), errNotFound)
 	}
 	return s.seats[id], nil
 }
@@ -523,6 +558,7 @@ func (s *Server) serveSeatWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
+	defer p.Attach()()
 	for {
 		v, changed := s.seatView(p)
 		if err := sse.send(v); err != nil {

@@ -108,15 +108,61 @@ function el(tag, attrs, ...children) {
   return e;
 }
 
+// A Domain keeps, for every relation of three arguments, the values seen
+// in each of its first two arguments, so that the generic renderer draws
+// a board of the same shape at every step: it is given every state of a
+// match, and on a seat the states the legal moves lead to.
+class Domain {
+  constructor() { this.rels = new Map(); }
+  addFacts(facts) {
+    for (const f of facts) {
+      if (f.length !== 4) continue;
+      if (!this.rels.has(f[0])) this.rels.set(f[0], [new Set(), new Set()]);
+      const d = this.rels.get(f[0]);
+      d[0].add(f[1]);
+      d[1].add(f[2]);
+    }
+  }
+  addState(text) {
+    try { this.addFacts(parseState(text)); } catch (e) { /* shown when drawn */ }
+  }
+  // values returns the sorted values of coordinate i (0 or 1) of rel,
+  // with those of the state drawn, filling the gaps of a run of numbers
+  // or of single letters: a row without pieces is still a row.
+  values(rel, i, current) {
+    const vs = new Set(current);
+    const d = this.rels.get(rel);
+    if (d) for (const v of d[i]) vs.add(v);
+    return fillRange(sortValues([...vs]));
+  }
+}
+
+function fillRange(vs) {
+  if (vs.length < 2 || vs.length > 64) return vs;
+  if (vs.every(isNumber)) {
+    const lo = Number(vs[0]), hi = Number(vs[vs.length - 1]);
+    if (hi - lo > 64) return vs;
+    const out = [];
+    for (let v = lo; v <= hi; v++) out.push(String(v));
+    return out;
+  }
+  if (vs.every(v => /^[a-z]$/.test(v)) || vs.every(v => /^[A-Z]$/.test(v))) {
+    const out = [];
+    for (let c = vs[0].charCodeAt(0); c <= vs[vs.length - 1].charCodeAt(0); c++) out.push(String.fromCharCode(c));
+    return out;
+  }
+  return vs;
+}
+
 // genericBoard draws the cells as a grid, the first coordinate across and
 // the second down, and lists the other facts.
-function genericBoard(facts) {
+function genericBoard(facts, domain) {
   const box = el("div", {class: "generic-board"});
   const cells = cellRelation(facts);
   let rest = facts;
   if (cells) {
-    const xs = sortValues([...new Set(cells.facts.map(f => f[1]))]);
-    const ys = sortValues([...new Set(cells.facts.map(f => f[2]))]);
+    const xs = domain ? domain.values(cells.rel, 0, cells.facts.map(f => f[1])) : sortValues([...new Set(cells.facts.map(f => f[1]))]);
+    const ys = domain ? domain.values(cells.rel, 1, cells.facts.map(f => f[2])) : sortValues([...new Set(cells.facts.map(f => f[2]))]);
     const at = new Map(cells.facts.map(f => [f[1] + "\u0000" + f[2], f[3]]));
     const table = el("table", {class: "grid", "data-relation": cells.rel});
     const head = el("tr", {}, el("th"));
@@ -143,31 +189,108 @@ function genericBoard(facts) {
   return box;
 }
 
+// render draws facts with proc, a compiled stylesheet, or the generic
+// renderer, and returns the element drawn; opts.over says the state ends
+// a finished match (stylesheets then do not say who is to move).
+function render(facts, proc, opts) {
+  if (proc) {
+    proc.setParameter(null, "over", opts && opts.over ? "true" : "false");
+    const frag = proc.transformToFragment(stateXML(facts), document);
+    if (!frag) throw new Error("the transformation failed");
+    const div = el("div", {class: "xsl-board"});
+    div.append(frag);
+    return div;
+  }
+  return genericBoard(facts, opts && opts.domain);
+}
+
 // drawBoard draws a state into container: with proc, a compiled
 // stylesheet, when there is one; with the generic renderer otherwise or
-// when the stylesheet fails, in which case the error is shown above.
-function drawBoard(container, stateText, proc) {
+// when the stylesheet fails, in which case the error is shown above. It
+// returns the facts drawn and how, or null when the state cannot be read.
+function drawBoard(container, stateText, proc, opts) {
   container.replaceChildren();
   let facts;
   try {
     facts = parseState(stateText);
   } catch (e) {
     container.append(el("div", {class: "error-box"}, "the state cannot be read: " + e.message));
-    return;
+    return null;
   }
   if (proc) {
     try {
-      const frag = proc.transformToFragment(stateXML(facts), document);
-      if (!frag) throw new Error("the transformation failed");
-      const div = el("div", {class: "xsl-board"});
-      div.append(frag);
-      container.append(div);
-      return;
+      container.append(render(facts, proc, opts));
+      return {facts, proc};
     } catch (e) {
       container.append(el("div", {class: "error-box board-error"}, "the game's stylesheet failed: " + e.message + "; drawn by the generic renderer instead"));
     }
   }
-  container.append(genericBoard(facts));
+  container.append(genericBoard(facts, opts && opts.domain));
+  return {facts, proc: null};
+}
+
+// Moves on the board. Each legal move changes some cells of the board:
+// on the generic renderer, the cells of the facts it adds or removes; on a
+// stylesheet's board, the elements drawn differently in the state it leads
+// to. boardMoves returns, for every element of the board drawn, the moves
+// that change it.
+function boardMoves(container, drawn, effects, opts) {
+  const byEl = new Map();
+  const add = (e, move) => {
+    if (!byEl.has(e)) byEl.set(e, new Set());
+    byEl.get(e).add(move);
+  };
+  const factKey = f => f.join(" ");
+  const cur = new Map(drawn.facts.map(f => [factKey(f), f]));
+  for (const eff of effects) {
+    if (drawn.proc) {
+      const next = new Map(cur);
+      for (const r of eff.removed) next.delete(factKey(parseState("(" + r + ")")[0]));
+      for (const a of eff.added) { const f = parseState("(" + a + ")")[0]; next.set(factKey(f), f); }
+      let other;
+      try { other = render([...next.values()], drawn.proc, opts); } catch (e) { continue; }
+      for (const e of changedElements(container.firstElementChild, other)) add(e, eff.move);
+    } else {
+      const table = container.querySelector("table.grid");
+      if (!table) continue;
+      const rel = table.dataset.relation;
+      for (const text of eff.added.concat(eff.removed)) {
+        const f = parseState("(" + text + ")")[0];
+        if (f.length !== 4 || f[0] !== rel) continue;
+        for (const td of table.querySelectorAll("td[data-x]")) {
+          if (td.dataset.x === f[1] && td.dataset.y === f[2]) add(td, eff.move);
+        }
+      }
+    }
+  }
+  return byEl;
+}
+
+// changedElements returns the elements of a drawn differently in b, a
+// drawing of another state: the deepest that differ, each raised to its
+// parent while it is that parent's only element, so that a piece's image
+// stands for its square.
+function changedElements(a, b) {
+  const out = [];
+  const ownText = e => Array.from(e.childNodes).filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent.trim()).join("");
+  const sameAttrs = (x, y) => {
+    if (x.attributes.length !== y.attributes.length) return false;
+    for (const at of x.attributes) if (y.getAttribute(at.name) !== at.value) return false;
+    return true;
+  };
+  (function walk(x, y) {
+    if (x.isEqualNode(y)) return;
+    const xc = x.children, yc = y.children;
+    if (x.tagName !== y.tagName || xc.length !== yc.length || xc.length === 0 || !sameAttrs(x, y) || ownText(x) !== ownText(y)) {
+      out.push(x);
+      return;
+    }
+    for (let i = 0; i < xc.length; i++) walk(xc[i], yc[i]);
+  })(a, b);
+  return out.map(e => {
+    while (e.parentElement && e.parentElement !== a && e.parentElement.children.length === 1) e = e.parentElement;
+    return e;
+  });
 }
 
 async function fetchJSON(url) {

@@ -15,7 +15,7 @@ function errorText(m) {
 }
 
 function resultText(m) {
-  if (m.completed) return m.goals.map((g, i) => ((m.players || [])[i] || (m.roles || [])[i] || i) + " " + g).join(", ");
+  if (m.completed) return m.result || "";
   if (m.aborted) return "aborted";
   return "in progress (" + m.steps + " steps)";
 }
@@ -59,8 +59,17 @@ function tournamentBox(t) {
   return box;
 }
 
+let lastIndex = "";
+
+// load shows the index, when it has changed since it was last shown.
 async function load() {
-  const idx = await fetchJSON("/api/index");
+  const resp = await fetch("/api/index").catch(e => null);
+  if (!resp) return;
+  const text = await resp.text();
+  if (text === lastIndex) return;
+  lastIndex = text;
+  let idx;
+  try { idx = JSON.parse(text); } catch (e) { idx = {error: resp.status + " " + resp.statusText}; }
   if (idx.error) { $("errors").replaceChildren(el("div", {class: "error-box"}, idx.error)); return; }
   $("folders").textContent = idx.folders.join(", ");
   $("errors").replaceChildren(...(idx.errors || []).map(e => el("div", {class: "error-box"}, e)));
@@ -77,4 +86,9 @@ async function load() {
   document.body.setAttribute("data-loaded", "true");
 }
 
-load();
+// New matches and the progress of live ones appear without a reload.
+const refresh = 2000;
+(async function loop() {
+  await load();
+  setTimeout(loop, refresh);
+})();

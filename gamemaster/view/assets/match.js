@@ -8,6 +8,8 @@ let step = 0;          // the state shown
 let proc = null;       // the compiled stylesheet, if any
 let procFor = null;    // the game key proc was loaded for
 let styleError = "";
+let domain = new Domain(); // the values of every state's coordinates
+let domainStates = 0;      // the states of view.record added to domain
 
 const $ = id => document.getElementById(id);
 
@@ -27,7 +29,7 @@ function renderStep() {
   $("slider").value = step;
   $("stepLabel").textContent = "state " + step + " of " + n;
   $("board").setAttribute("data-step", step);
-  drawBoard($("board"), rec.states[step], proc);
+  drawBoard($("board"), rec.states[step], proc, {domain, over: step === n && rec.isCompleted});
   const info = $("stepInfo");
   info.replaceChildren();
   if (step > 0) {
@@ -128,6 +130,8 @@ async function update(v) {
     }
   }
   if (atEnd) step = v.record.states.length - 1;
+  if (v.record.states.length < domainStates) { domain = new Domain(); domainStates = 0; }
+  for (; domainStates < v.record.states.length; domainStates++) domain.addState(v.record.states[domainStates]);
   renderMatch();
   document.body.setAttribute("data-states", v.record.states.length);
 }

@@ -3,6 +3,8 @@
      XML, as its heaps of sticks. Each heap carries data-heap and data-count. -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="html"/>
+<!-- over is "true" for the last state of a finished match, which has no one to move. -->
+<xsl:param name="over"/>
 
 <xsl:template match="/">
   <div class="nim-view">
@@ -20,7 +22,7 @@
         </tr>
       </xsl:for-each>
     </table>
-    <p class="control">to move: <b><xsl:value-of select="/state/fact[relation='control']/argument[1]"/></b></p>
+    <xsl:if test="not($over = 'true')"><p class="control">to move: <b><xsl:value-of select="/state/fact[relation='control']/argument[1]"/></b></p></xsl:if>
   </div>
 </xsl:template>
 </xsl:stylesheet>

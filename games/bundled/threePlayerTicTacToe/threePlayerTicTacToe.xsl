@@ -6,6 +6,8 @@
      ("" for none). -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="html"/>
+<!-- over is "true" for the last state of a finished match, which has no one to move. -->
+<xsl:param name="over"/>
 
 <xsl:template match="/">
   <div class="threePlayerTicTacToe-view">
@@ -20,7 +22,7 @@
     <table class="threePlayerTicTacToe-board">
       <xsl:call-template name="rows"><xsl:with-param name="r" select="1"/></xsl:call-template>
     </table>
-    <p class="control">to move: <b><xsl:value-of select="/state/fact[relation='control']/argument[1]"/></b></p>
+    <xsl:if test="not($over = 'true')"><p class="control">to move: <b><xsl:value-of select="/state/fact[relation='control']/argument[1]"/></b></p></xsl:if>
   </div>
 </xsl:template>
 
