@@ -159,7 +159,7 @@ var pieceShapes = map[string]string{
 	"bishop": `<circle cx="50" cy="17" r="6"/><path d="M50 25c-14 10-17 28-8 40h16c9-12 6-30-8-40z"/><path d="M36 67h28l4 9H32z"/><rect x="26" y="76" width="48" height="10" rx="3"/>` +
 		`<path class="d" d="M46 38l10 10" stroke-width="4"/>`,
 	"queen": `<path d="M22 34l10 34h36l10-34-14 16-14-26-14 26z"/><circle cx="22" cy="32" r="5"/><circle cx="50" cy="22" r="5"/><circle cx="78" cy="32" r="5"/><rect x="26" y="70" width="48" height="14" rx="3"/>`,
-	"king": `<rect x="46" y="8" width="8" height="22"/><rect x="39" y="14" width="22" height="7"/><path d="M26 42c0-14 48-14 48 0l-8 28H34z"/><rect x="26" y="70" width="48" height="14" rx="3"/>`,
+	"king":  `<rect x="46" y="8" width="8" height="22"/><rect x="39" y="14" width="22" height="7"/><path d="M26 42c0-14 48-14 48 0l-8 28H34z"/><rect x="26" y="70" width="48" height="14" rx="3"/>`,
 }
 
 // piece returns our own drawing of the piece an image of a ggp-base
