@@ -78,6 +78,7 @@ func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Tim
 // first Play waits for them.
 func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 	deadline := p.deadline(ctx, m.StartClock)
+	defer p.holdToDeadline(ctx, deadline)
 	mctx, cancel := context.WithCancel(context.Background())
 	mm := &mctsMatch{
 		ctx:    mctx,
@@ -117,6 +118,20 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 		p.logf("match %s: still loading the rules at the end of the start clock", m.ID)
 	}
 	return nil
+}
+
+// holdToDeadline waits, when the player is set to take its full clock,
+// until deadline or until ctx is done.
+func (p *mctsPlayer) holdToDeadline(ctx context.Context, deadline time.Time) {
+	if p.opts.FullClock != mcts.On {
+		return
+	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // setup loads the rules of m and searches until sctx is done. It returns
@@ -178,6 +193,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	}
 	call := mm.ponderStop()
 	deadline := p.deadline(ctx, mm.clock)
+	defer p.holdToDeadline(ctx, deadline)
 	select {
 	case <-mm.ready:
 	case <-time.After(time.Until(deadline)):

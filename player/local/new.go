@@ -52,6 +52,14 @@ type Options struct {
 	// next call arrives, or after two play clocks without one.
 	Ponder mcts.Switch
 
+	// FullClock, when On, makes the mcts player answer START and PLAY
+	// only at the end of their clocks (less its margins), even when its
+	// move is settled or proven sooner: a player that takes the whole of
+	// every clock, to check a game master, a network or a host at long
+	// clocks, as ggp-base's game server can force with
+	// setForceUsingEntireClock. Default Off.
+	FullClock mcts.Switch
+
 	// Margin is the time the mcts player keeps free before the deadline of
 	// each call to Start and Play, for the answer to get back on a busy
 	// machine; MarginShare of the time left is kept on top of it. The HTTP

@@ -53,7 +53,8 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
   ponder=on|off       search on between an answer and the next call of the match (default on)
-  workers=N           search goroutines (default: one per core)`
+  workers=N           search goroutines (default: one per core)
+  fullclock=on|off    answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks (default off)`
 
 // IsSpec reports whether spec names an in-process player: a kind of
 // Kinds, alone or followed by settings. "mcts:9147" is not one: a number
@@ -118,6 +119,8 @@ func applySetting(key, value string, opts *Options) error {
 	switch key {
 	case "ponder":
 		return parseSwitch(value, &opts.Ponder)
+	case "fullclock":
+		return parseSwitch(value, &opts.FullClock)
 	case "mast":
 		return parseSwitch(value, &cfg.MAST)
 	case "grave":
