@@ -133,6 +133,12 @@ func goodMove(n int) func(context.Context, string, int) (reasoner.Move, error) {
 	}
 }
 
+// Answers to INFO of a protocolServer that are not answers.
+const (
+	infoClose = "<close the connection>"
+	infoHang  = "<wait for the client to give up>"
+)
+
 // protocolServer is an HTTP player of pickGame written for these tests,
 // with a behaviour chosen per message.
 type protocolServer struct {
@@ -141,8 +147,12 @@ type protocolServer struct {
 	// or ABORT and step counts the PLAY messages from 1. It may block or
 	// write the response itself through w and return "", false.
 	respond func(w http.ResponseWriter, r *http.Request, verb, role string, step int) (string, bool)
+	// info is the answer to INFO, which is not passed to respond nor
+	// logged with the other messages.
+	info string
 
 	mu       sync.Mutex
+	infos    int // INFO messages received
 	role     string
 	step     int
 	messages []string
@@ -157,6 +167,21 @@ func (s *protocolServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.t.Errorf("request %s with Content-Type %q, want POST text/acl", r.Method, ct)
 	}
 	msg := string(body)
+	if strings.EqualFold(strings.Join(strings.Fields(msg), ""), "(INFO)") {
+		s.mu.Lock()
+		s.infos++
+		s.mu.Unlock()
+		switch s.info {
+		case infoClose:
+			closeConnection(w)
+		case infoHang:
+			waitForClient(r)
+		default:
+			w.Header().Set("Content-Type", "text/acl")
+			io.WriteString(w, s.info)
+		}
+		return
+	}
 	e, err := gdl.ReadExpr(body)
 	if err != nil || !e.IsList || len(e.List) < 2 {
 		s.t.Errorf("unreadable message %q: %v", msg, err)
@@ -202,7 +227,7 @@ func wellBehaved(_ http.ResponseWriter, _ *http.Request, verb, role string, step
 
 // startServer serves respond on the loopback interface until the test ends.
 func startServer(t *testing.T, respond func(http.ResponseWriter, *http.Request, string, string, int) (string, bool)) (*protocolServer, string) {
-	s := &protocolServer{t: t, respond: respond}
+	s := &protocolServer{t: t, respond: respond, info: "((name tester) (status available) (species bot))"}
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() {
 		ts.CloseClientConnections()

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
@@ -34,6 +35,7 @@ import (
 // Defaults of the Referee fields left zero.
 const (
 	DefaultGrace        = time.Second
+	DefaultInfoTimeout  = 2 * time.Second
 	DefaultStopTimeout  = 5 * time.Second
 	DefaultRulesTimeout = time.Minute
 	DefaultMaxSteps     = 1000
@@ -123,6 +125,12 @@ type Referee struct {
 	// StopTimeout bounds the wait for the answers to STOP and ABORT.
 	// Zero means DefaultStopTimeout.
 	StopTimeout time.Duration
+
+	// InfoTimeout bounds the wait for the answers to INFO, which every
+	// remote player is sent before START, for the name the record gives
+	// it. It runs before the start clock, so it takes nothing from it.
+	// Zero means DefaultInfoTimeout.
+	InfoTimeout time.Duration
 
 	// RulesTimeout bounds each computation with the rules: the initial
 	// state, and per step the legal moves, the next state and so on. A
@@ -258,7 +266,7 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 		}
 		mt.seats = append(mt.seats, newSeat(g.roles[i], p, clock))
 	}
-	mt.newRecord()
+	mt.newRecord(mt.playerNames(ctx))
 	err = mt.play(ctx)
 	if err == nil {
 		return mt.rec, nil
@@ -385,12 +393,57 @@ func (r *Referee) rules(ctx context.Context, f func(ctx context.Context) error) 
 	}
 }
 
-func (mt *match) newRecord() {
-	m := mt.m
-	names := make([]string, len(m.Players))
-	for i, p := range m.Players {
-		names[i] = p.Name()
+// playerNames returns the names the record gives the players: a remote
+// player's is the name it gives in answer to INFO, as ggp-base's hosts
+// record it, or its address when it gives none in time; an in-process
+// player's is its Name. The remote players are asked at once, each for at
+// most InfoTimeout.
+func (mt *match) playerNames(ctx context.Context) []string {
+	names := make([]string, len(mt.seats))
+	notes := make([][]string, len(mt.seats)) // for Logf, from this goroutine
+	limit := orDefault(mt.ref.InfoTimeout, DefaultInfoTimeout)
+	var wg sync.WaitGroup
+	for i, s := range mt.seats {
+		names[i] = s.p.Name()
+		c, ok := s.p.(*remote.Client)
+		if !ok {
+			continue
+		}
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, limit)
+			defer cancel()
+			info, err := c.Info(ctx)
+			switch {
+			case err != nil:
+				notes[i] = append(notes[i], fmt.Sprintf("INFO: %v; recorded under its address", err))
+			case info.Name == "":
+				notes[i] = append(notes[i], "INFO gave no name; recorded under its address")
+			default:
+				names[i] = info.Name
+			}
+			if info.Status == "busy" {
+				notes[i] = append(notes[i], "INFO says busy before START")
+			}
+		})
 	}
+	wg.Wait()
+	for i, s := range mt.seats {
+		for _, n := range notes[i] {
+			mt.logf("match %s: role %s (player %s): %s", mt.m.ID, s.role, s.p.Name(), n)
+		}
+	}
+	return names
+}
+
+// logf tells the referee's Logf, if any.
+func (mt *match) logf(format string, args ...any) {
+	if mt.ref.Logf != nil {
+		mt.ref.Logf(format, args...)
+	}
+}
+
+func (mt *match) newRecord(names []string) {
+	m := mt.m
 	mt.rec = &record.Record{
 		MatchID:                m.ID,
 		RandomToken:            randomToken(32),

@@ -366,7 +366,8 @@ func TestInProcessPlayers(t *testing.T) {
 			if n := white.overlaps.Load(); n != 0 {
 				t.Errorf("player called %d times while a call was running", n)
 			}
-			if !reflect.DeepEqual(rec.PlayerNamesFromHost, []string{"white-player", blackAddr}) {
+			// The remote player is recorded under the name it gives INFO.
+			if !reflect.DeepEqual(rec.PlayerNamesFromHost, []string{"white-player", "tester"}) {
 				t.Errorf("player names %q", rec.PlayerNamesFromHost)
 			}
 		})
@@ -593,5 +594,68 @@ func TestPlayersAskedInParallel(t *testing.T) {
 	}
 	if d := time.Since(began); d > pickSteps*1200*time.Millisecond {
 		t.Errorf("match took %v", d)
+	}
+}
+
+// TestRecordNamesRemotePlayersByInfo checks that the record names a remote
+// player by the name it gives INFO, and by its address when it gives none
+// in time: no answer, an answer without a name, a connection closed, or
+// an answer after InfoTimeout. A player slow to answer INFO delays START
+// by InfoTimeout at most.
+func TestRecordNamesRemotePlayersByInfo(t *testing.T) {
+	const infoTimeout = 300 * time.Millisecond
+	tests := []struct {
+		name string
+		info func(s *protocolServer) // changes the server's answer to INFO
+		want func(addr string) string
+	}{
+		{"name given", func(s *protocolServer) { s.info = "((name gopher) (status available) (species bot))" }, func(string) string { return "gopher" }},
+		{"name in lower and upper case", func(s *protocolServer) { s.info = "( ( NAME Gopher-2 ) ( STATUS available ) )" }, func(string) string { return "Gopher-2" }},
+		{"long name cut", func(s *protocolServer) { s.info = "((name " + strings.Repeat("n", 300) + "))" }, func(string) string { return strings.Repeat("n", remote.MaxNameLength) }},
+		{"no name", func(s *protocolServer) { s.info = "((status available))" }, func(addr string) string { return addr }},
+		{"an atom", func(s *protocolServer) { s.info = "available" }, func(addr string) string { return addr }},
+		{"garbage", func(s *protocolServer) { s.info = "((name" }, func(addr string) string { return addr }},
+		{"connection closed", func(s *protocolServer) { s.info = infoClose }, func(addr string) string { return addr }},
+		{"no answer in time", func(s *protocolServer) { s.info = infoHang }, func(addr string) string { return addr }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, addr := startServer(t, wellBehaved)
+			tt.info(srv)
+			p, err := remote.New(addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := newMatch(t, pickGame, p, &scripted{name: "black", move: goodMove(2)})
+			ref := fastReferee()
+			ref.InfoTimeout = infoTimeout
+			var logged []string
+			ref.Logf = func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
+			began := time.Now()
+			rec, err := ref.Run(context.Background(), m)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			checkRecord(t, m, rec)
+			if srv.info == infoHang {
+				// The match waited for INFO no longer than InfoTimeout (the
+				// server would hold it for 30 s).
+				if waited := time.UnixMilli(rec.StartTime).Sub(began); waited > infoTimeout+2*time.Second {
+					t.Errorf("the match began %v after Run, want about InfoTimeout %v", waited, infoTimeout)
+				}
+			}
+			if want := []string{tt.want(addr), "black"}; !slices.Equal(rec.PlayerNamesFromHost, want) {
+				t.Errorf("player names %q, want %q", rec.PlayerNamesFromHost, want)
+			}
+			if tt.want(addr) == addr && (len(logged) == 0 || !strings.Contains(logged[0], "match pick.1: role white (player "+addr+"): INFO")) {
+				t.Errorf("log %q does not say why the player is recorded under its address", logged)
+			}
+			srv.mu.Lock()
+			infos := srv.infos
+			srv.mu.Unlock()
+			if infos != 1 {
+				t.Errorf("%d INFO messages, want 1", infos)
+			}
+		})
 	}
 }

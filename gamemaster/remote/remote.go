@@ -4,6 +4,7 @@
 //
 // Each call is one POST request whose body is a message such as
 //
+//	( INFO )
 //	( START m1 xplayer ((role xplayer) ...) 10 2)
 //	( PLAY m1 NIL )
 //	( PLAY m1 ((mark 1 1) noop) )
@@ -103,6 +104,54 @@ func (c *Client) Name() string {
 		return c.PlayerName
 	}
 	return c.URL
+}
+
+// Info is what a player says of itself in answer to INFO.
+type Info struct {
+	Name    string // empty when the player gives none
+	Status  string // "available" or "busy", as a rule
+	Species string
+}
+
+// MaxNameLength bounds the name Info takes from a player's answer.
+const MaxNameLength = 100
+
+// Info sends INFO and reads the answer, which ggp-base's players give as
+// ((name NAME) (status STATUS) (species SPECIES)), every part optional.
+// An answer that is one atom, as some older players give, is taken as the
+// status. A name longer than MaxNameLength is cut. An answer that cannot
+// be read is a *ResponseError.
+func (c *Client) Info(ctx context.Context) (Info, error) {
+	resp, err := c.send(ctx, "INFO", "( INFO )")
+	if err != nil {
+		return Info{}, err
+	}
+	e, err := gdl.ReadExpr([]byte(resp))
+	if err != nil {
+		return Info{}, &ResponseError{Player: c.Name(), Response: resp, Err: err}
+	}
+	if !e.IsList {
+		return Info{Status: strings.ToLower(e.Atom)}, nil
+	}
+	var info Info
+	for _, pair := range e.List {
+		if !pair.IsList || len(pair.List) != 2 || pair.List[0].IsList || pair.List[1].IsList {
+			continue // a part of a later version of the protocol
+		}
+		v := pair.List[1].Atom
+		switch strings.ToLower(pair.List[0].Atom) {
+		case "name":
+			if len(v) > MaxNameLength {
+				v = strings.ToValidUTF8(v[:MaxNameLength], "")
+			}
+			info.Name = v
+		case "status":
+			info.Status = strings.ToLower(v)
+		case "species":
+			info.Species = v
+		}
+	}
+	return info, nil
 }
 
 // Start sends START with the rules and the clocks, which players are told
