@@ -1,13 +1,3 @@
-// Package prolog is the reasoner backend that compiles a game description
-// into Prolog clauses and answers queries with the embedded interpreter
-// github.com/ichiban/prolog.
-//
-// The interpreter starts empty: no built-in predicate, file, stream or
-// operator is registered, so a game's rules can reach nothing but their own
-// relations and the few natives this package installs. The current state and
-// joint move are fed from Go through native predicates indexed by functor,
-// and relations that do not depend on the state are computed once, at load
-// time, into indexed tables.
 package prolog
 
 import (
@@ -112,7 +102,7 @@ type game struct {
 	memos     []*memoVersion
 	names     map[engine.Atom]string // constants of the description
 	// flat holds the relations the queries ask that are evaluated in Go;
-	// see flat.go.
+	// see flat_compile.go.
 	flat map[signature]*flatRelation
 	// derived holds the recursive components evaluated bottom-up in each
 	// state; see derive.go.
