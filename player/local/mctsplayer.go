@@ -160,6 +160,9 @@ func (p *mctsPlayer) setup(mctx, sctx context.Context, m *player.Match) (g *game
 		return g, nil, nil
 	}
 	s.Run(sctx)
+	if h := s.Stats().Heuristic; h != "" {
+		p.logf("match %s: %s", m.ID, h)
+	}
 	return g, s, nil
 }
 

@@ -172,6 +172,16 @@ type Config struct {
 	// all-moves-as-first value as its visits grow. Default
 	// DefaultGRAVEBias.
 	GRAVEBias float64
+	// Heuristic switches on or off (the default) heuristics learned from
+	// the rules: before its first search the search plays random games,
+	// fits an evaluation of states over features of their facts and the
+	// roles' mobility to the goals they ended with, and if the fit
+	// predicts held-out goals, playouts stop after HeuristicDepth moves
+	// and score the state reached by it. See heuristic.go.
+	Heuristic Switch
+	// HeuristicDepth is the number of moves a playout plays before the
+	// heuristic scores it. Default DefaultHeuristicDepth.
+	HeuristicDepth int
 	// Rules, when set, are read for the state that scores the most in a
 	// single-player game, which the puzzle search then also searches back
 	// from. Optional.
@@ -217,6 +227,9 @@ func (c Config) withDefaults() Config {
 	if c.GRAVEBias <= 0 {
 		c.GRAVEBias = DefaultGRAVEBias
 	}
+	if c.HeuristicDepth <= 0 {
+		c.HeuristicDepth = DefaultHeuristicDepth
+	}
 	if c.Seed == 0 {
 		c.Seed = rand.Uint64()
 	}
@@ -241,6 +254,9 @@ type Stats struct {
 	// BestScore is -1 when no line is known.
 	BestLine  int
 	BestScore float64
+	// Heuristic describes the heuristic learned from the rules, or why
+	// none was kept; empty before learning or with Config.Heuristic off.
+	Heuristic string
 	Panics    int64 // panics recovered in workers
 	Errors    int64 // reasoner errors met in workers
 }
@@ -276,6 +292,11 @@ type Search struct {
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
 	fast  bool         // playouts go through the reasoner's PolicyPlayout
+	// heur is the heuristic learned from the rules, nil without one;
+	// learned is set once the search has tried (heuristic.go).
+	heur      atomic.Pointer[heuristic]
+	learned   bool // guarded by the Run caller
+	heurWhy   atomic.Pointer[string]
 	// simultaneous is set once the search meets a state in which several
 	// roles have a choice; playouts are then uniform unless
 	// Config.SimultaneousPolicy is on.
@@ -437,6 +458,10 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	s.mu.Unlock()
 	if done || ctx.Err() != nil {
 		return false, nil
+	}
+	if !s.learned && s.cfg.Heuristic.enabled(false) && len(s.roles) > 1 {
+		s.learned = true
+		s.learn(ctx)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -827,6 +852,7 @@ func (s *Search) Stats() Stats {
 		BestLine:   len(s.best),
 		BestScore:  s.bscore,
 		Panics:     s.panics.Load(),
+		Heuristic:  s.heuristicSummary(),
 		Errors:     s.errs.Load(),
 	}
 	if s.puz != nil {

@@ -248,6 +248,7 @@ type worker struct {
 	simPolicy bool
 
 	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
+	hc *heurCache               // the heuristic and its weights by fact; nil without one
 
 	path  []*node         // nodes selected from the root
 	idx   []int32         // move index of every role at every node of path
@@ -581,12 +582,16 @@ func (w *worker) fail(ctx context.Context, err error) {
 // In single-player games it leaves the moves played in w.line. ok reports
 // whether the playout reached a terminal state.
 func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (ok bool, err error) {
+	depth, h := w.s.cfg.MaxPlayoutDepth, w.heuristic()
+	if h != nil {
+		depth = min(depth, w.s.cfg.HeuristicDepth)
+	}
 	if pp, fast := r.(reasoner.PolicyPlayouter); fast && w.s.fast {
-		return w.policyPlayout(ctx, r, pp, st)
+		return w.policyPlayout(ctx, r, pp, st, depth, h)
 	}
 	nr := len(w.s.roles)
 	w.line = w.line[:0]
-	for range w.s.cfg.MaxPlayoutDepth {
+	for range depth {
 		// Let waiting goroutines, such as a server answering INFO, run
 		// between the steps of long playouts.
 		runtime.Gosched()
@@ -655,6 +660,9 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 			return false, err
 		}
 	}
+	if h != nil {
+		return w.cutScore(ctx, r, st, h)
+	}
 	return false, w.goals(ctx, r, st)
 }
 
@@ -662,13 +670,15 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 // the worker as its policy: the same choices, without a state or a move
 // list per step. It serves searches without decisive moves or a puzzle
 // line to record (Search.fast).
-func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reasoner.PolicyPlayouter, st *reasoner.State) (ok bool, err error) {
+func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reasoner.PolicyPlayouter, st *reasoner.State, maxSteps int, h *heurCache) (ok bool, err error) {
 	runtime.Gosched()
 	w.pp = pp
-	maxSteps := w.s.cfg.MaxPlayoutDepth
 	end, steps, err := pp.PolicyPlayout(ctx, st, w, maxSteps)
 	if err != nil && ctx.Err() != nil {
 		return false, err
+	}
+	if err == nil && steps == maxSteps && h != nil {
+		return w.cutScore(ctx, r, end, h)
 	}
 	// A role without a legal move is a broken game: score the state as it
 	// stands, as playout does.

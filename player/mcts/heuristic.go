@@ -1,0 +1,534 @@
+package mcts
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Heuristics found from the rules (Config.Heuristic). Before its first
+// search, normally in the start clock, the search plays random games and
+// samples one state from each, noting the features of the state and the
+// goals the game ended with. The candidate features are read from the
+// state's facts: for every relation, the number of its facts, and for
+// every argument position and constant, the number of its facts with that
+// constant there, which counts the pieces of each kind of each role
+// ("(cell 3 4 white)" counts under cell/3=white) and of each square or
+// row too; and the mobility of each role, its number of legal moves. For
+// each role the features that correlate most with its goal are kept,
+// weighted by a ridge regression fitted on half the samples, and the fit
+// is kept only if it predicts the goals of the other half (their
+// correlation at least minQuality). A game where the fit of some role
+// with varying goals fails has no heuristic and is played as without it.
+//
+// With a heuristic, playouts stop after Config.HeuristicDepth moves and
+// score the state reached by the predicted goals: the expected goal of
+// random play from there, as a playout estimates it, with less noise.
+
+// Limits of the learning phase.
+const (
+	learnShare      = 0.3             // of the time to the first search's deadline
+	learnMax        = 3 * time.Second // at most
+	learnNoDeadline = time.Second     // when the first search has no deadline
+	learnSamples    = 4000            // states sampled at most
+	learnMinSamples = 100             // fewer and nothing is fitted
+	maxFeatures     = 12              // kept per role
+	minCorrelation  = 0.1             // of a feature with the goal, to be a candidate
+	minQuality      = 0.15            // of the fitted prediction with held-out goals
+	maxFactArgs     = 8               // argument positions read per fact
+	maxHeurCache    = 1 << 16         // facts whose weights a worker keeps
+)
+
+// DefaultHeuristicDepth is the default of Config.HeuristicDepth.
+const DefaultHeuristicDepth = 8
+
+// A heuristic is a linear evaluation of states, per role, over the
+// features of their facts and the roles' mobility.
+type heuristic struct {
+	cols     map[string]int // feature key to column
+	mobility []int          // column of each role's mobility
+	bias     []float64      // per role
+	weights  [][]float64    // per role, by column; zero for columns not kept
+	usesMob  bool           // some role weighs a mobility column
+	summary  string
+}
+
+// factFeatures appends the feature keys of fact f to dst: the relation,
+// and the relation with each argument position and its value.
+func factFeatures(f reasoner.Fact, dst []string) []string {
+	s := string(f)
+	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
+		return append(dst, s)
+	}
+	s = s[1 : len(s)-1]
+	var args []string
+	depth, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch s[i] {
+			case '(':
+				depth++
+				continue
+			case ')':
+				depth--
+				continue
+			case ' ':
+				if depth != 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		if i > start {
+			args = append(args, s[start:i])
+		}
+		start = i + 1
+	}
+	if len(args) == 0 {
+		return dst
+	}
+	rel, args := args[0], args[1:]
+	dst = append(dst, rel)
+	if len(args) > maxFactArgs {
+		args = args[:maxFactArgs]
+	}
+	for i, a := range args {
+		dst = append(dst, fmt.Sprintf("%s/%d=%s", rel, i+1, a))
+	}
+	for i := range args {
+		for j := i + 1; j < len(args); j++ {
+			dst = append(dst, fmt.Sprintf("%s/%d=%s/%d=%s", rel, i+1, args[i], j+1, args[j]))
+		}
+	}
+	if len(args) > 2 {
+		dst = append(dst, s)
+	}
+	return dst
+}
+
+// A sample is a state's features, sparse, and the goals its game ended with.
+type sample struct {
+	x     map[int]float64
+	goals []float64
+}
+
+// learner collects samples over a growing set of feature columns.
+type learner struct {
+	cols    map[string]int
+	keys    []string
+	roles   int
+	samples []sample
+	scratch []string
+}
+
+func (l *learner) column(key string) int {
+	if c, ok := l.cols[key]; ok {
+		return c
+	}
+	c := len(l.keys)
+	l.cols[key] = c
+	l.keys = append(l.keys, key)
+	return c
+}
+
+// features returns the sparse features of st, mobility included.
+func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (map[int]float64, error) {
+	x := map[int]float64{}
+	for _, f := range st.Facts() {
+		l.scratch = factFeatures(f, l.scratch[:0])
+		for _, k := range l.scratch {
+			x[l.column(k)]++
+		}
+	}
+	for role := range l.roles {
+		ms, err := r.Legal(ctx, st, role)
+		if err != nil {
+			return nil, err
+		}
+		x[l.column(fmt.Sprintf("mobility#%d", role))] = float64(len(ms))
+	}
+	return x, nil
+}
+
+// learnHeuristic plays random games from st until ctx is done or enough
+// states are sampled, and fits a heuristic to them; nil when no fit
+// predicts the goals. It also returns a line describing what it found.
+func learnHeuristic(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, maxDepth int) (*heuristic, string) {
+	nr := len(r.Roles())
+	l := &learner{cols: map[string]int{}, roles: nr}
+	moves := make([]reasoner.Move, nr)
+	meanLen, games := 20.0, 0
+	for len(l.samples) < learnSamples && ctx.Err() == nil {
+		depth := rng.IntN(int(1.2*meanLen) + 1)
+		mid, steps, err := reasoner.Playout(ctx, r, st, rng, min(depth, maxDepth), moves)
+		if err != nil {
+			break
+		}
+		var x map[int]float64
+		if steps == depth {
+			if term, err := r.Terminal(ctx, mid); err != nil {
+				break
+			} else if !term {
+				if x, err = l.features(ctx, r, mid); err != nil {
+					break
+				}
+			}
+		}
+		end, more, err := reasoner.Playout(ctx, r, mid, rng, maxDepth-steps, moves)
+		if err != nil {
+			break
+		}
+		games++
+		meanLen += (float64(steps+more) - meanLen) / float64(games)
+		if x == nil {
+			continue
+		}
+		g := make([]float64, nr)
+		if err := goalsOf(ctx, r, end, g); err != nil {
+			break
+		}
+		l.samples = append(l.samples, sample{x, g})
+	}
+	if len(l.samples) < learnMinSamples {
+		return nil, fmt.Sprintf("heuristic: %d samples of %d games, too few to fit", len(l.samples), games)
+	}
+	h, why := l.fit()
+	return h, fmt.Sprintf("heuristic from %d states of %d random games: %s", len(l.samples), games, why)
+}
+
+// fit fits each role's evaluation and validates it on held-out samples.
+func (l *learner) fit() (*heuristic, string) {
+	nc := len(l.keys)
+	h := &heuristic{cols: l.cols, mobility: make([]int, l.roles), bias: make([]float64, l.roles), weights: make([][]float64, l.roles)}
+	for role := range l.roles {
+		h.mobility[role] = l.cols[fmt.Sprintf("mobility#%d", role)]
+	}
+	var train, test []int
+	for i := range l.samples {
+		if i%2 == 0 {
+			train = append(train, i)
+		} else {
+			test = append(test, i)
+		}
+	}
+	var parts []string
+	all := make([]int, len(l.samples))
+	for i := range all {
+		all[i] = i
+	}
+	fitted := 0
+	for role := range l.roles {
+		y := func(i int) float64 { return l.samples[i].goals[role] }
+		if variance(train, y) == 0 && variance(test, y) == 0 {
+			// A goal random play never changes: its mean is its value.
+			h.bias[role] = mean(train, y)
+			h.weights[role] = make([]float64, nc)
+			parts = append(parts, fmt.Sprintf("role %d constant %.2f", role, h.bias[role]))
+			continue
+		}
+		cols := l.candidates(train, role)
+		if len(cols) == 0 {
+			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: no feature correlates with its goal", role)), "; ")
+		}
+		b, w := l.ridge(train, role, cols)
+		q := correlation(test, y, func(i int) float64 { return predict(l.samples[i].x, b, cols, w) })
+		if !(q >= minQuality) {
+			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: prediction correlates %.2f with held-out goals, below %.2f", role, q, minQuality)), "; ")
+		}
+		b, w = l.ridge(all, role, cols)
+		h.bias[role] = b
+		h.weights[role] = make([]float64, nc)
+		desc := make([]string, len(cols))
+		for k, c := range cols {
+			h.weights[role][c] = w[k]
+			desc[k] = fmt.Sprintf("%s %+.3f", l.keys[c], w[k])
+			if slices.Contains(h.mobility, c) {
+				h.usesMob = true
+			}
+		}
+		parts = append(parts, fmt.Sprintf("role %d held-out correlation %.2f: %s", role, q, strings.Join(desc, ", ")))
+		fitted++
+	}
+	if fitted == 0 {
+		return nil, strings.Join(append(parts, "no role's goal varies"), "; ")
+	}
+	h.summary = strings.Join(parts, "; ")
+	return h, h.summary
+}
+
+// candidates returns the columns that correlate most with role's goal on
+// the samples idx, strongest first.
+func (l *learner) candidates(idx []int, role int) []int {
+	y := func(i int) float64 { return l.samples[i].goals[role] }
+	type cand struct {
+		col int
+		r   float64
+	}
+	var cs []cand
+	for c := range l.keys {
+		x := func(i int) float64 { return l.samples[i].x[c] }
+		if r := correlation(idx, y, x); math.Abs(r) >= minCorrelation {
+			cs = append(cs, cand{c, math.Abs(r)})
+		}
+	}
+	sort.Slice(cs, func(a, b int) bool { return cs[a].r > cs[b].r || cs[a].r == cs[b].r && cs[a].col < cs[b].col })
+	var cols []int
+	for _, c := range cs {
+		if len(cols) == maxFeatures {
+			break
+		}
+		cols = append(cols, c.col)
+	}
+	return cols
+}
+
+// ridge fits y ≈ b + Σ w[k]·x[cols[k]] on the samples idx by least squares
+// on standardised features with a small ridge penalty, which keeps
+// features that move together (the pieces of a role and its mobility)
+// from cancelling out in huge weights.
+func (l *learner) ridge(idx []int, role int, cols []int) (float64, []float64) {
+	k, n := len(cols), float64(len(idx))
+	mu, sd := make([]float64, k), make([]float64, k)
+	for j, c := range cols {
+		x := func(i int) float64 { return l.samples[i].x[c] }
+		mu[j] = mean(idx, x)
+		sd[j] = math.Sqrt(variance(idx, x))
+		if sd[j] == 0 {
+			sd[j] = 1
+		}
+	}
+	ym := mean(idx, func(i int) float64 { return l.samples[i].goals[role] })
+	a := make([][]float64, k)
+	for j := range a {
+		a[j] = make([]float64, k+1)
+		a[j][j] = 0.05 * n
+	}
+	z := make([]float64, k)
+	for _, i := range idx {
+		s := l.samples[i]
+		for j, c := range cols {
+			z[j] = (s.x[c] - mu[j]) / sd[j]
+		}
+		for p := range k {
+			for q := range k {
+				a[p][q] += z[p] * z[q]
+			}
+			a[p][k] += z[p] * (s.goals[role] - ym)
+		}
+	}
+	beta := solve(a)
+	w := make([]float64, k)
+	b := ym
+	for j := range k {
+		w[j] = beta[j] / sd[j]
+		b -= w[j] * mu[j]
+	}
+	return b, w
+}
+
+// solve solves the linear system of the augmented matrix a by Gaussian
+// elimination with partial pivoting; a singular column gets 0.
+func solve(a [][]float64) []float64 {
+	k := len(a)
+	for p := range k {
+		best := p
+		for q := p + 1; q < k; q++ {
+			if math.Abs(a[q][p]) > math.Abs(a[best][p]) {
+				best = q
+			}
+		}
+		a[p], a[best] = a[best], a[p]
+		if math.Abs(a[p][p]) < 1e-12 {
+			continue
+		}
+		for q := p + 1; q < k; q++ {
+			f := a[q][p] / a[p][p]
+			for c := p; c <= k; c++ {
+				a[q][c] -= f * a[p][c]
+			}
+		}
+	}
+	x := make([]float64, k)
+	for p := k - 1; p >= 0; p-- {
+		if math.Abs(a[p][p]) < 1e-12 {
+			continue
+		}
+		s := a[p][k]
+		for c := p + 1; c < k; c++ {
+			s -= a[p][c] * x[c]
+		}
+		x[p] = s / a[p][p]
+	}
+	return x
+}
+
+func predict(x map[int]float64, b float64, cols []int, w []float64) float64 {
+	for j, c := range cols {
+		b += w[j] * x[c]
+	}
+	return b
+}
+
+func mean(idx []int, f func(int) float64) float64 {
+	if len(idx) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, i := range idx {
+		s += f(i)
+	}
+	return s / float64(len(idx))
+}
+
+func variance(idx []int, f func(int) float64) float64 {
+	m := mean(idx, f)
+	s := 0.0
+	for _, i := range idx {
+		d := f(i) - m
+		s += d * d
+	}
+	if len(idx) == 0 {
+		return 0
+	}
+	return s / float64(len(idx))
+}
+
+// correlation returns the Pearson correlation of x and y over idx, 0 when
+// either is constant.
+func correlation(idx []int, y, x func(int) float64) float64 {
+	mx, my := mean(idx, x), mean(idx, y)
+	var sxy, sxx, syy float64
+	for _, i := range idx {
+		dx, dy := x(i)-mx, y(i)-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return 0
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// heurCache holds one worker's weights of the facts it has met: per fact,
+// its contribution to each role's evaluation.
+type heurCache struct {
+	h       *heuristic
+	weights map[reasoner.Fact][]float64
+	keys    []string
+}
+
+// evaluate leaves in out the heuristic's value of st for each role, in
+// [0,1].
+func (c *heurCache) evaluate(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, out []float64) error {
+	h := c.h
+	copy(out, h.bias)
+	for _, f := range st.Facts() {
+		w, ok := c.weights[f]
+		if !ok {
+			w = make([]float64, len(out))
+			c.keys = factFeatures(f, c.keys[:0])
+			for _, k := range c.keys {
+				if col, ok := h.cols[k]; ok {
+					for role := range w {
+						w[role] += h.weights[role][col]
+					}
+				}
+			}
+			if len(c.weights) < maxHeurCache {
+				c.weights[f] = w
+			}
+		}
+		for role, v := range w {
+			out[role] += v
+		}
+	}
+	if h.usesMob {
+		for role, col := range h.mobility {
+			ms, err := r.Legal(ctx, st, role)
+			if err != nil {
+				return err
+			}
+			for q := range out {
+				out[q] += h.weights[q][col] * float64(len(ms))
+			}
+		}
+	}
+	for role, v := range out {
+		out[role] = math.Min(math.Max(v, 0), 1)
+	}
+	return nil
+}
+
+// learn learns the heuristic from random games from the current state,
+// for a share of the time to the deadline of ctx.
+func (s *Search) learn(ctx context.Context) {
+	budget := learnNoDeadline
+	if d, ok := ctx.Deadline(); ok {
+		budget = min(time.Duration(learnShare*float64(time.Until(d))), learnMax)
+	}
+	lctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	r := s.acquire(lctx)
+	if r == nil {
+		return
+	}
+	broken := false
+	defer func() {
+		if p := recover(); p != nil {
+			broken = true
+			s.panics.Add(1)
+			s.logf("mcts: learning a heuristic: panic: %v", p)
+		}
+		s.release(r, broken)
+	}()
+	rng := rand.New(rand.NewPCG(s.cfg.Seed, 1<<40))
+	h, why := learnHeuristic(lctx, r, s.State(), rng, s.cfg.MaxPlayoutDepth)
+	s.heurWhy.Store(&why)
+	if h != nil {
+		s.heur.Store(h)
+	}
+}
+
+// heuristicSummary returns what learning found, or "".
+func (s *Search) heuristicSummary() string {
+	if p := s.heurWhy.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// heuristic returns the worker's view of the search's heuristic, nil
+// while there is none.
+func (w *worker) heuristic() *heurCache {
+	h := w.s.heur.Load()
+	if h == nil {
+		return nil
+	}
+	if w.hc == nil || w.hc.h != h {
+		w.hc = &heurCache{h: h, weights: map[reasoner.Fact][]float64{}}
+	}
+	return w.hc
+}
+
+// cutScore scores st, where a playout was cut short, into w.value: by its
+// goals if it is terminal and otherwise by the heuristic. ok reports a
+// terminal state.
+func (w *worker) cutScore(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, h *heurCache) (ok bool, err error) {
+	term, err := r.Terminal(ctx, st)
+	if err != nil {
+		return false, err
+	}
+	if term {
+		return true, w.goals(ctx, r, st)
+	}
+	return false, h.evaluate(ctx, r, st, w.value)
+}
