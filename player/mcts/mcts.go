@@ -294,9 +294,9 @@ type Search struct {
 	fast  bool         // playouts go through the reasoner's PolicyPlayout
 	// heur is the heuristic learned from the rules, nil without one;
 	// learned is set once the search has tried (heuristic.go).
-	heur      atomic.Pointer[heuristic]
-	learned   bool // guarded by the Run caller
-	heurWhy   atomic.Pointer[string]
+	heur    atomic.Pointer[heuristic]
+	learned bool // guarded by the Run caller
+	heurWhy atomic.Pointer[string]
 	// simultaneous is set once the search meets a state in which several
 	// roles have a choice; playouts are then uniform unless
 	// Config.SimultaneousPolicy is on.
