@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:prove=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -48,6 +48,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   simpolicy=on|off    MAST and NST steer playouts in games where roles move at once (default off)
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
+  prove=on|off        a state the tree adds is proven won when its mover has a move that wins at once (default off)
   heur=on|off         learn a heuristic from the rules before the first search; playouts stop after hdepth moves, scored by it (default off)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
@@ -129,6 +130,8 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.GRAVE)
 	case "decisive":
 		return parseSwitch(value, &cfg.Decisive)
+	case "prove":
+		return parseSwitch(value, &cfg.ProveLeaves)
 	case "heur":
 		return parseSwitch(value, &cfg.Heuristic)
 	case "hdepth":

@@ -209,7 +209,10 @@ func (l *learner) fit() (*heuristic, string) {
 	nc := len(l.keys)
 	h := &heuristic{cols: l.cols, mobility: make([]int, l.roles), bias: make([]float64, l.roles), weights: make([][]float64, l.roles)}
 	for role := range l.roles {
-		h.mobility[role] = l.cols[fmt.Sprintf("mobility#%d", role)]
+		h.mobility[role] = -1
+		if c, ok := l.cols[fmt.Sprintf("mobility#%d", role)]; ok {
+			h.mobility[role] = c
+		}
 	}
 	var train, test []int
 	for i := range l.samples {
@@ -453,6 +456,9 @@ func (c *heurCache) evaluate(ctx context.Context, r reasoner.Reasoner, st *reaso
 	}
 	if h.usesMob {
 		for role, col := range h.mobility {
+			if col < 0 {
+				continue
+			}
 			ms, err := r.Legal(ctx, st, role)
 			if err != nil {
 				return err

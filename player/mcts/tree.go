@@ -224,8 +224,11 @@ type worker struct {
 	// decisive: playouts play a move that wins at once (Config.Decisive);
 	// legal and check are the scratch space of a playout step.
 	decisive bool
-	legal    [][]reasoner.Move
-	check    []float64
+	// prove: new nodes are proven won when their mover wins at once
+	// (Config.ProveLeaves, decisive.go).
+	prove bool
+	legal [][]reasoner.Move
+	check []float64
 	// played holds the moves each role chose in this iteration, in the
 	// tree (the first treeCount) and then in the playout, for GRAVE; nil
 	// when it is off. seen is GRAVE's scratch set.
@@ -269,6 +272,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		moves:    make([]reasoner.Move, nr),
 		value:    make([]float64, nr),
 		decisive: s.cfg.Decisive.enabled(false),
+		prove:    s.cfg.ProveLeaves.enabled(false),
 		legal:    make([][]reasoner.Move, nr),
 		check:    make([]float64, nr),
 	}
@@ -426,6 +430,9 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 		ch := w.attach(parent, st, nil)
 		if ch == nil {
 			made, err := s.makeNode(ctx, r, st)
+			if err == nil && w.prove {
+				err = w.proveWin(ctx, r, made)
+			}
 			if err != nil {
 				w.fail(ctx, err)
 				return

@@ -1,0 +1,89 @@
+package mcts
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+func TestFactFeatures(t *testing.T) {
+	got := factFeatures("(cell 1 (p x) white)", nil)
+	want := []string{"cell", "cell/1=1", "cell/2=(p x)", "cell/3=white",
+		"cell/1=1/2=(p x)", "cell/1=1/3=white", "cell/2=(p x)/3=white", "cell 1 (p x) white"}
+	if !slices.Equal(got, want) {
+		t.Errorf("factFeatures = %q, want %q", got, want)
+	}
+	if got := factFeatures("terminal", nil); !slices.Equal(got, []string{"terminal"}) {
+		t.Errorf("factFeatures(terminal) = %q", got)
+	}
+}
+
+// pieces returns a state of a board game with a white and b black pieces.
+func pieces(a, b int) *reasoner.State {
+	var facts []reasoner.Fact
+	for i := range a {
+		facts = append(facts, reasoner.Fact("(cell "+strconv.Itoa(i)+" white)"))
+	}
+	for i := range b {
+		facts = append(facts, reasoner.Fact("(cell "+strconv.Itoa(10+i)+" black)"))
+	}
+	return reasoner.NewState(facts)
+}
+
+// TestHeuristicFit checks the fit: where the side with more pieces wins
+// more often, white's pieces count for white and black's against, and the
+// evaluation orders states by material; where the goals are coin flips,
+// nothing is kept.
+func TestHeuristicFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, predictive := range []bool{true, false} {
+		l := &learner{cols: map[string]int{}, roles: 2}
+		for range 600 {
+			a, b := rng.IntN(8), rng.IntN(8)
+			x := map[int]float64{}
+			for _, f := range pieces(a, b).Facts() {
+				for _, k := range factFeatures(f, nil) {
+					x[l.column(k)]++
+				}
+			}
+			win := rng.IntN(2) == 0
+			if predictive {
+				win = rng.Float64() < 0.5+0.06*float64(a-b)
+			}
+			g := []float64{0, 1}
+			if win {
+				g = []float64{1, 0}
+			}
+			l.samples = append(l.samples, sample{x, g})
+		}
+		h, why := l.fit()
+		if !predictive {
+			if h != nil {
+				t.Errorf("coin flips: a heuristic was kept: %s", why)
+			}
+			continue
+		}
+		if h == nil {
+			t.Fatalf("material: no heuristic: %s", why)
+		}
+		c := &heurCache{h: h, weights: map[reasoner.Fact][]float64{}}
+		ahead, behind := make([]float64, 2), make([]float64, 2)
+		if err := c.evaluate(context.Background(), nil, pieces(6, 2), ahead); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.evaluate(context.Background(), nil, pieces(2, 6), behind); err != nil {
+			t.Fatal(err)
+		}
+		if !(ahead[0] > 0.6 && behind[0] < 0.4 && ahead[1] < 0.4 && behind[1] > 0.6) {
+			t.Errorf("white 6 black 2: %v; white 2 black 6: %v (%s)", ahead, behind, why)
+		}
+		if !strings.Contains(why, "cell/2=white") {
+			t.Errorf("fit %s, want white's pieces counted", why)
+		}
+	}
+}
