@@ -292,6 +292,9 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		mm.stopPonder = stop
 		mm.qmu.Unlock()
 		done <- a
+		if err := s.Commit(role, a.move); err != nil {
+			p.logf("match %s: %v", id, err)
+		}
 		p.ponder(pctx, mm, s, id)
 	}()
 	var a answer

@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:prove=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:prove=off:focus=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -55,6 +55,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  focus=on|off        the search after an answer plays the move answered at the root (default off)
   ponder=on|off       search on between an answer and the next call of the match (default on)
   workers=N           search goroutines (default: one per core)
   fullclock=on|off    answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks (default off)`
@@ -130,6 +131,8 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.GRAVE)
 	case "decisive":
 		return parseSwitch(value, &cfg.Decisive)
+	case "focus":
+		return parseSwitch(value, &cfg.Focus)
 	case "prove":
 		return parseSwitch(value, &cfg.ProveLeaves)
 	case "heur":

@@ -188,6 +188,9 @@ type Config struct {
 	// HeuristicDepth is the number of moves a playout plays before the
 	// heuristic scores it. Default DefaultHeuristicDepth.
 	HeuristicDepth int
+	// Focus switches on or off (the default) Commit: after the answer,
+	// searches play the committed move at the root. See focus.go.
+	Focus Switch
 	// Rules, when set, are read for the state that scores the most in a
 	// single-player game, which the puzzle search then also searches back
 	// from. Optional.
@@ -298,6 +301,10 @@ type Search struct {
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
 	fast  bool         // playouts go through the reasoner's PolicyPlayout
+	// pinRole's move at the root is pinMove, after Commit; pinRole is
+	// -1 when nothing is committed (focus.go).
+	pinRole int
+	pinMove int32
 	// heur is the heuristic learned from the rules, nil without one;
 	// learned is set once the search has tried (heuristic.go).
 	heur    atomic.Pointer[heuristic]
@@ -325,13 +332,14 @@ var ErrTerminal = errors.New("the game is over")
 func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) {
 	cfg = cfg.withDefaults()
 	s := &Search{
-		cfg:    cfg,
-		roles:  r.Roles(),
-		main:   r,
-		pool:   make(chan reasoner.Reasoner, 2*cfg.Workers+1),
-		table:  map[uint64]*node{},
-		bscore: -1,
-		grave:  cfg.GRAVE.enabled(false),
+		cfg:     cfg,
+		roles:   r.Roles(),
+		main:    r,
+		pool:    make(chan reasoner.Reasoner, 2*cfg.Workers+1),
+		table:   map[uint64]*node{},
+		bscore:  -1,
+		grave:   cfg.GRAVE.enabled(false),
+		pinRole: -1,
 	}
 	if len(s.roles) == 0 {
 		return nil, errors.New("mcts: the game has no roles")
@@ -697,6 +705,7 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	s.mu.Lock()
 	s.gen++
 	s.root = child
+	s.pinRole = -1
 	s.prune()
 	if len(s.best) > 0 && s.best[0] == joint[0] {
 		s.best = s.best[1:]

@@ -330,7 +330,9 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 	for r, ms := range n.moves {
 		k := len(ms)
 		best := 0
-		if k > 1 {
+		if p := s.pinned(n, r); p >= 0 {
+			best = p
+		} else if k > 1 {
 			off := int(n.off[r])
 			bestV, proven, provenV := math.Inf(-1), -1, math.Inf(-1)
 			start := w.rng.IntN(k)
