@@ -14,6 +14,7 @@ import (
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -142,4 +143,54 @@ func postUnframed(addr, msg string) (string, error) {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return string(b), err
+}
+
+// TestStartWhileStopping checks that a START for a new match is served
+// while the mcts player still ponders on the last one: sent just after its
+// STOP, and sent just before it, as a game master that publishes a match
+// as over before stopping it may do. A START while a match goes on, with
+// no STOP coming, is still busy.
+func TestStartWhileStopping(t *testing.T) {
+	d := playertest.LoadGame(t, "connectFour")
+	rules := rulesText(t, d)
+	p := newPlayer(t, "mcts:workers=1", local.Options{})
+	s := New(p)
+	s.ErrorLog = log.New(io.Discard, "", 0)
+	base := "http://" + serveLoopback(t, s)
+	start := func(id string) string { return "(START " + id + " red (" + rules + ") 1 1)" }
+
+	expect(t, "START c1", post(t, base, start("c1")), "ready")
+	if m := post(t, base, "(PLAY c1 NIL)"); !strings.HasPrefix(m, "(drop ") {
+		t.Fatalf("PLAY c1: %q", m)
+	}
+	// The player ponders now. STOP, then START at once.
+	expect(t, "STOP c1", post(t, base, "(STOP c1 NIL)"), "done")
+	expect(t, "START c2 just after STOP c1", post(t, base, start("c2")), "ready")
+	if m := post(t, base, "(PLAY c2 NIL)"); !strings.HasPrefix(m, "(drop ") {
+		t.Fatalf("PLAY c2: %q", m)
+	}
+
+	// START before the STOP of the match that ends: it waits for the STOP.
+	started := make(chan string, 1)
+	go func() {
+		r, err := tryPost(t, base, start("c3"))
+		if err != nil {
+			r = err.Error()
+		}
+		started <- r
+	}()
+	time.Sleep(100 * time.Millisecond)
+	expect(t, "STOP c2 after START c3", post(t, base, "(STOP c2 NIL)"), "done")
+	expect(t, "START c3 sent before STOP c2", <-started, "ready")
+	if m := post(t, base, "(PLAY c3 NIL)"); !strings.HasPrefix(m, "(drop ") {
+		t.Fatalf("PLAY c3: %q", m)
+	}
+
+	// A START while c3 goes on, and no STOP comes: busy, and c3 plays on.
+	expect(t, "START c4 during c3", post(t, base, start("c4")), "busy")
+	expect(t, "START c3 again", post(t, base, start("c3")), "busy")
+	if m := post(t, base, "(PLAY c3 ((drop 1) noop))"); m != "noop" {
+		t.Fatalf("PLAY c3 after the refused STARTs: %q, want noop", m)
+	}
+	expect(t, "ABORT c3", post(t, base, "(ABORT c3)"), "aborted")
 }

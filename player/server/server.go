@@ -124,8 +124,11 @@ type Server struct {
 	budget     *byteBudget
 	conns      atomic.Pointer[connLimiter] // of Serve
 
-	mu    sync.Mutex
-	match *serverMatch // the current match, or nil
+	mu      sync.Mutex
+	match   *serverMatch  // the current match, or nil
+	changed chan struct{} // closed and replaced when match changes
+	// startWaiting is set while a START waits for the current match to end.
+	startWaiting bool
 }
 
 type serverMatch struct {
@@ -133,6 +136,7 @@ type serverMatch struct {
 	startClock time.Duration
 	playClock  time.Duration
 	due        time.Time // deadline of the last message; guarded by Server.mu
+	host       string    // the sender of the last message; guarded by Server.mu
 }
 
 // New returns a server for p.
@@ -194,7 +198,7 @@ func (s *Server) serveGet(w http.ResponseWriter, r *http.Request) {
 	}
 	msg = strings.ReplaceAll(msg, "\r", " ")
 	defer serving(r.Context())()
-	s.reply(w, s.handle(r.Context(), msg, received))
+	s.reply(w, s.handle(r.Context(), msg, received, senderHost(r.RemoteAddr)))
 }
 
 func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
@@ -230,7 +234,7 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer serving(r.Context())()
-	s.reply(w, s.handle(r.Context(), string(body), received))
+	s.reply(w, s.handle(r.Context(), string(body), received, senderHost(r.RemoteAddr)))
 }
 
 // readBody reads a body of size bytes, or of unknown size when size is
@@ -281,7 +285,7 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 		if c, ok := conn.(*limitedConn); ok {
 			c.setPhase(phaseServing)
 		}
-		out = s.handle(context.Background(), string(body), received)
+		out = s.handle(context.Background(), string(body), received, senderHost(conn.RemoteAddr().String()))
 	}
 	release()
 	var b bytes.Buffer
@@ -392,8 +396,17 @@ func (s *Server) clockDeadline(received time.Time, clock time.Duration) time.Tim
 	return received.Add(clock - margin)
 }
 
-// handle answers one message.
-func (s *Server) handle(ctx context.Context, msg string, received time.Time) string {
+// senderHost returns the host of a remote address host:port.
+func senderHost(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return host
+}
+
+// handle answers one message, received at received from the host from.
+func (s *Server) handle(ctx context.Context, msg string, received time.Time, from string) string {
 	msg = strings.TrimSpace(msg)
 	if msg == "" {
 		return s.fail("empty message")
@@ -423,13 +436,13 @@ func (s *Server) handle(ctx context.Context, msg string, received time.Time) str
 	case "preview":
 		return "ready"
 	case "start":
-		return s.start(ctx, args, received)
+		return s.start(ctx, args, received, from)
 	case "play":
-		return s.play(ctx, args, received)
+		return s.play(ctx, args, received, from)
 	case "stop":
-		return s.stop(ctx, args, received)
+		return s.stop(ctx, args, received, from)
 	default:
-		return s.abort(ctx, args, received)
+		return s.abort(ctx, args, received, from)
 	}
 }
 
@@ -482,7 +495,7 @@ func clockArg(e *gdl.Expr, what string) (time.Duration, error) {
 	return time.Duration(n) * time.Second, nil
 }
 
-func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time) string {
+func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
 	id, err := atomArg(args[0], "match id")
 	if err != nil {
 		return s.fail("START: %v", err)
@@ -502,16 +515,12 @@ func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time
 	if err != nil {
 		return s.fail("START %s: %v", id, err)
 	}
-	s.mu.Lock()
-	old := s.match
-	if old != nil && !s.abandoned(received) {
-		s.mu.Unlock()
-		s.logf("player: START %s while playing %s: busy", id, old.id)
+	m := &serverMatch{id: id, startClock: startClock, playClock: playClock, due: received.Add(startClock), host: from}
+	old, busy := s.claim(ctx, m, received)
+	if busy != nil {
+		s.logf("player: START %s from %s while playing %s for %s: busy", id, from, busy.id, busy.host)
 		return "busy"
 	}
-	m := &serverMatch{id: id, startClock: startClock, playClock: playClock, due: received.Add(startClock)}
-	s.match = m
-	s.mu.Unlock()
 	if old != nil {
 		s.logf("player: match %s abandoned: no message for %v after its deadline %s; aborting it for START %s",
 			old.id, received.Sub(old.due).Round(time.Second), old.due.Format(time.RFC3339), id)
@@ -550,24 +559,83 @@ func (s *Server) safely(f func() error) (err error) {
 	return f()
 }
 
+// maxStartWait bounds the wait of a START for the end of the current
+// match: a quarter of its start clock, and at most this.
+const maxStartWait = 2 * time.Second
+
+// claim makes m, received at received, the current match, and returns the
+// match it replaced if that one was abandoned. When another match is
+// current, it waits for that match to end, since a game master may send
+// the START of its next match while the STOP of the last is on its way
+// (ggp-base's game server publishes a match as over before it sends
+// STOP), but for a quarter of m's start clock at most, and never for a
+// START of the current match. It returns the match that kept it busy if
+// none ended in time. One START waits at a time, so that a crowd of them
+// cannot hold connections: another is answered busy at once.
+func (s *Server) claim(ctx context.Context, m *serverMatch, received time.Time) (abandoned, busy *serverMatch) {
+	wait := time.NewTimer(time.Until(received.Add(min(m.startClock/4, maxStartWait))))
+	defer wait.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	waiting := false // whether this START holds s.startWaiting
+	for waited := false; ; {
+		old := s.match
+		switch {
+		case old == nil:
+			s.setMatch(m)
+			return nil, nil
+		case s.abandoned(time.Now()):
+			s.setMatch(m)
+			return old, nil
+		case old.id == m.id || waited || (s.startWaiting && !waiting):
+			return nil, old
+		}
+		if !waiting {
+			waiting, s.startWaiting = true, true
+			defer func() { s.startWaiting = false }() // runs under s.mu
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case <-wait.C:
+			waited = true
+		case <-ctx.Done():
+			waited = true
+		}
+		s.mu.Lock()
+	}
+}
+
+// setMatch makes m the current match and wakes the STARTs waiting for a
+// change. s.mu must be held.
+func (s *Server) setMatch(m *serverMatch) {
+	s.match = m
+	if s.changed != nil {
+		close(s.changed)
+	}
+	s.changed = make(chan struct{})
+}
+
 // endMatch forgets m if it is still the current match.
 func (s *Server) endMatch(m *serverMatch) {
 	s.mu.Lock()
 	if s.match == m {
-		s.match = nil
+		s.setMatch(nil)
 	}
 	s.mu.Unlock()
 }
 
 // current returns the current match if its id is id, and records that a
-// message for it was received.
-func (s *Server) current(id string, received time.Time) *serverMatch {
+// message for it was received from the host from.
+func (s *Server) current(id string, received time.Time, from string) *serverMatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.match == nil || s.match.id != id {
 		return nil
 	}
 	s.match.due = received.Add(s.match.playClock)
+	s.match.host = from
 	return s.match
 }
 
@@ -616,12 +684,12 @@ func jointArg(e *gdl.Expr) ([]reasoner.Move, error) {
 	return moves, nil
 }
 
-func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time) string {
+func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
 	id, err := atomArg(args[0], "match id")
 	if err != nil {
 		return s.fail("PLAY: %v", err)
 	}
-	m := s.current(id, received)
+	m := s.current(id, received, from)
 	if m == nil {
 		s.logf("player: PLAY for %s, which is not the current match: busy", id)
 		return "busy"
@@ -644,12 +712,12 @@ func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time)
 	return string(move)
 }
 
-func (s *Server) stop(ctx context.Context, args []*gdl.Expr, received time.Time) string {
+func (s *Server) stop(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
 	id, err := atomArg(args[0], "match id")
 	if err != nil {
 		return s.fail("STOP: %v", err)
 	}
-	m := s.current(id, received)
+	m := s.current(id, received, from)
 	if m == nil {
 		s.logf("player: STOP for %s, which is not the current match: busy", id)
 		return "busy"
@@ -666,12 +734,12 @@ func (s *Server) stop(ctx context.Context, args []*gdl.Expr, received time.Time)
 	return "done"
 }
 
-func (s *Server) abort(ctx context.Context, args []*gdl.Expr, received time.Time) string {
+func (s *Server) abort(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
 	id, err := atomArg(args[0], "match id")
 	if err != nil {
 		return s.fail("ABORT: %v", err)
 	}
-	m := s.current(id, received)
+	m := s.current(id, received, from)
 	if m == nil {
 		s.logf("player: ABORT for %s, which is not the current match: busy", id)
 		return "busy"
