@@ -2,7 +2,8 @@
 // Client is a player.Player whose calls are requests to a player served
 // over HTTP, sent exactly as ggp-base's game server sends them.
 //
-// Each call is one POST request whose body is a message such as
+// Each call is one POST request whose body is a message, written by
+// package player/protocol as ggp-base writes it, such as
 //
 //	( INFO )
 //	( START m1 xplayer ((role xplayer) ...) 10 2)
@@ -25,8 +26,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ggp-go/ggp/gamemaster/record"
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/protocol"
 	"github.com/ggp-go/ggp/reasoner"
@@ -107,49 +106,21 @@ func (c *Client) Name() string {
 }
 
 // Info is what a player says of itself in answer to INFO.
-type Info struct {
-	Name    string // empty when the player gives none
-	Status  string // "available" or "busy", as a rule
-	Species string
-}
+type Info = protocol.Info
 
 // MaxNameLength bounds the name Info takes from a player's answer.
-const MaxNameLength = 100
+const MaxNameLength = protocol.MaxNameLength
 
-// Info sends INFO and reads the answer, which ggp-base's players give as
-// ((name NAME) (status STATUS) (species SPECIES)), every part optional.
-// An answer that is one atom, as some older players give, is taken as the
-// status. A name longer than MaxNameLength is cut. An answer that cannot
-// be read is a *ResponseError.
+// Info sends INFO and reads the answer (see protocol.ParseInfo). An answer
+// that cannot be read is a *ResponseError.
 func (c *Client) Info(ctx context.Context) (Info, error) {
-	resp, err := c.send(ctx, "INFO", "( INFO )")
+	resp, err := c.send(ctx, "INFO", (&protocol.Message{Type: protocol.TypeInfo}).String())
 	if err != nil {
 		return Info{}, err
 	}
-	e, err := gdl.ReadExpr([]byte(resp))
+	info, err := protocol.ParseInfo(resp)
 	if err != nil {
 		return Info{}, &ResponseError{Player: c.Name(), Response: resp, Err: err}
-	}
-	if !e.IsList {
-		return Info{Status: strings.ToLower(e.Atom)}, nil
-	}
-	var info Info
-	for _, pair := range e.List {
-		if !pair.IsList || len(pair.List) != 2 || pair.List[0].IsList || pair.List[1].IsList {
-			continue // a part of a later version of the protocol
-		}
-		v := pair.List[1].Atom
-		switch strings.ToLower(pair.List[0].Atom) {
-		case "name":
-			if len(v) > MaxNameLength {
-				v = strings.ToValidUTF8(v[:MaxNameLength], "")
-			}
-			info.Name = v
-		case "status":
-			info.Status = strings.ToLower(v)
-		case "species":
-			info.Species = v
-		}
 	}
 	return info, nil
 }
@@ -158,54 +129,37 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 // in whole seconds, rounded up. Like ggp-base's game server, it does not
 // look at the content of the response.
 func (c *Client) Start(ctx context.Context, m *player.Match) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "( START %s %s (", m.ID, m.Role)
-	if m.Rules != nil {
-		for i, r := range m.Rules.Rules {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(gdl.Format(r))
-		}
-	}
-	fmt.Fprintf(&b, ") %d %d)", protocol.Seconds(m.StartClock), protocol.Seconds(m.PlayClock))
-	_, err := c.send(ctx, "START", b.String())
+	_, err := c.send(ctx, "START", (&protocol.Message{
+		Type: protocol.TypeStart, MatchID: m.ID, Role: m.Role, Rules: m.Rules,
+		StartClock: m.StartClock, PlayClock: m.PlayClock,
+	}).String())
 	return err
 }
 
 // Play sends PLAY and returns the move of the response in compact KIF. A
 // response that is not one S-expression is reported as a *ResponseError.
 func (c *Client) Play(ctx context.Context, matchID string, last []reasoner.Move) (reasoner.Move, error) {
-	resp, err := c.send(ctx, "PLAY", "( PLAY "+matchID+" "+jointMove(last)+" )")
+	resp, err := c.send(ctx, "PLAY", (&protocol.Message{Type: protocol.TypePlay, MatchID: matchID, Moves: last}).String())
 	if err != nil {
 		return "", err
 	}
-	e, err := gdl.ReadExpr([]byte(resp))
+	move, err := protocol.ParseMove(resp)
 	if err != nil {
 		return "", &ResponseError{Player: c.Name(), Response: resp, Err: err}
 	}
-	return reasoner.Move(e.String()), nil
+	return move, nil
 }
 
 // Stop sends STOP with the last joint move.
 func (c *Client) Stop(ctx context.Context, matchID string, last []reasoner.Move) error {
-	_, err := c.send(ctx, "STOP", "( STOP "+matchID+" "+jointMove(last)+" )")
+	_, err := c.send(ctx, "STOP", (&protocol.Message{Type: protocol.TypeStop, MatchID: matchID, Moves: last}).String())
 	return err
 }
 
 // Abort sends ABORT.
 func (c *Client) Abort(ctx context.Context, matchID string) error {
-	_, err := c.send(ctx, "ABORT", "( ABORT "+matchID+" )")
+	_, err := c.send(ctx, "ABORT", (&protocol.Message{Type: protocol.TypeAbort, MatchID: matchID}).String())
 	return err
-}
-
-// jointMove writes a joint move as a protocol message does: NIL before the
-// first move, else the moves in a list.
-func jointMove(last []reasoner.Move) string {
-	if last == nil {
-		return "NIL"
-	}
-	return record.FormatState(last) // a list of terms, as a record writes a state
 }
 
 // send posts msg and returns the response body without surrounding space.

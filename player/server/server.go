@@ -407,42 +407,25 @@ func senderHost(addr string) string {
 
 // handle answers one message, received at received from the host from.
 func (s *Server) handle(ctx context.Context, msg string, received time.Time, from string) string {
-	msg = strings.TrimSpace(msg)
-	if msg == "" {
-		return s.fail("empty message")
+	m, err := protocol.Parse([]byte(msg))
+	if err != nil && !errors.Is(err, protocol.ErrMoves) {
+		return s.fail("%v", err)
 	}
-	e, err := gdl.ReadExpr([]byte(msg))
-	if err != nil {
-		return s.fail("unreadable message %s: %v", protocol.Quote(msg, 80), err)
-	}
-	if !e.IsList || len(e.List) == 0 || e.List[0].IsList {
-		return s.fail("message %s is not a list headed by its type", protocol.Quote(msg, 80))
-	}
-	args := e.List[1:]
-	head := strings.ToLower(e.List[0].Atom)
-	arity := map[string]int{"info": 0, "preview": 2, "start": 5, "play": 2, "stop": 2, "abort": 1}
-	want, ok := arity[head]
-	switch {
-	case !ok:
-		return s.fail("unknown message type %q", e.List[0].Atom)
-	case head == "start" && len(args) < want:
-		return s.fail("%s takes at least %d arguments, not %d", e.List[0].Atom, want, len(args))
-	case head != "start" && len(args) != want:
-		return s.fail("%s takes %d arguments, not %d", e.List[0].Atom, want, len(args))
-	}
-	switch head {
-	case "info":
+	// err is now about the joint move of PLAY or STOP alone, which
+	// matters only for the current match.
+	switch m.Type {
+	case protocol.TypeInfo:
 		return s.info()
-	case "preview":
+	case protocol.TypePreview:
 		return "ready"
-	case "start":
-		return s.start(ctx, args, received, from)
-	case "play":
-		return s.play(ctx, args, received, from)
-	case "stop":
-		return s.stop(ctx, args, received, from)
+	case protocol.TypeStart:
+		return s.start(ctx, m, received, from)
+	case protocol.TypePlay:
+		return s.play(ctx, m, err, received, from)
+	case protocol.TypeStop:
+		return s.stop(ctx, m, err, received, from)
 	default:
-		return s.abort(ctx, args, received, from)
+		return s.abort(ctx, m, received, from)
 	}
 }
 
@@ -457,64 +440,11 @@ func (s *Server) info() string {
 	if species == "" {
 		species = "bot"
 	}
-	return fmt.Sprintf("((name %s) (status %s) (species %s))", atom(s.player.Name()), status, atom(species))
+	return protocol.Info{Name: s.player.Name(), Status: status, Species: species}.String()
 }
 
-// atom makes name a single KIF atom.
-func atom(name string) string {
-	name = strings.Map(func(r rune) rune {
-		if r <= ' ' || r == '(' || r == ')' || r == ';' || r == 0x7f {
-			return '_'
-		}
-		return r
-	}, name)
-	if name == "" {
-		return "_"
-	}
-	return name
-}
-
-// atomArg returns the text of an argument that must be an atom.
-func atomArg(e *gdl.Expr, what string) (string, error) {
-	if e.IsList {
-		return "", fmt.Errorf("%s is a list, not an atom", what)
-	}
-	return e.Atom, nil
-}
-
-// clockArg reads a clock in seconds.
-func clockArg(e *gdl.Expr, what string) (time.Duration, error) {
-	a, err := atomArg(e, what)
-	if err != nil {
-		return 0, err
-	}
-	n, err := strconv.Atoi(a)
-	if err != nil || n <= 0 || n > 1<<20 {
-		return 0, fmt.Errorf("%s %q is not a positive number of seconds", what, a)
-	}
-	return time.Duration(n) * time.Second, nil
-}
-
-func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
-	id, err := atomArg(args[0], "match id")
-	if err != nil {
-		return s.fail("START: %v", err)
-	}
-	role, err := atomArg(args[1], "role")
-	if err != nil {
-		return s.fail("START %s: %v", id, err)
-	}
-	if !args[2].IsList {
-		return s.fail("START %s: the rules are not a list", id)
-	}
-	startClock, err := clockArg(args[3], "start clock")
-	if err != nil {
-		return s.fail("START %s: %v", id, err)
-	}
-	playClock, err := clockArg(args[4], "play clock")
-	if err != nil {
-		return s.fail("START %s: %v", id, err)
-	}
+func (s *Server) start(ctx context.Context, msg *protocol.Message, received time.Time, from string) string {
+	id, startClock, playClock := msg.MatchID, msg.StartClock, msg.PlayClock
 	m := &serverMatch{id: id, startClock: startClock, playClock: playClock, due: received.Add(startClock), host: from}
 	old, busy := s.claim(ctx, m, received)
 	if busy != nil {
@@ -529,18 +459,10 @@ func (s *Server) start(ctx context.Context, args []*gdl.Expr, received time.Time
 		}
 	}
 
-	rules, err := gdl.ExprDescription("", args[2].List)
-	if err == nil && len(rules.Rules) == 0 {
-		err = errors.New("no rules")
-	}
-	if err != nil {
-		s.endMatch(m)
-		return s.fail("START %s: rules: %v", id, err)
-	}
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, startClock))
 	defer cancel()
-	err = s.safely(func() error {
-		return s.player.Start(ctx, &player.Match{ID: id, Role: role, Rules: rules, StartClock: startClock, PlayClock: playClock})
+	err := s.safely(func() error {
+		return s.player.Start(ctx, &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock})
 	})
 	if err != nil {
 		s.endMatch(m)
@@ -667,42 +589,21 @@ func (s *Server) abandoned(now time.Time) bool {
 	return now.Sub(m.due) > max(time.Duration(clocks)*m.playClock, least)
 }
 
-// jointArg reads the joint move of PLAY or STOP: an atom such as NIL for
-// none, or a list of moves, each a ground term.
-func jointArg(e *gdl.Expr) ([]reasoner.Move, error) {
-	if !e.IsList {
-		return nil, nil
-	}
-	moves := make([]reasoner.Move, len(e.List))
-	for i, x := range e.List {
-		t, err := gdl.ExprTerm(x)
-		if err != nil {
-			return nil, fmt.Errorf("move %d: %v", i+1, err)
-		}
-		moves[i] = reasoner.Move(gdl.Format(t))
-	}
-	return moves, nil
-}
-
-func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
-	id, err := atomArg(args[0], "match id")
-	if err != nil {
-		return s.fail("PLAY: %v", err)
-	}
+func (s *Server) play(ctx context.Context, msg *protocol.Message, movesErr error, received time.Time, from string) string {
+	id := msg.MatchID
 	m := s.current(id, received, from)
 	if m == nil {
 		s.logf("player: PLAY for %s, which is not the current match: busy", id)
 		return "busy"
 	}
-	last, err := jointArg(args[1])
-	if err != nil {
-		return s.fail("PLAY %s: %v", id, err)
+	if movesErr != nil {
+		return s.fail("%v", movesErr)
 	}
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, m.playClock))
 	defer cancel()
 	var move reasoner.Move
-	err = s.safely(func() (err error) {
-		move, err = s.player.Play(ctx, id, last)
+	err := s.safely(func() (err error) {
+		move, err = s.player.Play(ctx, id, msg.Moves)
 		return err
 	})
 	if err != nil || move == "" {
@@ -712,33 +613,25 @@ func (s *Server) play(ctx context.Context, args []*gdl.Expr, received time.Time,
 	return string(move)
 }
 
-func (s *Server) stop(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
-	id, err := atomArg(args[0], "match id")
-	if err != nil {
-		return s.fail("STOP: %v", err)
-	}
+func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error, received time.Time, from string) string {
+	id := msg.MatchID
 	m := s.current(id, received, from)
 	if m == nil {
 		s.logf("player: STOP for %s, which is not the current match: busy", id)
 		return "busy"
 	}
-	last, err := jointArg(args[1])
-	if err != nil {
-		s.logf("player: STOP %s: %v", id, err)
-		last = nil
+	if movesErr != nil {
+		s.logf("player: %v", movesErr)
 	}
 	s.endMatch(m)
-	if err := s.safely(func() error { return s.player.Stop(ctx, id, last) }); err != nil {
+	if err := s.safely(func() error { return s.player.Stop(ctx, id, msg.Moves) }); err != nil {
 		s.logf("player: STOP %s: %v", id, err)
 	}
 	return "done"
 }
 
-func (s *Server) abort(ctx context.Context, args []*gdl.Expr, received time.Time, from string) string {
-	id, err := atomArg(args[0], "match id")
-	if err != nil {
-		return s.fail("ABORT: %v", err)
-	}
+func (s *Server) abort(ctx context.Context, msg *protocol.Message, received time.Time, from string) string {
+	id := msg.MatchID
 	m := s.current(id, received, from)
 	if m == nil {
 		s.logf("player: ABORT for %s, which is not the current match: busy", id)
