@@ -50,15 +50,25 @@ type network struct {
 
 	bases []int32 // per base: its node
 	next  []int32 // per base: the node of its next
-	// nextOf[n] is -1, or k when node n is the next of the bases
-	// nextList[nextStart[k]:nextStart[k+1]]: a flip of n updates the next
-	// state as it happens, instead of every next being read each step.
-	nextOf    []int32
-	nextStart []int32
-	nextList  []int32
+	// watchOf[n] is -1, or k when node n is watched by the entries
+	// watchList[watchStart[k]:watchStart[k+1]]: an entry e >= 0 is bit e
+	// of the next state, e < 0 bit ^e of the legal moves. A flip of n
+	// updates the next state and the legal moves as it happens, instead of
+	// every next and every legal proposition being read each step.
+	watchOf    []int32
+	watchStart []int32
+	watchList  []int32
+	// legalWord[r] is the first word of role r's legal moves in a
+	// machine's legal bitset: bit i of the role's words is legal[r][i].
+	legalWord []int32
 	legal     [][]legalProp
 	moves     [][]reasoner.Move // per role: the move of each legal proposition, in order
-	goals     [][]goalProp
+	goals     [][]goalProp      // in goalNet only
+	goalNet   *network          // the network of the goals
+	// phases are the phase networks (phase.go), of the states where base
+	// phaseBits[i] is the only one of them that holds.
+	phases    []*network
+	phaseBits []int32
 	moveIndex []map[reasoner.Move]int32 // per role: move -> input node
 	terminal  int32
 	initial   []uint64
@@ -299,6 +309,7 @@ type machine struct {
 
 	state  []uint64 // the base words loaded
 	next   []uint64 // the words of the next state, kept as nexts flip
+	legal  []uint64 // the legal moves, kept as legal propositions flip
 	inputs []int32  // the input nodes set
 }
 
@@ -306,45 +317,63 @@ func (net *network) newMachine() *machine {
 	m := &machine{net: net, st: slices.Clone(net.initState)}
 	m.alloc()
 	m.state = make([]uint64, len(net.initial))
-	for j, n := range net.next {
-		if m.value(n) {
-			m.next[j/64] |= 1 << (j % 64)
+	for n, k := range net.watchOf {
+		if k >= 0 && m.value(int32(n)) {
+			m.markWatched(int32(n), true)
 		}
 	}
 	return m
 }
 
-// indexNext fills nextOf, nextStart and nextList from next.
-func (net *network) indexNext() {
-	net.nextOf = make([]int32, len(net.thr))
-	for i := range net.nextOf {
-		net.nextOf[i] = -1
+// indexWatched fills watchOf, watchStart, watchList and legalWord from
+// next and legal.
+func (net *network) indexWatched() {
+	net.watchOf = make([]int32, len(net.thr))
+	for i := range net.watchOf {
+		net.watchOf[i] = -1
 	}
 	byNode := map[int32][]int32{}
 	var nodes []int32
-	for j, n := range net.next {
+	watch := func(n, e int32) {
 		if _, ok := byNode[n]; !ok {
 			nodes = append(nodes, n)
 		}
-		byNode[n] = append(byNode[n], int32(j))
+		byNode[n] = append(byNode[n], e)
 	}
-	net.nextStart = []int32{0}
+	for j, n := range net.next {
+		watch(n, int32(j))
+	}
+	words := int32(0)
+	net.legalWord = make([]int32, len(net.legal))
+	for r, ps := range net.legal {
+		net.legalWord[r] = words
+		for i, p := range ps {
+			watch(p.node, ^(words*64 + int32(i)))
+		}
+		words += int32(len(ps)+63) / 64
+	}
+	net.legalWord = append(net.legalWord, words)
+	net.watchStart = []int32{0}
 	for k, n := range nodes {
-		net.nextOf[n] = int32(k)
-		net.nextList = append(net.nextList, byNode[n]...)
-		net.nextStart = append(net.nextStart, int32(len(net.nextList)))
+		net.watchOf[n] = int32(k)
+		net.watchList = append(net.watchList, byNode[n]...)
+		net.watchStart = append(net.watchStart, int32(len(net.watchList)))
 	}
 }
 
-// markNext records that node n, the next of some bases, became v.
-func (m *machine) markNext(n int32, v bool) {
+// markWatched records that node n, watched, became v.
+func (m *machine) markWatched(n int32, v bool) {
 	net := m.net
-	k := net.nextOf[n]
-	for _, j := range net.nextList[net.nextStart[k]:net.nextStart[k+1]] {
+	k := net.watchOf[n]
+	for _, e := range net.watchList[net.watchStart[k]:net.watchStart[k+1]] {
+		bits := m.next
+		if e < 0 {
+			bits, e = m.legal, ^e
+		}
 		if v {
-			m.next[j/64] |= 1 << (j % 64)
+			bits[e/64] |= 1 << (e % 64)
 		} else {
-			m.next[j/64] &^= 1 << (j % 64)
+			bits[e/64] &^= 1 << (e % 64)
 		}
 	}
 }
@@ -352,6 +381,15 @@ func (m *machine) markNext(n int32, v bool) {
 func (m *machine) alloc() {
 	m.cycleDirty = make([]bool, len(m.net.cycles))
 	m.next = make([]uint64, len(m.net.initial))
+	if len(m.net.legalWord) > 0 {
+		m.legal = make([]uint64, m.net.legalWord[len(m.net.legalWord)-1])
+	}
+}
+
+// legalWords returns the words of role's legal moves: bit i is set when
+// the move net.legal[role][i] is legal.
+func (m *machine) legalWords(role int) []uint64 {
+	return m.legal[m.net.legalWord[role]:m.net.legalWord[role+1]]
 }
 
 // setLeaf sets a leaf and propagates the change.
@@ -360,8 +398,8 @@ func (m *machine) setLeaf(n int32, v bool) {
 		return
 	}
 	m.st[n] ^= valBit
-	if m.net.nextOf[n] >= 0 {
-		m.markNext(n, v)
+	if m.net.watchOf[n] >= 0 {
+		m.markWatched(n, v)
 	}
 	m.changed(n, v)
 }
@@ -402,8 +440,8 @@ func (m *machine) changed(n int32, v bool) {
 		}
 		if nv != (st&valBit != 0) {
 			m.st[o] = st ^ valBit
-			if net.nextOf[o] >= 0 {
-				m.markNext(o, nv)
+			if net.watchOf[o] >= 0 {
+				m.markWatched(o, nv)
 			}
 			if net.outStart[o+1] != net.outStart[o] {
 				m.changed(o, nv)
@@ -460,8 +498,8 @@ func (m *machine) recomputeCycle(c int32) {
 	}
 	for i, n := range nodes {
 		if v := m.value(n); v != m.cycleOld[i] {
-			if net.nextOf[n] >= 0 {
-				m.markNext(n, v)
+			if net.watchOf[n] >= 0 {
+				m.markWatched(n, v)
 			}
 			m.changed(n, v)
 		}

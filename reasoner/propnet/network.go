@@ -170,7 +170,9 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	}
 	gr.instances = nil // no longer needed; let them go
 
-	var outputs []int32
+	// The outputs of the network that plays (legal, terminal and next)
+	// and of the one that scores (goals).
+	var outputs, goalOutputs []int32
 	node := func(name string, args ...termID) int32 {
 		if a, ok := lookupAtom(name, args...); ok {
 			return derived(a)
@@ -221,7 +223,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		v, err := strconv.Atoi(p.text)
 		p.value, p.bad = v, err != nil
 		net.goals[ri] = append(net.goals[ri], p)
-		outputs = append(outputs, p.node)
+		goalOutputs = append(goalOutputs, p.node)
 	}
 	net.terminal = node(gdl.KeyTerminal)
 	outputs = append(outputs, net.terminal)
@@ -237,10 +239,12 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
-	repl, keep, err := g.optimise(ctx, mem, outputs)
+	all := append(slices.Clip(outputs), goalOutputs...)
+	repl, keep, err := g.optimise(ctx, mem, all)
 	if err != nil {
 		return nil, err
 	}
+	resolved := func(n int32) int32 { return repl[n] }
 	stats.NodesAfter, stats.LinksAfter = g.size(keep)
 	net.initial = make([]uint64, (len(bases)+63)/64)
 	for j, n := range inits {
@@ -248,38 +252,97 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 			net.initial[j/64] |= 1 << (j % 64)
 		}
 	}
-	if err := net.compile(g, repl, keep); err != nil {
+	// Goals are read at the end of a game, legal moves, terminal and the
+	// next state at every step: the goals get a network of their own, so
+	// that what only they read (in games that count pieces, most of the
+	// network) is not kept up to date while a game is played.
+	baseFacts := make([]termID, len(bases))
+	for j, b := range bases {
+		baseFacts[j] = b.fact
+	}
+	goals := net.goals
+	pr := &proto{next: next, legal: net.legal, moveIndex: net.moveIndex, terminal: net.terminal}
+	for _, b := range bases {
+		pr.bases = append(pr.bases, nodeOf[b.atom])
+	}
+	if err := net.layout(g, repl, g.reaching(outputs, resolved), pr, repl); err != nil {
 		return nil, err
 	}
-	for j := range bases {
-		net.bases = append(net.bases, net.renum[nodeOf[bases[j].atom]])
-		net.next = append(net.next, net.renum[repl[next[j]]])
+	gn := &network{roles: roles, initial: net.initial, terminal: nodeFalse}
+	if err := gn.layout(g, repl, g.reaching(goalOutputs, resolved), &proto{bases: pr.bases, goals: goals}, repl); err != nil {
+		return nil, err
 	}
-	for ri := range roles {
-		for i := range net.legal[ri] {
-			p := &net.legal[ri][i]
-			p.node = net.renum[repl[p.node]]
-			if p.input >= 0 {
-				p.input = net.renum[p.input]
-			}
-		}
-		for i := range net.goals[ri] {
-			net.goals[ri][i].node = net.renum[repl[net.goals[ri][i].node]]
-		}
-		for m, n := range net.moveIndex[ri] {
-			net.moveIndex[ri][m] = net.renum[n]
-		}
-	}
-	net.terminal = net.renum[repl[net.terminal]]
-	net.renum = nil
-	net.queriesReadInputs = net.readsInputs()
+	net.goals = nil
+	net.goalNet = gn
 	stats.Bases, stats.Inputs = len(bases), len(atoms(gdl.KeyDoes, 2))
-	stats.Cycles = net.cycleNodes()
+	stats.Cycles = net.cycleNodes() + gn.cycleNodes()
+	// Networks for the states where one role is in control, when the
+	// game says so with facts of its own: a failure leaves the game with
+	// the one network.
+	if group := controlGroup(ts, roleTerms, baseFacts); len(group) > 1 {
+		net.phases, net.phaseBits, _ = buildPhases(ctx, mem, g, repl, outputs, pr, group, net)
+	}
 	stats.Build = time.Since(start)
 	net.stats = stats
-	net.indexNext()
-	net.prepare()
 	return net, nil
+}
+
+// proto names the propositions of a game by their nodes in the graph.
+type proto struct {
+	bases, next []int32
+	legal       [][]legalProp
+	moveIndex   []map[reasoner.Move]int32
+	goals       [][]goalProp
+	terminal    int32
+}
+
+// layout compiles the nodes keep of the optimised graph g, whose nodes
+// repl maps to those that compute them, into net, with the propositions
+// of pr, whose nodes are computed by the nodes protoAt maps them to.
+func (net *network) layout(g *graph, repl []int32, keep []bool, pr *proto, protoAt []int32) error {
+	if err := net.compile(g, repl, keep); err != nil {
+		return err
+	}
+	at := func(n int32) int32 { return net.renum[protoAt[n]] }
+	net.bases = make([]int32, len(pr.bases))
+	for j, n := range pr.bases {
+		net.bases[j] = at(n)
+	}
+	net.next = make([]int32, len(pr.next))
+	for j, n := range pr.next {
+		net.next[j] = at(n)
+	}
+	net.legal = make([][]legalProp, len(pr.legal))
+	for ri, ps := range pr.legal {
+		net.legal[ri] = slices.Clone(ps)
+		for i := range net.legal[ri] {
+			p := &net.legal[ri][i]
+			p.node = at(p.node)
+			if p.input >= 0 {
+				p.input = at(p.input)
+			}
+		}
+	}
+	net.goals = make([][]goalProp, len(pr.goals))
+	for ri, ps := range pr.goals {
+		net.goals[ri] = slices.Clone(ps)
+		for i := range net.goals[ri] {
+			net.goals[ri][i].node = at(net.goals[ri][i].node)
+		}
+	}
+	net.moveIndex = make([]map[reasoner.Move]int32, len(pr.moveIndex))
+	for ri, moves := range pr.moveIndex {
+		net.moveIndex[ri] = make(map[reasoner.Move]int32, len(moves))
+		for m, n := range moves {
+			net.moveIndex[ri][m] = at(n)
+		}
+	}
+	net.terminal = at(pr.terminal)
+	net.renum = nil
+	net.queriesReadInputs = net.readsInputs()
+	net.indexWatched()
+	net.prepare()
+	return nil
 }
 
 // rolesOf returns the roles the description states as facts, in order.

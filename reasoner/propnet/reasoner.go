@@ -8,7 +8,10 @@
 // fixpoint and records every rule instance; the network (network.go,
 // graph.go) is optimised by folding constants, bypassing single-input gates,
 // merging identical gates and dropping what reaches no output; evaluation
-// (eval.go) propagates changes only. Grounding is bounded in time (the
+// (eval.go) propagates changes only, and keeps the next state and each
+// role's legal moves as bitsets that gates update as they flip. The goals
+// have a network of their own, read only when asked; turn-taking games get
+// a network per role to move (phase.go). Grounding is bounded in time (the
 // context), in terms, in the size of the network and in the depth of terms,
 // so a game too large for it fails with an error wrapping ErrBudget and can
 // be handed to the Prolog backend instead.
@@ -18,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 
@@ -39,6 +43,8 @@ type Options struct {
 type Reasoner struct {
 	net     *network
 	m       *machine
+	phases  []*machine // on net.phases, each made when first used
+	goals   *machine   // on net.goalNet, made when first asked
 	initial *reasoner.State
 
 	words []uint64 // scratch: a state being built
@@ -79,6 +85,7 @@ func (net *network) instance() *Reasoner {
 	return &Reasoner{
 		net:     net,
 		m:       net.newMachine(),
+		phases:  make([]*machine, len(net.phases)),
 		initial: reasoner.NewEncodedState(net.enc, slices.Clone(net.initial)),
 		words:   make([]uint64, len(net.initial)),
 	}
@@ -100,29 +107,68 @@ func (r *Reasoner) Roles() []string { return slices.Clone(r.net.roles) }
 // Initial returns the initial state.
 func (r *Reasoner) Initial(ctx context.Context) (*reasoner.State, error) { return r.initial, nil }
 
-// load sets the network to state s and clears the moves when the queries
-// read them.
-func (r *Reasoner) load(s *reasoner.State) error {
+// machineFor returns the network to play the state words in, and this
+// instance's machine on it: the phase network of the turn when one turn
+// fact holds, the general network otherwise.
+func (r *Reasoner) machineFor(words []uint64) (*network, *machine) {
+	net := r.net
+	p := -1
+	for i, j := range net.phaseBits {
+		if words[j/64]&(1<<(j%64)) != 0 {
+			if p >= 0 {
+				return net, r.m // several turn facts
+			}
+			p = i
+		}
+	}
+	if p < 0 {
+		return net, r.m
+	}
+	if r.phases[p] == nil {
+		r.phases[p] = net.phases[p].newMachine()
+	}
+	return net.phases[p], r.phases[p]
+}
+
+// load sets the network that plays s to s, clears the moves when its
+// queries read them, and returns it and its machine.
+func (r *Reasoner) load(s *reasoner.State) (*network, *machine, error) {
+	words, err := r.stateWords(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	net, m := r.machineFor(words)
+	loadQuery(net, m, words)
+	return net, m, nil
+}
+
+// loadQuery sets m, a machine on net, to the state words, with the moves
+// cleared when net's queries read them.
+func loadQuery(net *network, m *machine, words []uint64) {
+	m.load(words)
+	if net.queriesReadInputs && len(m.inputs) > 0 {
+		m.setInputs(nil)
+	}
+}
+
+// stateWords returns the base words of s.
+func (r *Reasoner) stateWords(s *reasoner.State) ([]uint64, error) {
 	if s == nil {
-		return fmt.Errorf("nil state")
+		return nil, fmt.Errorf("nil state")
 	}
 	words, ok := s.Encoded(r.net.enc)
-	if !ok {
-		clear(r.words)
-		for _, f := range s.Facts() {
-			i, ok := r.net.factIndex[f]
-			if !ok {
-				return fmt.Errorf("state fact %s is no base proposition of the grounded game", f)
-			}
-			r.words[i/64] |= 1 << (i % 64)
+	if ok {
+		return words, nil
+	}
+	clear(r.words)
+	for _, f := range s.Facts() {
+		i, ok := r.net.factIndex[f]
+		if !ok {
+			return nil, fmt.Errorf("state fact %s is no base proposition of the grounded game", f)
 		}
-		words = r.words
+		r.words[i/64] |= 1 << (i % 64)
 	}
-	r.m.load(words)
-	if r.net.queriesReadInputs && len(r.m.inputs) > 0 {
-		r.m.setInputs(nil)
-	}
-	return nil
+	return r.words, nil
 }
 
 // Legal returns the legal moves of role in s, sorted.
@@ -130,13 +176,14 @@ func (r *Reasoner) Legal(ctx context.Context, s *reasoner.State, role int) ([]re
 	if role < 0 || role >= len(r.net.roles) {
 		return nil, fmt.Errorf("legal: no role %d", role)
 	}
-	if err := r.load(s); err != nil {
+	_, m, err := r.load(s)
+	if err != nil {
 		return nil, err
 	}
 	var out []reasoner.Move
-	for _, p := range r.net.legal[role] {
-		if r.m.value(p.node) {
-			out = append(out, p.move)
+	for i, w := range m.legalWords(role) {
+		for ; w != 0; w &= w - 1 {
+			out = append(out, r.net.legal[role][i*64+bits.TrailingZeros64(w)].move)
 		}
 	}
 	return out, nil
@@ -147,40 +194,65 @@ func (r *Reasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner
 	if len(joint) != len(r.net.roles) {
 		return nil, fmt.Errorf("next: %d moves for %d roles", len(joint), len(r.net.roles))
 	}
-	if err := r.load(s); err != nil {
+	net, m, err := r.load(s)
+	if err != nil {
 		return nil, err
+	}
+	if net != r.net && !r.allLegal(m, joint) {
+		// A phase network assumes legal moves.
+		words := m.state
+		net, m = r.net, r.m
+		loadQuery(net, m, words)
 	}
 	r.joint = r.joint[:0]
 	for i, mv := range joint {
-		n, ok := r.net.moveIndex[i][mv]
+		n, ok := net.moveIndex[i][mv]
 		if !ok {
 			return nil, fmt.Errorf("next: move %s of %s is never legal in the grounded game", mv, r.net.roles[i])
 		}
 		r.joint = append(r.joint, n)
 	}
-	r.m.setInputs(r.joint)
+	m.setInputs(r.joint)
 	words := make([]uint64, len(r.net.initial))
-	r.m.nextState(words)
+	m.nextState(words)
 	return reasoner.NewEncodedState(r.net.enc, words), nil
+}
+
+// allLegal reports whether every move of joint is legal in the state m
+// holds.
+func (r *Reasoner) allLegal(m *machine, joint []reasoner.Move) bool {
+	for role, mv := range joint {
+		i, ok := slices.BinarySearch(r.net.moves[role], mv)
+		if !ok || m.legalWords(role)[i/64]&(1<<(i%64)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Terminal reports whether s is terminal.
 func (r *Reasoner) Terminal(ctx context.Context, s *reasoner.State) (bool, error) {
-	if err := r.load(s); err != nil {
+	net, m, err := r.load(s)
+	if err != nil {
 		return false, err
 	}
-	return r.m.value(r.net.terminal), nil
+	return m.value(net.terminal), nil
 }
 
 // Goals returns the goal value of every role in s.
 func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) {
-	if err := r.load(s); err != nil {
+	words, err := r.stateWords(s)
+	if err != nil {
 		return nil, err
 	}
+	if r.goals == nil {
+		r.goals = r.net.goalNet.newMachine()
+	}
+	r.goals.load(words)
 	values := make([][]int, len(r.net.roles))
-	for i, ps := range r.net.goals {
+	for i, ps := range r.net.goalNet.goals {
 		for _, p := range ps {
-			if !r.m.value(p.node) {
+			if !r.goals.value(p.node) {
 				continue
 			}
 			if p.bad {
@@ -220,51 +292,73 @@ func (r *Reasoner) PolicyPlayout(ctx context.Context, s *reasoner.State, p reaso
 // play is Playout when p is nil, drawing every role's move from rng, and
 // PolicyPlayout otherwise.
 func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Policy, rng *rand.Rand, maxSteps int) (*reasoner.State, int, error) {
-	if err := r.load(s); err != nil {
+	words, err := r.stateWords(s)
+	if err != nil {
 		return s, 0, err
 	}
 	cur := r.words
-	copy(cur, r.m.state)
-	m := r.m
-	net := r.net
-	done := func() *reasoner.State { return reasoner.NewEncodedState(net.enc, slices.Clone(cur)) }
+	copy(cur, words)
+	done := func() *reasoner.State { return reasoner.NewEncodedState(r.net.enc, slices.Clone(cur)) }
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
 			if err := ctx.Err(); err != nil {
 				return done(), step, err
 			}
 		}
-		if net.queriesReadInputs && len(m.inputs) > 0 {
-			m.setInputs(nil)
-		}
+		net, m := r.machineFor(cur)
+		loadQuery(net, m, cur)
 		if m.value(net.terminal) {
 			return done(), step, nil
 		}
 		r.joint = r.joint[:0]
 		for role, ps := range net.legal {
-			r.ids = r.ids[:0]
-			for i, lp := range ps {
-				if m.value(lp.node) {
-					r.ids = append(r.ids, int32(i))
-				}
+			words := m.legalWords(role)
+			n := 0
+			for _, w := range words {
+				n += bits.OnesCount64(w)
 			}
-			var i int
+			var id int
 			switch {
-			case len(r.ids) == 0:
+			case n == 0:
 				return done(), step, fmt.Errorf("step %d: %s has no legal move", step, net.roles[role])
 			case p == nil:
-				i = rng.IntN(len(r.ids))
-			case len(r.ids) > 1:
-				i = p.Choose(role, r.ids)
+				id = nthBit(words, rng.IntN(n))
+			case n == 1:
+				id = nthBit(words, 0)
+			default:
+				r.ids = r.ids[:0]
+				for i, w := range words {
+					for ; w != 0; w &= w - 1 {
+						r.ids = append(r.ids, int32(i*64+bits.TrailingZeros64(w)))
+					}
+				}
+				i := p.Choose(role, r.ids)
 				if i < 0 || i >= len(r.ids) {
 					return done(), step, fmt.Errorf("step %d: the policy chose move %d of %d for %s", step, i, len(r.ids), net.roles[role])
 				}
+				id = int(r.ids[i])
 			}
-			r.joint = append(r.joint, ps[r.ids[i]].input)
+			r.joint = append(r.joint, ps[id].input)
 		}
 		m.setInputs(r.joint)
 		m.nextState(cur)
-		m.load(cur)
 	}
 	return done(), maxSteps, nil
+}
+
+// nthBit returns the position of the set bit of words that has k set bits
+// before it; words has more than k.
+func nthBit(words []uint64, k int) int {
+	for i, w := range words {
+		c := bits.OnesCount64(w)
+		if k >= c {
+			k -= c
+			continue
+		}
+		for ; k > 0; k-- {
+			w &= w - 1
+		}
+		return i*64 + bits.TrailingZeros64(w)
+	}
+	panic("propnet: fewer set bits than asked")
 }

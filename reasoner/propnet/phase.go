@@ -1,0 +1,191 @@
+package propnet
+
+import (
+	"context"
+	"slices"
+)
+
+// Phase networks. Most turn-taking games say whose turn it is with a fact
+// per role, such as (control white). Every legal move of a role reads its
+// fact, so in one network the turn passing flips the fact and visits every
+// move of both roles, each step; and a rule such as "a cell keeps its piece
+// unless the move played touches it" reads every move of every role. A
+// phase network is the network specialised to the states where one role's
+// fact holds and the others' do not: those facts are constants, the moves
+// that cannot be legal there are false, the only move that can be is
+// true, and an OR over most of a role's
+// remaining moves is the negation of an OR over the rest (complementInputs).
+// The reasoner plays a state in the phase network of its turn, and in the
+// general network when no or several turn facts hold, or when a move given
+// is not legal (the phase network assumes legal moves).
+
+// maxPhaseLinks bounds the networks given phase networks: each is a copy.
+const maxPhaseLinks = 1 << 21
+
+// controlGroup returns the bases (by index) whose facts have one argument,
+// a role, and share their name with at least one other such base: the
+// largest such group, or nil.
+func controlGroup(ts *termStore, roleTerms []termID, facts []termID) []int {
+	if len(roleTerms) < 2 {
+		return nil
+	}
+	bySym := map[int32][]int{}
+	var syms []int32
+	for j, f := range facts {
+		t := &ts.terms[f]
+		if len(t.args) != 1 || !slices.Contains(roleTerms, t.args[0]) {
+			continue
+		}
+		if _, ok := bySym[t.sym]; !ok {
+			syms = append(syms, t.sym)
+		}
+		bySym[t.sym] = append(bySym[t.sym], j)
+	}
+	var best []int
+	for _, s := range syms {
+		if g := bySym[s]; len(g) > len(best) {
+			best = g
+		}
+	}
+	if len(best) < 2 {
+		return nil
+	}
+	return best
+}
+
+// clone returns a copy of g whose nodes own copies of their inputs.
+func (g *graph) clone() *graph {
+	c := &graph{kinds: slices.Clone(g.kinds), ins: make([][]int32, len(g.ins))}
+	for n, in := range g.ins {
+		c.ins[n] = slices.Clone(in)
+	}
+	return c
+}
+
+// substitute replaces every read of node n by to[n] where to[n] >= 0.
+func (g *graph) substitute(to []int32) {
+	for _, in := range g.ins {
+		for j, i := range in {
+			if int(i) < len(to) && to[i] >= 0 {
+				in[j] = to[i]
+			}
+		}
+	}
+}
+
+// buildPhases returns a phase network per base of group, and the bases'
+// indices, or nil when the graph is too large or a budget runs out. g,
+// repl and outputs are the optimised graph, its replacements and the
+// outputs of the network that plays; pr names the propositions in g;
+// main is the general network, whose shared parts the phases point to.
+func buildPhases(ctx context.Context, mem *memoryBudget, g *graph, repl []int32, outputs []int32, pr *proto, group []int, main *network) ([]*network, []int32, error) {
+	if _, links := g.size(nil); links > maxPhaseLinks {
+		return nil, nil, nil
+	}
+	var phases []*network
+	var bits []int32
+	for _, j := range group {
+		ph, err := buildPhase(ctx, mem, g, repl, outputs, pr, group, j, main)
+		if err != nil {
+			return nil, nil, err
+		}
+		phases = append(phases, ph)
+		bits = append(bits, int32(j))
+	}
+	return phases, bits, nil
+}
+
+// buildPhase returns the phase network of the states where base on of
+// group holds and the others do not.
+func buildPhase(ctx context.Context, mem *memoryBudget, g *graph, repl []int32, outputs []int32, pr *proto, group []int, on int, main *network) (*network, error) {
+	g = g.clone()
+	// at maps each node of pr, through every optimisation, to the node
+	// that computes it.
+	at := slices.Clone(repl)
+	outs := make([]int32, len(outputs))
+	for i, o := range outputs {
+		outs[i] = repl[o]
+	}
+	var last []int32
+	optimise := func() error {
+		r, _, err := g.optimise(ctx, mem, outs)
+		if err != nil {
+			return err
+		}
+		for i := range outs {
+			outs[i] = r[outs[i]]
+		}
+		for n := range at {
+			at[n] = r[at[n]]
+		}
+		last = r
+		return nil
+	}
+	to := func() []int32 {
+		to := make([]int32, len(g.kinds))
+		for i := range to {
+			to[i] = -1
+		}
+		return to
+	}
+	sub := to()
+	for _, j := range group {
+		sub[pr.bases[j]] = nodeFalse
+		if j == on {
+			sub[pr.bases[j]] = nodeTrue
+		}
+	}
+	g.substitute(sub)
+	if err := optimise(); err != nil {
+		return nil, err
+	}
+	// The moves that cannot be legal here are not played here.
+	legal := make([]bool, len(g.kinds))
+	roleInputs := make([][]int32, len(pr.legal))
+	for ri, ps := range pr.legal {
+		for _, p := range ps {
+			if p.input >= 0 && at[p.node] != nodeFalse {
+				legal[p.input] = true
+				roleInputs[ri] = append(roleInputs[ri], p.input)
+			}
+		}
+		slices.Sort(roleInputs[ri])
+		roleInputs[ri] = slices.Compact(roleInputs[ri])
+	}
+	sub = to()
+	for _, moves := range pr.moveIndex {
+		for _, n := range moves {
+			if !legal[n] {
+				sub[n] = nodeFalse
+			}
+		}
+	}
+	// A role with one move that can be legal plays it.
+	for _, ins := range roleInputs {
+		if len(ins) == 1 {
+			sub[ins[0]] = nodeTrue
+		}
+	}
+	g.substitute(sub)
+	if err := optimise(); err != nil {
+		return nil, err
+	}
+	queries := []int32{at[pr.terminal]}
+	for _, ps := range pr.legal {
+		for _, p := range ps {
+			queries = append(queries, at[p.node])
+		}
+	}
+	resolved := func(n int32) int32 { return last[n] }
+	live := g.reaching(outs, resolved)
+	if g.complementInputs(live, g.reaching(queries, resolved), last, roleInputs) {
+		if err := optimise(); err != nil {
+			return nil, err
+		}
+	}
+	ph := &network{roles: main.roles, initial: main.initial}
+	if err := ph.layout(g, last, g.reaching(outs, resolved), pr, at); err != nil {
+		return nil, err
+	}
+	return ph, nil
+}
