@@ -279,7 +279,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	// Networks for the states where one role is in control, when the
 	// game says so with facts of its own: a failure leaves the game with
 	// the one network.
-	if group := controlGroup(ts, roleTerms, baseFacts); len(group) > 1 {
+	if group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases)); len(group) > 1 {
 		net.phases, net.phaseBits, _ = buildPhases(ctx, mem, g, repl, outputs, pr, group, net)
 	}
 	stats.Build = time.Since(start)

@@ -23,9 +23,10 @@ import (
 const maxPhaseLinks = 1 << 21
 
 // controlGroup returns the bases (by index) whose facts have one argument,
-// a role, and share their name with at least one other such base: the
-// largest such group, or nil.
-func controlGroup(ts *termStore, roleTerms []termID, facts []termID) []int {
+// a role, and share their name with at least one other such base: of the
+// groups of such bases, the one whose bases the most gates read
+// (readers[j] for base j), or nil.
+func controlGroup(ts *termStore, roleTerms []termID, facts []termID, readers []int) []int {
 	if len(roleTerms) < 2 {
 		return nil
 	}
@@ -42,15 +43,35 @@ func controlGroup(ts *termStore, roleTerms []termID, facts []termID) []int {
 		bySym[t.sym] = append(bySym[t.sym], j)
 	}
 	var best []int
+	bestReaders := 0
 	for _, s := range syms {
-		if g := bySym[s]; len(g) > len(best) {
-			best = g
+		g := bySym[s]
+		n := 0
+		for _, j := range g {
+			n += readers[j]
+		}
+		if len(g) > 1 && n > bestReaders {
+			best, bestReaders = g, n
 		}
 	}
-	if len(best) < 2 {
-		return nil
-	}
 	return best
+}
+
+// readers returns how many of the nodes keep read each node of nodes.
+func (g *graph) readers(keep []bool, nodes []int32) []int {
+	count := make([]int, len(g.kinds))
+	for n, in := range g.ins {
+		if keep[n] {
+			for _, i := range in {
+				count[i]++
+			}
+		}
+	}
+	out := make([]int, len(nodes))
+	for j, n := range nodes {
+		out[j] = count[n]
+	}
+	return out
 }
 
 // clone returns a copy of g whose nodes own copies of their inputs.
