@@ -142,6 +142,12 @@ func TestMatchCommandUsage(t *testing.T) {
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal,legal", "--sprt", "0.1", "--out", "x"}, 2, "--sprt compares two players, not 3"},
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "0.6", "--out", "x"}, 2, "--sprt: SPRT margin 0.6"},
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "-0.1", "--out", "x"}, 2, "--sprt: SPRT margin -0.1"},
+		{[]string{"tournament", "--games", "nim", "--players", "human,random", "--out", "x"}, 2, "a human player plays on a seat page of the viewer: add --view"},
+		{[]string{"tournament", "--games", "nim", "--players", "human,human", "--view", "--out", "x"}, 2, "at most one human player"},
+		{[]string{"tournament", "--games", "nim", "--players", "human,random", "--view", "--parallel", "2", "--out", "x"}, 2, "--parallel 1, not 2"},
+		{[]string{"view", "--port", "0", "--games", "no/such/games", "."}, 2, "--games: no/such/games: no such file or directory"},
+		{[]string{"view", "--port", "0", "no/such/records"}, 2, "no/such/records: no such file or directory"},
+		{[]string{"match", "ticTacToe", "--players", "random,legal", "--view", "--view-port", "0", "--view-games", "no/such/games"}, 2, "--view-games: no/such/games: no such file or directory"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := runCommand(t, tt.args...)
@@ -216,5 +222,30 @@ func TestTournamentSPRT(t *testing.T) {
 	code, out2, errOut := runCommand(t, args...)
 	if code != 0 || verdict(out2) != verdict(out) || !strings.Contains(errOut, "skipped: completed before") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("second run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out2, errOut)
+	}
+}
+
+// TestTournamentSeatsAPersonOnce checks that a tournament with a person
+// prints one seat for all their matches, and that a match whose seat page
+// is never opened is aborted after --human-wait, saying why.
+func TestTournamentSeatsAPersonOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "t1")
+	code, out, errOut := runCommand(t, "tournament", "--games", "ticTacToe", "--players", "human,random", "--view", "--view-port", "0", "--view-linger=false",
+		"--human-wait", "300ms", "--out", dir)
+	if code != 1 {
+		t.Errorf("exit %d, want 1: no match completed", code)
+	}
+	if n := strings.Count(out, "seat for human: http://127.0.0.1:"); n != 1 {
+		t.Errorf("%d seats printed for one person:\n%s", n, out)
+	}
+	if !strings.Contains(out, "waiting at most 300ms") || !strings.Contains(out, "a person has 1m0s a move") {
+		t.Errorf("the output does not say how the person's clocks run:\n%s", out)
+	}
+	rec, err := record.ReadFile(filepath.Join(dir, "matches", "ticTacToe.r1.0-1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rec.IsAborted || !strings.Contains(rec.AbortReason, "role xplayer: player human: nobody opened the seat page /seat?id=0: not ready within 300ms") {
+		t.Errorf("record of a match nobody sat at: aborted %v, %q\nstderr:\n%s", rec.IsAborted, rec.AbortReason, errOut)
 	}
 }

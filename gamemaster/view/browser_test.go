@@ -19,6 +19,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/gamemaster/view/browsertest"
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
 	"github.com/ggp-go/ggp/reasoner"
@@ -120,6 +121,13 @@ func writeFile(t testing.TB, name, text string) {
 
 func playMatch(t *testing.T, ref *gamemaster.Referee, g *games.Game, id, dir string, kinds ...string) *record.Record {
 	t.Helper()
+	return playMatchClock(t, ref, g, id, dir, time.Second, kinds...)
+}
+
+// playMatchClock plays a match with the start clock given, long enough
+// for the players to ground a big game.
+func playMatchClock(t *testing.T, ref *gamemaster.Referee, g *games.Game, id, dir string, start time.Duration, kinds ...string) *record.Record {
+	t.Helper()
 	var ps []player.Player
 	for _, k := range kinds {
 		p, err := gamemaster.NewPlayer(k, ref.NewReasoner)
@@ -132,7 +140,7 @@ func playMatch(t *testing.T, ref *gamemaster.Referee, g *games.Game, id, dir str
 		t.Fatal(err)
 	}
 	rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: id, Game: g, Players: ps,
-		StartClock: time.Second, PlayClock: time.Second, Record: filepath.Join(dir, id+".json")})
+		StartClock: start, PlayClock: time.Second, Record: filepath.Join(dir, id+".json")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +177,33 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(bad, "broken.json") || !strings.Contains(bad, "reading match record") {
 			t.Errorf("row of the broken record = %q, want its file and the error", bad)
 		}
+		// A match written while the page is open appears without a reload.
+		rec := *fx.recs["ticTacToe"]
+		rec.MatchID = "ticTacToe.new"
+		if err := record.WriteFile(filepath.Join(fx.dir, "matches", "ticTacToe.new.json"), &rec); err != nil {
+			t.Fatal(err)
+		}
+		var kept bool
+		run(t, ctx, 10*time.Second,
+			chromedp.Evaluate(`window.notReloaded = true`, nil),
+			chromedp.Poll(`Array.from(document.querySelectorAll('#matches tr.match td:nth-child(2)')).some(e => e.textContent === 'ticTacToe.new')`, nil, chromedp.WithPollingTimeout(8*time.Second)),
+			chromedp.Evaluate(`window.notReloaded === true`, &kept),
+		)
+		if !kept {
+			t.Error("the index was reloaded")
+		}
+	})
+
+	t.Run("no seat", func(t *testing.T) {
+		var msg string
+		run(t, ctx, 10*time.Second,
+			chromedp.Navigate(fx.url("/seat?id=99")),
+			chromedp.WaitVisible(`#seat-error`),
+			chromedp.Text(`#seat-error`, &msg),
+		)
+		if !strings.Contains(msg, `no seat "99" on this viewer`) {
+			t.Errorf("a seat that does not exist says %q", msg)
+		}
 	})
 
 	t.Run("ticTacToe", func(t *testing.T) {
@@ -189,6 +224,19 @@ func TestBrowser(t *testing.T) {
 				}
 				return ""
 			})
+		}
+		// The last state of a finished match has no one to move; the
+		// first has.
+		var lastControl, firstControl int
+		run(t, ctx, 5*time.Second,
+			chromedp.Evaluate(`document.querySelectorAll('#board .control').length`, &lastControl),
+			chromedp.Evaluate(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}))`, nil),
+			chromedp.Poll(`document.getElementById('board').dataset.step === "0"`, nil),
+			chromedp.Evaluate(`document.querySelectorAll('#board .control').length`, &firstControl),
+			chromedp.Evaluate(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End'}))`, nil),
+		)
+		if lastControl != 0 || firstControl != 1 {
+			t.Errorf("'to move' shown %d times on the final board and %d on the first, want 0 and 1", lastControl, firstControl)
 		}
 		var goals string
 		run(t, ctx, 5*time.Second, chromedp.Text(`#stepInfo .goals`, &goals))
@@ -322,7 +370,16 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("human", func(t *testing.T) {
-		g, _ := games.Lookup("ticTacToe")
+		// ticTacToe without its stylesheet: the generic renderer's cells
+		// choose the moves.
+		plain := filepath.Join(t.TempDir(), "plainTicTacToe")
+		g0, _ := games.Lookup("ticTacToe")
+		writeFile(t, filepath.Join(plain, "METADATA"), `{"gameName": "Plain", "rulesheet": "rules.kif"}`)
+		writeFile(t, filepath.Join(plain, "rules.kif"), string(g0.Rules))
+		g, err := games.LoadFolder(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
 		h := human.New("person", fx.f)
 		opp, err := gamemaster.NewPlayer("legal", fx.f)
 		if err != nil {
@@ -340,10 +397,10 @@ func TestBrowser(t *testing.T) {
 		}()
 		run(t, ctx, 10*time.Second, chromedp.Navigate(fx.url(seat)))
 		var clicked []string
-		for range 9 {
+		for turn := range 9 {
 			var status string
 			run(t, ctx, 15*time.Second,
-				chromedp.Poll(`document.body.dataset.status === 'to-move' && document.querySelectorAll('#moves button').length > 0 || document.body.dataset.status === 'over'`, nil),
+				chromedp.Poll(`document.body.dataset.status === 'to-move' && document.querySelectorAll('#moves button').length > 0 && document.querySelectorAll('#board td[data-move]').length > 0 || document.body.dataset.status === 'over'`, nil),
 				chromedp.AttributeValue(`body`, "data-status", &status, nil),
 			)
 			if status == "over" {
@@ -358,10 +415,25 @@ func TestBrowser(t *testing.T) {
 			if !strings.HasSuffix(countdown, " s") {
 				t.Errorf("countdown shows %q", countdown)
 			}
-			// Play the last legal move: not the one a fallback would pick.
+			// Play the last legal move: not the one a fallback would pick;
+			// on the board and with the buttons by turns.
 			m := moves[len(moves)-1]
 			clicked = append(clicked, m)
-			run(t, ctx, 5*time.Second, chromedp.Click(fmt.Sprintf(`#moves button[data-move=%q]`, m)))
+			if turn%2 == 1 {
+				run(t, ctx, 5*time.Second, chromedp.Click(fmt.Sprintf(`#moves button[data-move=%q]`, m)))
+			} else {
+				// Hovering the cell highlights it, and only it.
+				var hovered []string
+				cell := fmt.Sprintf(`#board td[data-move=%q]`, m)
+				run(t, ctx, 5*time.Second,
+					chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).dispatchEvent(new MouseEvent('mouseenter'))`, cell), nil),
+					chromedp.Evaluate(`Array.from(document.querySelectorAll('#board .hover')).map(e => '(mark ' + e.dataset.x + ' ' + e.dataset.y + ')')`, &hovered),
+				)
+				if len(hovered) != 1 || hovered[0] != m {
+					t.Errorf("hovering the cell of %s highlights %v", m, hovered)
+				}
+				run(t, ctx, 5*time.Second, chromedp.Click(cell))
+			}
 			run(t, ctx, 10*time.Second, chromedp.Poll(`document.body.dataset.status !== 'to-move' || document.querySelectorAll('#moves button:not([disabled])').length > 0 && !document.querySelector('#moves button[disabled]')`, nil))
 		}
 		var rec *record.Record
@@ -388,11 +460,55 @@ func TestBrowser(t *testing.T) {
 		run(t, ctx, 10*time.Second, chromedp.Poll(`document.body.dataset.status === 'over'`, nil))
 		last := len(rec.States) - 1
 		checkBoard(t, ctx, last, rec.States[last], func(c cell, content string) string {
-			if c.Content != content {
-				return fmt.Sprintf("content %q, want %q", c.Content, content)
+			if c.Text != content {
+				return fmt.Sprintf("shows %q, want %q", c.Text, content)
 			}
 			return ""
 		})
+		var outcome string
+		run(t, ctx, 5*time.Second, chromedp.Text(`#outcome`, &outcome))
+		if want := human.Outcome(rec.GoalValues, rec.Roles, 0); !strings.Contains(strings.ToLower(outcome), want) {
+			t.Errorf("the end page says %q, want %q", outcome, want)
+		}
+	})
+
+	t.Run("generic shape", func(t *testing.T) {
+		// checkersTorus has no blank cells: the rows without pieces are
+		// drawn all the same, at every step.
+		g, err := games.LoadFolder(filepath.Join(gamestest.Games(), "checkersTorus"))
+		if err != nil {
+			t.Skip("no ../shared/games/checkersTorus")
+		}
+		ref := &gamemaster.Referee{NewReasoner: fx.f}
+		rec := playMatchClock(t, ref, g, "torus.1", filepath.Join(fx.dir, "matches"), time.Minute, "random", "random")
+		run(t, ctx, 20*time.Second, chromedp.Navigate(fx.url("/match?src=0/matches/torus.1.json")))
+		{
+			c, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err := chromedp.Run(c, chromedp.WaitVisible(`#board table.grid`))
+			cancel()
+			if err != nil {
+				var dump string
+				run(t, ctx, 5*time.Second, chromedp.Evaluate(`document.URL + ' ' + document.readyState + ' ' + document.body.innerText.slice(0, 500)`, &dump))
+				t.Fatalf("the board of torus.1 is not drawn: %v; the page: %s", err, dump)
+			}
+		}
+		var first string
+		for _, step := range []int{0, len(rec.States) / 2, len(rec.States) - 1} {
+			var shape string
+			run(t, ctx, 5*time.Second,
+				chromedp.Evaluate(fmt.Sprintf(`{ const sl = document.getElementById('slider'); sl.value = %d; sl.dispatchEvent(new Event('input')); }`, step), nil),
+				chromedp.Poll(fmt.Sprintf(`document.getElementById('board').dataset.step === "%d"`, step), nil),
+				chromedp.Evaluate(`(() => { const g = document.querySelector('#board table.grid'); return g.querySelectorAll('tr').length + 'x' + g.querySelector('tr').children.length + ' ' + g.offsetWidth + 'x' + g.offsetHeight; })()`, &shape),
+			)
+			if step == 0 {
+				first = shape
+				if !strings.HasPrefix(shape, "9x9 ") { // 8 rows and columns, and their headers
+					t.Errorf("the initial board is %s, want 8 by 8", shape)
+				}
+			} else if shape != first {
+				t.Errorf("state %d: board %s, the initial one %s", step, shape, first)
+			}
+		}
 	})
 }
 

@@ -117,10 +117,11 @@ class Domain {
   addFacts(facts) {
     for (const f of facts) {
       if (f.length !== 4) continue;
-      if (!this.rels.has(f[0])) this.rels.set(f[0], [new Set(), new Set()]);
+      if (!this.rels.has(f[0])) this.rels.set(f[0], [new Set(), new Set(), 0]);
       const d = this.rels.get(f[0]);
       d[0].add(f[1]);
       d[1].add(f[2]);
+      d[2] = Math.max(d[2], f[3].length);
     }
   }
   addState(text) {
@@ -134,6 +135,11 @@ class Domain {
     const d = this.rels.get(rel);
     if (d) for (const v of d[i]) vs.add(v);
     return fillRange(sortValues([...vs]));
+  }
+  // width returns the length of the longest content of rel seen.
+  width(rel) {
+    const d = this.rels.get(rel);
+    return d ? d[2] : 0;
   }
 }
 
@@ -165,6 +171,10 @@ function genericBoard(facts, domain) {
     const ys = domain ? domain.values(cells.rel, 1, cells.facts.map(f => f[2])) : sortValues([...new Set(cells.facts.map(f => f[2]))]);
     const at = new Map(cells.facts.map(f => [f[1] + "\u0000" + f[2], f[3]]));
     const table = el("table", {class: "grid", "data-relation": cells.rel});
+    // Every cell as wide as the longest content: the columns keep their
+    // width from state to state.
+    const longest = Math.max(domain ? domain.width(cells.rel) : 0, ...cells.facts.map(f => f[3].length));
+    table.style.setProperty("--cell", Math.max(38, Math.min(160, 8 * longest + 10)) + "px");
     const head = el("tr", {}, el("th"));
     for (const x of xs) head.append(el("th", {}, x));
     table.append(head);

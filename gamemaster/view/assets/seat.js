@@ -97,6 +97,11 @@ function bindBoard(t, drawn) {
   candidates = null;
   if (t.status !== "to-move" || !t.effects || !drawn) return;
   cellMoves = boardMoves($("board"), drawn, t.effects, {domain});
+  // What every move changes (whose turn it is, a step counter) does not
+  // tell the moves apart.
+  if (t.effects.length > 1) {
+    for (const [e, ms] of cellMoves) if (ms.size === t.effects.length) cellMoves.delete(e);
+  }
   for (const [e, ms] of cellMoves) {
     e.classList.add("movable");
     if (ms.size === 1) e.setAttribute("data-move", [...ms][0]);
