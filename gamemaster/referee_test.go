@@ -449,6 +449,10 @@ func TestCancel(t *testing.T) {
 	if !onDisk.IsAborted || onDisk.IsCompleted || onDisk.AbortReason == "" || !reflect.DeepEqual(onDisk, rec) {
 		t.Errorf("record on disk: aborted %v, completed %v, reason %q", onDisk.IsAborted, onDisk.IsCompleted, onDisk.AbortReason)
 	}
+	// Said in words, not as "context canceled".
+	if want := "match pick.1: step 2: the match was interrupted"; onDisk.AbortReason != want {
+		t.Errorf("abort reason %q, want %q", onDisk.AbortReason, want)
+	}
 	for _, p := range []*scripted{a, b} {
 		if log := p.log(); log[len(log)-1] != "ABORT" {
 			t.Errorf("player %s was sent %v, want ABORT last", p.name, log)
