@@ -27,10 +27,13 @@ type Results struct {
 
 // MatchResult is the outcome of one match.
 type MatchResult struct {
-	ID        string        `json:"matchId"`
-	Game      string        `json:"game"`
-	Round     int           `json:"round"`
-	Players   []string      `json:"players"` // labels, in role order
+	ID      string   `json:"matchId"`
+	Game    string   `json:"game"`
+	Round   int      `json:"round"`
+	Players []string `json:"players"` // labels, in role order
+	// Names are the names the record gives the players, in role order: a
+	// remote player's is the one it gave INFO.
+	Names     []string      `json:"names,omitempty"`
 	Roles     []string      `json:"roles,omitempty"`
 	Completed bool          `json:"completed"`
 	Goals     []int         `json:"goals,omitempty"` // in role order, when completed
@@ -57,7 +60,10 @@ func (e *ErrorCounts) add(f ErrorCounts) {
 // Standing sums up the results of one player over the completed matches.
 // A player that takes several roles of a match counts once per role.
 type Standing struct {
-	Player  string `json:"player"`
+	Player string `json:"player"`
+	// Name is the name the player gave INFO, when it differs from Player:
+	// Player is the address of a remote player.
+	Name    string `json:"name,omitempty"`
 	Matches int    `json:"matches"` // completed matches played
 	// Incomplete counts the matches of the player that did not complete:
 	// aborted, failed, or not played yet.
@@ -79,6 +85,7 @@ type Standing struct {
 func resultOf(m *Scheduled, rec *record.Record, dir string) MatchResult {
 	r := MatchResult{
 		ID: m.ID, Game: m.Game.Key, Round: m.Round, Players: m.players,
+		Names:     rec.PlayerNamesFromHost,
 		Roles:     rec.Roles,
 		Completed: rec.IsCompleted,
 		Steps:     rec.Steps(),
@@ -132,6 +139,9 @@ func (res *Results) summarize() {
 			s := st[p]
 			if s == nil {
 				continue
+			}
+			if i < len(m.Names) && m.Names[i] != "" && m.Names[i] != p && !strings.HasPrefix(p, m.Names[i]+"#") {
+				s.Name = m.Names[i] // the latest name a remote player gave
 			}
 			if i < len(m.Errors) {
 				s.Errors.add(m.Errors[i])
@@ -233,7 +243,11 @@ func (res *Results) WriteTable(w io.Writer) error {
 		if s.TwoPlayer > 0 {
 			wins, draws, losses = fmt.Sprint(s.Wins), fmt.Sprint(s.Draws), fmt.Sprint(s.Losses)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t\n", s.Player, s.Matches, mean, ci, wins, draws, losses, s.Errors.TO, s.Errors.CE, s.Errors.IL, s.Incomplete)
+		player := s.Player
+		if s.Name != "" {
+			player += " (" + s.Name + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t\n", player, s.Matches, mean, ci, wins, draws, losses, s.Errors.TO, s.Errors.CE, s.Errors.IL, s.Incomplete)
 	}
 	return tw.Flush()
 }

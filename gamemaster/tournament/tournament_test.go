@@ -84,14 +84,14 @@ func TestSummarize(t *testing.T) {
 			{Players: []string{"a", "b"}, Completed: true, Goals: []int{100, 0}, Errors: []ErrorCounts{{}, {TO: 2, IL: 1}}},
 			{Players: []string{"b", "a"}, Completed: true, Goals: []int{50, 50}, Errors: []ErrorCounts{{CE: 1}, {}}},
 			{Players: []string{"a", "c"}, Completed: false, Errors: []ErrorCounts{{}, {TO: 1}}},
-			{Players: []string{"c", "b", "a"}, Completed: true, Goals: []int{10, 20, 30}},
+			{Players: []string{"c", "b", "a"}, Completed: true, Goals: []int{10, 20, 30}, Names: []string{"gopher", "b", "a"}},
 		},
 	}
 	res.summarize()
 	want := []Standing{
 		{Player: "a", Matches: 3, Incomplete: 1, GoalMean: 60, Wins: 1, Draws: 1, TwoPlayer: 2},
 		{Player: "b", Matches: 3, GoalMean: 70.0 / 3, Losses: 1, Draws: 1, TwoPlayer: 2, Errors: ErrorCounts{TO: 2, CE: 1, IL: 1}},
-		{Player: "c", Matches: 1, Incomplete: 1, GoalMean: 10, GoalCI95: -1, Errors: ErrorCounts{TO: 1}},
+		{Player: "c", Name: "gopher", Matches: 1, Incomplete: 1, GoalMean: 10, GoalCI95: -1, Errors: ErrorCounts{TO: 1}},
 	}
 	for i := range want {
 		got := res.Standings[i]
@@ -112,7 +112,7 @@ func TestSummarize(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[0], "player") || !strings.Contains(lines[3], "10.0") || !strings.Contains(lines[3], " - ") {
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "player") || !strings.Contains(lines[3], "10.0") || !strings.HasPrefix(lines[3], "c (gopher) ") || !strings.Contains(lines[3], " - ") {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
