@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -99,10 +100,10 @@ type Player struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every change
 	turn    Turn
-	r       reasoner.Reasoner
-	role    int
-	state   *reasoner.State
-	choice  chan reasoner.Move // buffered; set while the person is to move
+	// g follows the match, nil when none is under way; its state changes
+	// only in the calls of the game master, which come one at a time.
+	g      *follow.Game
+	choice chan reasoner.Move // buffered; set while the person is to move
 	// asked is set while the outcome of a turn where the person was asked
 	// waits for the next joint move: the step, the choice, the timeout.
 	asked *StepRecord
@@ -229,27 +230,15 @@ func (p *Player) Choose(step int, move string) error {
 
 // Start builds the reasoner for the match and its initial state.
 func (p *Player) Start(ctx context.Context, m *player.Match) error {
-	if p.newReasoner == nil {
-		return errors.New("human player: no reasoner factory")
-	}
-	r, err := p.newReasoner(ctx, m.Rules)
+	g, err := follow.Start(ctx, m, p.newReasoner)
 	if err != nil {
-		return err
-	}
-	roles := r.Roles()
-	role := slices.Index(roles, m.Role)
-	if role < 0 {
-		return fmt.Errorf("human player: role %q is not one of %v", m.Role, roles)
-	}
-	s, err := r.Initial(ctx)
-	if err != nil {
-		return err
+		return fmt.Errorf("human player: %w", err)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.r, p.role, p.state, p.choice, p.asked = r, role, s, nil, nil
+	p.g, p.choice, p.asked = g, nil, nil
 	p.update(func(t *Turn) {
-		*t = Turn{Version: t.Version, MatchID: m.ID, Role: m.Role, Roles: roles, Status: Others, State: factStrings(s)}
+		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State)}
 	})
 	return nil
 }
@@ -274,21 +263,20 @@ func moveStrings(ms []reasoner.Move) []string {
 // advance applies the joint move last to the player's state.
 func (p *Player) advance(ctx context.Context, matchID string, last []reasoner.Move) error {
 	p.mu.Lock()
-	r, s, cur := p.r, p.state, p.turn.MatchID
+	g, cur := p.g, p.turn.MatchID
 	p.mu.Unlock()
-	if r == nil || cur != matchID {
+	if g == nil || cur != matchID {
 		return fmt.Errorf("human player: match %s was not started", matchID)
 	}
 	if last == nil {
 		return nil
 	}
-	next, err := r.Next(ctx, s, last)
-	if err != nil {
+	if err := g.Advance(ctx, last); err != nil {
 		return err
 	}
+	next := g.State
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.state = next
 	rec := StepRecord{Moves: moveStrings(last)}
 	if p.asked != nil {
 		rec = *p.asked
@@ -312,9 +300,10 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 		return "", err
 	}
 	p.mu.Lock()
-	r, s, role := p.r, p.state, p.role
+	g := p.g
 	p.mu.Unlock()
-	legal, err := r.Legal(ctx, s, role)
+	r, s, role := g.R, g.State, g.Role
+	legal, err := g.AllLegal(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -410,11 +399,13 @@ func (p *Player) effects(ctx context.Context, r reasoner.Reasoner, s *reasoner.S
 func (p *Player) Stop(ctx context.Context, matchID string, last []reasoner.Move) error {
 	err := p.advance(ctx, matchID, last)
 	p.mu.Lock()
-	r, s, role, roles := p.r, p.state, p.role, p.turn.Roles
+	g, roles := p.g, p.turn.Roles
 	p.mu.Unlock()
 	var goals []int
-	if err == nil && r != nil {
-		goals, err = r.Goals(ctx, s)
+	role := -1
+	if err == nil && g != nil {
+		role = g.Role
+		goals, err = g.R.Goals(ctx, g.State)
 	}
 	p.mu.Lock()
 	if p.turn.MatchID == matchID && err == nil {
@@ -477,7 +468,7 @@ func (p *Player) end(matchID, why string) {
 	if p.turn.MatchID != matchID {
 		return
 	}
-	p.r, p.choice, p.asked = nil, nil, nil
+	p.g, p.choice, p.asked = nil, nil, nil
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Effects = Over, nil, nil
 		if why != "" {

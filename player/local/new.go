@@ -11,11 +11,11 @@ import (
 	"log"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/follow"
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
@@ -142,100 +142,6 @@ func New(spec string, opts Options) (player.Player, error) {
 // errUnknownMatch is returned for a match ID a player does not know.
 var errUnknownMatch = errors.New("unknown match")
 
-// A game is a player's own view of a match: the reasoner, its role and the
-// current state.
-type game struct {
-	id    string // the match's
-	r     reasoner.Reasoner
-	roles []string
-	role  int
-	state *reasoner.State
-}
-
-// newGame builds the reasoner for m's rules and finds m's role in them.
-func newGame(ctx context.Context, m *player.Match, newReasoner reasoner.Factory) (_ *game, err error) {
-	if m.Rules == nil {
-		return nil, fmt.Errorf("match %s: no rules", m.ID)
-	}
-	if newReasoner == nil {
-		return nil, fmt.Errorf("match %s: no reasoner: Options.NewReasoner is not set", m.ID)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("match %s: loading the rules: panic: %v", m.ID, p)
-		}
-	}()
-	r, err := newReasoner(ctx, m.Rules)
-	if err != nil {
-		return nil, fmt.Errorf("match %s: loading the rules: %w", m.ID, err)
-	}
-	roles := r.Roles()
-	role := slices.Index(roles, m.Role)
-	if role < 0 {
-		role = slices.IndexFunc(roles, func(r string) bool { return strings.EqualFold(r, m.Role) })
-	}
-	if role < 0 {
-		return nil, fmt.Errorf("match %s: role %q is not one of the game's roles %v", m.ID, m.Role, roles)
-	}
-	st, err := r.Initial(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("match %s: initial state: %w", m.ID, err)
-	}
-	return &game{id: m.ID, r: r, roles: roles, role: role, state: st}, nil
-}
-
-// advance plays the joint move last, if any.
-func (g *game) advance(ctx context.Context, last []reasoner.Move) (err error) {
-	if last == nil {
-		return nil
-	}
-	if len(last) != len(g.roles) {
-		return fmt.Errorf("joint move of %d moves for %d roles", len(last), len(g.roles))
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("next state: panic: %v", p)
-		}
-	}()
-	st, err := g.r.Next(ctx, g.state, last)
-	if err != nil {
-		return fmt.Errorf("next state: %w", err)
-	}
-	g.state = st
-	return nil
-}
-
-// legal returns the legal moves of the player's role. When not all could
-// be computed in time or within the reasoner's limits, it returns those
-// that were, with a log line saying why; it fails only when no legal move
-// is known.
-func (g *game) legal(ctx context.Context, logf func(string, ...any)) ([]reasoner.Move, error) {
-	moves, err := g.allLegal(ctx)
-	var pe *reasoner.PartialError
-	if errors.As(err, &pe) && len(pe.Moves) > 0 {
-		logf("match %s: %v; choosing among those", g.id, err)
-		return pe.Moves, nil
-	}
-	return moves, err
-}
-
-// allLegal returns every legal move of the player's role.
-func (g *game) allLegal(ctx context.Context) (moves []reasoner.Move, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("legal moves: panic: %v", p)
-		}
-	}()
-	moves, err = g.r.Legal(ctx, g.state, g.role)
-	if err != nil {
-		return nil, fmt.Errorf("legal moves: %w", err)
-	}
-	if len(moves) == 0 {
-		return nil, errors.New("no legal move")
-	}
-	return moves, nil
-}
-
 // simple is a player that chooses among the legal moves without search.
 type simple struct {
 	opts   Options
@@ -246,7 +152,7 @@ type simple struct {
 
 type simpleMatch struct {
 	mu sync.Mutex
-	g  *game
+	g  *follow.Game
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -256,7 +162,7 @@ func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple
 func (p *simple) Name() string { return p.opts.Name }
 
 func (p *simple) Start(ctx context.Context, m *player.Match) error {
-	g, err := newGame(ctx, m, p.opts.NewReasoner)
+	g, err := follow.Start(ctx, m, p.opts.NewReasoner)
 	if err != nil {
 		return err
 	}
@@ -270,10 +176,10 @@ func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (rea
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.g.advance(ctx, last); err != nil {
+	if err := m.g.Advance(ctx, last); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	moves, err := m.g.legal(ctx, p.logf)
+	moves, err := m.g.Legal(ctx, p.logf)
 	if err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}

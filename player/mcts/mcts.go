@@ -315,6 +315,11 @@ type Search struct {
 	// Config.SimultaneousPolicy is on.
 	simultaneous atomic.Bool
 
+	// rootLegal is the current state and every role's legal moves in it,
+	// published whenever the root changes, so that a caller that cannot
+	// wait for the search reads them without a lock (TryLegal).
+	rootLegal atomic.Pointer[rootLegal]
+
 	iterations atomic.Int64
 	expansions atomic.Int64
 	panics     atomic.Int64
@@ -359,6 +364,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	s.root = root
 	s.insert(root)
+	s.publishRoot(root)
 	pp, canFast := r.(reasoner.PolicyPlayouter)
 	if cfg.MAST.enabled(true) {
 		var known func(int) []reasoner.Move
@@ -702,6 +708,7 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 			}
 		}
 	}
+	s.publishRoot(child)
 	s.mu.Lock()
 	s.gen++
 	s.root = child
@@ -778,19 +785,30 @@ func (s *Search) TryBest(role int, st *reasoner.State) (reasoner.Move, bool) {
 	return m, err == nil
 }
 
-// TryLegal returns the legal moves of role in st if the search has
-// computed them, in its tree, for a caller that cannot wait: it returns
-// false at once when another goroutine holds the search.
+// TryLegal returns the legal moves of role in st if st is the search's
+// current state, as the search listed them, for a caller that cannot wait
+// for the search: it reads what the search published when its root last
+// changed, without a lock, so it answers the same whatever the search is
+// doing.
 func (s *Search) TryLegal(role int, st *reasoner.State) ([]reasoner.Move, bool) {
-	if role < 0 || role >= len(s.roles) || !s.mu.TryLock() {
+	rl := s.rootLegal.Load()
+	if rl == nil || role < 0 || role >= len(rl.moves) || len(rl.moves[role]) == 0 || !rl.state.Equal(st) {
 		return nil, false
 	}
-	defer s.mu.Unlock()
-	n := s.lookup(st)
-	if n == nil || n.terminal || role >= len(n.moves) || len(n.moves[role]) == 0 {
-		return nil, false
-	}
-	return slices.Clone(n.moves[role]), true
+	return slices.Clone(rl.moves[role]), true
+}
+
+// rootLegal is a state and every role's legal moves in it; nil moves in a
+// terminal state. It is never modified once published.
+type rootLegal struct {
+	state *reasoner.State
+	moves [][]reasoner.Move
+}
+
+// publishRoot publishes n, the new root, for TryLegal. A node's state and
+// moves do not change once it is made.
+func (s *Search) publishRoot(n *node) {
+	s.rootLegal.Store(&rootLegal{state: n.state, moves: n.moves})
 }
 
 // provenChoice returns the move of the mover role that reaches the proven
