@@ -79,7 +79,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		}
 		if h, ok := players[i].(*human.Player); ok {
 			humans = append(humans, h)
-			playClocks[i] = clocks.human.d
+			playClocks[i] = clocks.humanClock()
 		}
 	}
 	m := &gamemaster.Match{
@@ -124,7 +124,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
 		}
 		if len(humans) > 0 {
-			fmt.Fprintf(env.stdout, "the match starts once every seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.human.d)
+			fmt.Fprintf(env.stdout, "the match starts once every seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
 		}
 		defer viewer.close()
 	}
@@ -214,6 +214,7 @@ func matchPrintGoals(w io.Writer, r *record.Record) {
 type matchClock struct {
 	d         time.Duration
 	allowZero bool
+	set       bool // given on the command line
 }
 
 func (c *matchClock) String() string { return c.d.String() }
@@ -230,7 +231,7 @@ func (c *matchClock) Set(s string) error {
 	if d < time.Millisecond && !(c.allowZero && d == 0) {
 		return errors.New("must be at least 1ms")
 	}
-	c.d = d
+	c.d, c.set = d, true
 	return nil
 }
 
@@ -254,11 +255,20 @@ func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
 	flags.Var(&c.start, "startclock", "time to answer START: seconds or a duration")
 	flags.Var(&c.play, "playclock", "time for each move: seconds or a duration")
 	flags.Var(&c.grace, "grace", "time allowed past the play clock before a move is late")
-	flags.Var(&c.human, "human-playclock", "time for each move of a human player (a person), in place of --playclock")
+	flags.Var(&c.human, "human-playclock", "time for each move of a human player (a person); default --playclock when given, else 60s")
 	flags.Var(&c.wait, "human-wait", "longest wait, before a match starts, for a person to open their seat page; its clocks start once it is open")
 	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
 	c.backend = addBackendFlag(flags)
 	return c
+}
+
+// humanClock returns a person's play clock: --human-playclock, or else
+// --playclock when given, or else the default, which suits people.
+func (c *refereeFlags) humanClock() time.Duration {
+	if !c.human.set && c.play.set {
+		return c.play.d
+	}
+	return c.human.d
 }
 
 // referee returns the referee the flags describe; its reasoner factory is

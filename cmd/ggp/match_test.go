@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"io"
 	"log"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/player/local"
@@ -247,5 +249,26 @@ func TestTournamentSeatsAPersonOnce(t *testing.T) {
 	}
 	if !rec.IsAborted || !strings.Contains(rec.AbortReason, "role xplayer: player human: nobody opened the seat page /seat?id=0: not ready within 300ms") {
 		t.Errorf("record of a match nobody sat at: aborted %v, %q\nstderr:\n%s", rec.IsAborted, rec.AbortReason, errOut)
+	}
+}
+
+func TestHumanClock(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, 60 * time.Second},
+		{[]string{"--playclock", "5"}, 5 * time.Second},
+		{[]string{"--human-playclock", "30"}, 30 * time.Second},
+		{[]string{"--playclock", "5", "--human-playclock", "90s"}, 90 * time.Second},
+	} {
+		fs := flag.NewFlagSet("match", flag.ContinueOnError)
+		clocks := addRefereeFlags(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		if got := clocks.humanClock(); got != c.want {
+			t.Errorf("%v: a person's clock %v, want %v", c.args, got, c.want)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	case humans > 0 && *parallel > 1:
 		return fmt.Errorf("%w: a human player plays one match at a time: --parallel 1, not %d", errUsage, *parallel)
 	case humans > 0:
-		t.PlayClocks = map[string]time.Duration{human.Kind: clocks.human.d}
+		t.PlayClocks = map[string]time.Duration{human.Kind: clocks.humanClock()}
 	}
 	for _, arg := range splitList(*gamesFlag) {
 		g, err := games.Open(arg)
@@ -141,7 +141,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		if humans > 0 {
 			seat = human.New("", ref.NewReasoner)
 			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", seat.Name(), viewer.url, viewer.srv.AddSeat(seat))
-			fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.human.d)
+			fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
 		}
 		t.NewPlayer = func(spec string) (player.Player, error) {
 			if spec == human.Kind {
