@@ -77,6 +77,17 @@ func TestPersonPlaysTheReadmeMatch(t *testing.T) {
 		)
 		m := cells[len(cells)-1]
 		clicked = append(clicked, m)
+		// Hovering the cell highlights what the move changes: that cell
+		// alone, on the stylesheet's board.
+		var hovered []string
+		cell := fmt.Sprintf(`#board [data-move=%q]`, m)
+		browsertest.Run(t, ctx, 5*time.Second,
+			chromedp.Evaluate(fmt.Sprintf(`document.querySelector(%q).dispatchEvent(new MouseEvent('mouseenter'))`, cell), nil),
+			chromedp.Evaluate(`Array.from(document.querySelectorAll('#board .hover')).map(e => e.dataset.move || e.tagName)`, &hovered),
+		)
+		if len(hovered) != 1 || hovered[0] != m {
+			t.Errorf("hovering the cell of %s highlights %v", m, hovered)
+		}
 		browsertest.Run(t, ctx, 10*time.Second,
 			chromedp.Click(fmt.Sprintf(`#board [data-move=%q]`, m)),
 			chromedp.Poll(fmt.Sprintf(`document.body.dataset.step !== %q || document.body.dataset.status !== 'to-move'`, step), nil, chromedp.WithPollingTimeout(10*time.Second)),

@@ -193,8 +193,7 @@ func piece(urlPath string) (string, bool) {
 	}
 	if dir == "checkers" && strings.Contains(name, "king") {
 		// A checkers king: the piece with a crown on it.
-		return svg(`<circle cx="50" cy="50" r="42"/><circle cx="50" cy="50" r="30" fill="none" stroke="` + detail + `"/>` +
-			`<path class="d" d="M32 62V38l9 10 9-14 9 14 9-10v24z" style="fill:#e8b923;stroke:#111;stroke-width:2"/>`), true
+		return svg(`<circle cx="50" cy="50" r="42"/><path class="d" d="M24 68V32l13 13 13-20 13 20 13-13v36z" style="fill:#e8b923;stroke:#111;stroke-width:3"/>`), true
 	}
 	for kind, shape := range pieceShapes {
 		if strings.Contains(name, kind) {

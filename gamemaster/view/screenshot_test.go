@@ -83,11 +83,23 @@ func TestScreenshots(t *testing.T) {
 	// A state with many kinds of pieces: chess after 30 moves, checkers
 	// once a piece is crowned.
 	chessStep := min(30, len(chess.States)-1)
+	// checkers: the first state with a king of each colour, or else the
+	// first with a king.
 	checkersStep := len(checkers.States) - 1
+	kings := func(s string) int {
+		n := 0
+		if strings.Contains(s, " wk)") {
+			n++
+		}
+		if strings.Contains(s, " bk)") {
+			n++
+		}
+		return n
+	}
+	best := 0
 	for i, s := range checkers.States {
-		if strings.Contains(s, " wk)") || strings.Contains(s, " bk)") {
-			checkersStep = min(i+6, len(checkers.States)-1)
-			break
+		if k := kings(s); k > best {
+			best, checkersStep = k, i
 		}
 	}
 	shots := []struct {
