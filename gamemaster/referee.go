@@ -6,7 +6,7 @@
 //
 // Players are player.Player values: in-process players, called directly,
 // and remote ones reached over HTTP through package remote, in any mix.
-// NewPlayer makes either from a name or an address.
+// Package player/players makes either from a name or an address.
 //
 // Replay checks a recorded match against the rules; package tournament
 // plays many matches.
@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
-	"github.com/ggp-go/ggp/gamemaster/remote"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
@@ -393,6 +392,12 @@ func (r *Referee) rules(ctx context.Context, f func(ctx context.Context) error) 
 	}
 }
 
+// An Informer is a player that can say what it is before a match, as a
+// remote player answers INFO; the record names it by the name it gives.
+type Informer interface {
+	Info(ctx context.Context) (protocol.Info, error)
+}
+
 // playerNames returns the names the record gives the players: a remote
 // player's is the name it gives in answer to INFO, as ggp-base's hosts
 // record it, or its address when it gives none in time; an in-process
@@ -405,7 +410,7 @@ func (mt *match) playerNames(ctx context.Context) []string {
 	var wg sync.WaitGroup
 	for i, s := range mt.seats {
 		names[i] = s.p.Name()
-		c, ok := s.p.(*remote.Client)
+		c, ok := s.p.(Informer)
 		if !ok {
 			continue
 		}
@@ -650,11 +655,18 @@ func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]
 	return joint, errs, nil
 }
 
+// badResponse returns the response an ErrBadResponse error reports.
+func badResponse(err error) string {
+	if re, ok := errors.AsType[*protocol.ResponseError](err); ok {
+		return re.Response
+	}
+	return ""
+}
+
 // classify returns the error code of an answer that is no legal move, and
 // logs its details.
 func (mt *match) classify(step, i int, a answer, legal []reasoner.Move) string {
 	var code, detail string
-	var re *remote.ResponseError
 	switch {
 	case a.late:
 		code, detail = record.ErrTimeout, "no answer in time"
@@ -663,8 +675,8 @@ func (mt *match) classify(step, i int, a answer, legal []reasoner.Move) string {
 		detail = fmt.Sprintf("illegal move %s", protocol.Quote(string(a.move), 200))
 	case errors.Is(a.err, context.DeadlineExceeded):
 		code, detail = record.ErrTimeout, a.err.Error()
-	case errors.As(a.err, &re):
-		code, detail = record.ErrIllegal+" "+oneLine(re.Response, 200), a.err.Error()
+	case errors.Is(a.err, protocol.ErrBadResponse):
+		code, detail = record.ErrIllegal+" "+oneLine(badResponse(a.err), 200), a.err.Error()
 	default:
 		code, detail = record.ErrConnection, a.err.Error()
 	}

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ggp-go/ggp/gamemaster/remote"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -31,8 +30,15 @@ type seat struct {
 func newSeat(role string, p player.Player, clock time.Duration) *seat {
 	idle := make(chan struct{})
 	close(idle)
-	_, isRemote := p.(*remote.Client)
-	return &seat{role: role, p: p, clock: clock, remote: isRemote, idle: idle}
+	g, ok := p.(GraceTaker)
+	return &seat{role: role, p: p, clock: clock, remote: ok && g.TakesGrace(), idle: idle}
+}
+
+// A GraceTaker is a player whose calls may take the Referee's grace on
+// top of the clock before they are late, such as a player reached over a
+// network (package remote). Other players have the clock alone.
+type GraceTaker interface {
+	TakesGrace() bool
 }
 
 // A Readier is a player that is not ready to play as soon as it is made: a

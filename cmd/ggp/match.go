@@ -19,6 +19,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -70,14 +71,14 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	players := make([]player.Player, len(specs))
+	seats := make([]player.Player, len(specs))
 	playClocks := make([]time.Duration, len(specs))
 	var humans []*human.Player
 	for i, s := range specs {
-		if players[i], err = gamemaster.NewPlayer(s, ref.NewReasoner); err != nil {
+		if seats[i], err = players.New(s, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		if h, ok := players[i].(*human.Player); ok {
+		if h, ok := seats[i].(*human.Player); ok {
 			humans = append(humans, h)
 			playClocks[i] = clocks.humanClock()
 		}
@@ -85,7 +86,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	m := &gamemaster.Match{
 		ID:         *id,
 		Game:       g,
-		Players:    players,
+		Players:    seats,
 		StartClock: clocks.start.d,
 		PlayClock:  clocks.play.d,
 		PlayClocks: playClocks,

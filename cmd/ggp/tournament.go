@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -63,35 +63,30 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	// The referee and the in-process players of a match ground its rules
 	// once between them; matches played at once each keep theirs.
 	ref.NewReasoner = backend.Shared(ref.NewReasoner, *parallel+1)
-	players := splitList(*playersFlag)
 	var test *tournament.SPRT
 	if *sprt != 0 {
 		test = &tournament.SPRT{Delta: *sprt}
-		if err := test.Validate(); err != nil {
-			return fmt.Errorf("%w: --sprt: %v", errUsage, err)
-		}
-		if len(players) != 2 {
-			return fmt.Errorf("%w: --sprt compares two players, not %d", errUsage, len(players))
-		}
 	}
 	t := &tournament.Tournament{
 		Name:       *name,
 		Dir:        *out,
-		Players:    players,
+		Players:    splitList(*playersFlag),
 		Rounds:     *rounds,
 		Parallel:   *parallel,
 		StartClock: clocks.start.d,
 		PlayClock:  clocks.play.d,
 		Referee:    ref,
 		SPRT:       test,
+		NewPlayer: func(spec string) (player.Player, error) {
+			return players.New(spec, ref.NewReasoner)
+		},
+	}
+	if err := t.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	humans := 0
 	for _, spec := range t.Players {
-		p, err := gamemaster.NewPlayer(spec, ref.NewReasoner)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if _, ok := p.(*human.Player); ok {
+		if spec == players.Human {
 			humans++
 		}
 	}
@@ -104,7 +99,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	case humans > 0 && *parallel > 1:
 		return fmt.Errorf("%w: a human player plays one match at a time: --parallel 1, not %d", errUsage, *parallel)
 	case humans > 0:
-		t.PlayClocks = map[string]time.Duration{human.Kind: clocks.humanClock()}
+		t.PlayClocks = map[string]time.Duration{players.Human: clocks.humanClock()}
 	}
 	for _, arg := range splitList(*gamesFlag) {
 		g, err := games.Open(arg)
@@ -144,10 +139,10 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 			fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
 		}
 		t.NewPlayer = func(spec string) (player.Player, error) {
-			if spec == human.Kind {
+			if spec == players.Human {
 				return seat, nil
 			}
-			return gamemaster.NewPlayer(spec, ref.NewReasoner)
+			return players.New(spec, ref.NewReasoner)
 		}
 	}
 	res, err := t.Run(ctx)

@@ -200,15 +200,9 @@ func (c *Client) send(ctx context.Context, verb, msg string) (string, error) {
 }
 
 // A ResponseError reports a response that arrived but could not be read
-// as what was asked for. The game master records it as an illegal move.
-type ResponseError struct {
-	Player   string
-	Response string // the response, possibly cut at the size limit
-	Err      error
-}
+// as what was asked for (see protocol.ResponseError).
+type ResponseError = protocol.ResponseError
 
-func (e *ResponseError) Error() string {
-	return fmt.Sprintf("remote player %s: bad response %s: %v", e.Player, protocol.Quote(e.Response, 80), e.Err)
-}
-
-func (e *ResponseError) Unwrap() error { return e.Err }
+// TakesGrace reports that a remote player's requests may take the game
+// master's grace as well as the clock, for the network.
+func (c *Client) TakesGrace() bool { return true }

@@ -39,7 +39,6 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Names of the files of a tournament folder.
@@ -65,9 +64,10 @@ type Tournament struct {
 
 	Games []*games.Game
 
-	// Players are player specifications as NewPlayer takes them: the name
-	// of an in-process player or the address of a remote one. The same
-	// specification may appear more than once.
+	// Players are player specifications as NewPlayer takes them, such as
+	// the name of an in-process player or the address of a remote one
+	// (package player/players). The same specification may appear more
+	// than once.
 	Players []string
 
 	// Rounds is the number of times each assignment plays each game; zero
@@ -89,8 +89,8 @@ type Tournament struct {
 	Referee *gamemaster.Referee
 
 	// NewPlayer returns a new player for a specification, for every seat
-	// of every match. If nil, gamemaster.NewPlayer is used, with the
-	// Referee's reasoner factory.
+	// of every match, such as players.New with the Referee's reasoner
+	// factory. Required.
 	NewPlayer func(spec string) (player.Player, error)
 
 	// Progress, if not nil, is called after every match, and once at the
@@ -321,38 +321,44 @@ func completed(m *Scheduled) *record.Record {
 	return rec
 }
 
+// Validate checks the settings of t before anything is played: the
+// clocks, the sequential test and its two players, and every player
+// specification, which NewPlayer must accept. Run calls it; a command
+// calls it to report bad flags before it starts.
+func (t *Tournament) Validate() error {
+	if t.StartClock <= 0 || t.PlayClock <= 0 {
+		return fmt.Errorf("tournament: start clock %v and play clock %v must be positive", t.StartClock, t.PlayClock)
+	}
+	if t.NewPlayer == nil {
+		return errors.New("tournament: no NewPlayer to make the players")
+	}
+	if t.SPRT != nil {
+		if err := t.SPRT.Validate(); err != nil {
+			return fmt.Errorf("tournament: %w", err)
+		}
+		if len(t.Players) != 2 {
+			return fmt.Errorf("tournament: an SPRT compares two players, not %d", len(t.Players))
+		}
+	}
+	for _, spec := range slices.Compact(slices.Sorted(slices.Values(t.Players))) {
+		if _, err := t.NewPlayer(spec); err != nil {
+			return fmt.Errorf("tournament: %w", err)
+		}
+	}
+	return nil
+}
+
 // Run plays the matches of the tournament not completed before, and
 // returns the results of all. It returns an error if the tournament cannot
-// start, or ctx's error if ctx is cancelled, with the results so far. A
+// start (see Validate), or ctx's error if ctx is cancelled, with the results so far. A
 // match that fails does not stop the tournament: its result says it did
 // not complete, and a later Run plays it again.
 func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	if t.Dir == "" {
 		return nil, errors.New("tournament: no folder")
 	}
-	if t.StartClock <= 0 || t.PlayClock <= 0 {
-		return nil, fmt.Errorf("tournament: start clock %v and play clock %v must be positive", t.StartClock, t.PlayClock)
-	}
-	newPlayer := t.NewPlayer
-	if newPlayer == nil {
-		var factory reasoner.Factory
-		if t.Referee != nil {
-			factory = t.Referee.NewReasoner
-		}
-		newPlayer = func(spec string) (player.Player, error) { return gamemaster.NewPlayer(spec, factory) }
-	}
-	if t.SPRT != nil {
-		if err := t.SPRT.Validate(); err != nil {
-			return nil, fmt.Errorf("tournament: %w", err)
-		}
-		if len(t.Players) != 2 {
-			return nil, fmt.Errorf("tournament: an SPRT compares two players, not %d", len(t.Players))
-		}
-	}
-	for _, spec := range slices.Compact(slices.Sorted(slices.Values(t.Players))) {
-		if _, err := newPlayer(spec); err != nil {
-			return nil, fmt.Errorf("tournament: %w", err)
-		}
+	if err := t.Validate(); err != nil {
+		return nil, err
 	}
 	ms, err := t.Schedule()
 	if err != nil {
@@ -440,7 +446,7 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 					continue
 				}
 				m := &ms[i]
-				rec, err := t.play(ctx, &r, newPlayer, m)
+				rec, err := t.play(ctx, &r, t.NewPlayer, m)
 				mu.Lock()
 				if rec != nil {
 					res.Matches[i] = resultOf(m, rec, t.Dir)

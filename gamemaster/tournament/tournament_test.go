@@ -21,6 +21,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -160,7 +161,7 @@ func testPlayers(log *startLog) func(spec string) (player.Player, error) {
 		if spec != "random" && spec != "legal" {
 			return nil, fmt.Errorf("unknown player %q", spec)
 		}
-		p, err := gamemaster.NewPlayer(spec, testFactory)
+		p, err := players.New(spec, testFactory)
 		return loggedPlayer{p, log}, err
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -92,7 +93,8 @@ func newFixture(t *testing.T) *fixture {
 
 	tdir := filepath.Join(fx.dir, "t1")
 	tt := &tournament.Tournament{Dir: tdir, Games: []*games.Game{g0}, Players: []string{"random", "legal"}, Rounds: 2,
-		StartClock: time.Second, PlayClock: time.Second, Referee: ref}
+		StartClock: time.Second, PlayClock: time.Second, Referee: ref,
+		NewPlayer: func(spec string) (player.Player, error) { return players.New(spec, ref.NewReasoner) }}
 	if _, err := tt.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func playMatchClock(t *testing.T, ref *gamemaster.Referee, g *games.Game, id, di
 	t.Helper()
 	var ps []player.Player
 	for _, k := range kinds {
-		p, err := gamemaster.NewPlayer(k, ref.NewReasoner)
+		p, err := players.New(k, ref.NewReasoner)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +306,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("live", func(t *testing.T) {
 		g, _ := games.Lookup("ticTacToe")
 		slow := func() player.Player {
-			p, err := gamemaster.NewPlayer("legal", fx.f)
+			p, err := players.New("legal", fx.f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -381,7 +383,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := human.New("person", fx.f)
-		opp, err := gamemaster.NewPlayer("legal", fx.f)
+		opp, err := players.New("legal", fx.f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -56,7 +57,7 @@ func TestScreenshots(t *testing.T) {
 	short := &gamemaster.Referee{NewReasoner: f, MaxSteps: 40}
 	var ps []player.Player
 	for range 2 {
-		p, _ := gamemaster.NewPlayer("random", f)
+		p, _ := players.New("random", f)
 		ps = append(ps, p)
 	}
 	chess, _ := short.Run(context.Background(), &gamemaster.Match{ID: "chess.1", Game: shared("chess"), Players: ps,
@@ -69,7 +70,8 @@ func TestScreenshots(t *testing.T) {
 	ttt, _ := games.Lookup("ticTacToe")
 	nim, _ := games.Lookup("nim")
 	tt := &tournament.Tournament{Dir: filepath.Join(dir, "t1"), Games: []*games.Game{ttt, nim}, Players: []string{"random", "legal", "random"},
-		Rounds: 3, Parallel: 2, StartClock: time.Second, PlayClock: time.Second, Referee: ref}
+		Rounds: 3, Parallel: 2, StartClock: time.Second, PlayClock: time.Second, Referee: ref,
+		NewPlayer: func(spec string) (player.Player, error) { return players.New(spec, ref.NewReasoner) }}
 	if _, err := tt.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func writeShot(t *testing.T, dir, name string, png []byte) {
 func seatShots(t *testing.T, ctx context.Context, srv *view.Server, base string, f reasoner.Factory, out string) {
 	g, _ := games.Lookup("connectFour")
 	h := human.New("person", f)
-	opp, err := gamemaster.NewPlayer("random", f)
+	opp, err := players.New("random", f)
 	if err != nil {
 		t.Fatal(err)
 	}

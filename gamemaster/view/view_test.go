@@ -19,6 +19,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/players"
 )
 
 func get(t testing.TB, h http.Handler, url string) (int, string) {
@@ -39,8 +40,8 @@ func aRecord(t testing.TB) []byte {
 	dir := t.TempDir()
 	f := testFactory(t)
 	ref := &gamemaster.Referee{NewReasoner: f}
-	p1, _ := gamemaster.NewPlayer("random", f)
-	p2, _ := gamemaster.NewPlayer("legal", f)
+	p1, _ := players.New("random", f)
+	p2, _ := players.New("legal", f)
 	m := &gamemaster.Match{ID: "m", Game: g, Players: []player.Player{p1, p2}, StartClock: time.Second, PlayClock: time.Second, Record: filepath.Join(dir, "m.json")}
 	if _, err := ref.Run(context.Background(), m); err != nil {
 		t.Fatal(err)

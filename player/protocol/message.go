@@ -308,3 +308,25 @@ func ParseInfo(answer string) (Info, error) {
 	}
 	return info, nil
 }
+
+// ErrBadResponse is matched by every ResponseError: a response arrived but
+// could not be read as what was asked for. A game master records it as an
+// illegal move rather than a connection error.
+var ErrBadResponse = errors.New("bad response")
+
+// A ResponseError reports a response that arrived but could not be read
+// as what was asked for, such as a PLAY answered by no single term.
+type ResponseError struct {
+	Player   string
+	Response string // the response, possibly cut at a size limit
+	Err      error
+}
+
+func (e *ResponseError) Error() string {
+	return fmt.Sprintf("remote player %s: bad response %s: %v", e.Player, Quote(e.Response, 80), e.Err)
+}
+
+func (e *ResponseError) Unwrap() error { return e.Err }
+
+// Is makes every ResponseError match ErrBadResponse.
+func (e *ResponseError) Is(target error) bool { return target == ErrBadResponse }
