@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,9 @@ const (
 	learnSamples    = 4000            // states sampled at most
 	learnMinSamples = 100             // fewer and nothing is fitted
 	maxFeatures     = 12              // kept per role
+	maxCandidates   = 60              // features forward selection chooses from
+	minSupport      = 0.05            // share of the samples a feature must be nonzero in
+	minResidual     = 0.03            // correlation with the residual a feature must add
 	minCorrelation  = 0.1             // of a feature with the goal, to be a candidate
 	minQuality      = 0.15            // of the fitted prediction with held-out goals
 	maxFactArgs     = 8               // argument positions read per fact
@@ -60,12 +64,21 @@ type heuristic struct {
 	summary  string
 }
 
-// factFeatures appends the feature keys of fact f to dst: the relation,
-// and the relation with each argument position and its value.
-func factFeatures(f reasoner.Fact, dst []string) []string {
+// A featureValue is a feature of a fact and its value: 1 for the
+// features that count facts, the number itself for a numeric argument.
+type featureValue struct {
+	key string
+	v   float64
+}
+
+// factFeatures appends the features of fact f to dst: the relation, the
+// relation with each argument position and its value and with each pair
+// of them, the whole fact, and the value of each numeric argument
+// ("(piece_count red 3)" is 3 under piece_count/2#).
+func factFeatures(f reasoner.Fact, dst []featureValue) []featureValue {
 	s := string(f)
 	if !strings.HasPrefix(s, "(") || !strings.HasSuffix(s, ")") {
-		return append(dst, s)
+		return append(dst, featureValue{s, 1})
 	}
 	s = s[1 : len(s)-1]
 	var args []string
@@ -96,20 +109,23 @@ func factFeatures(f reasoner.Fact, dst []string) []string {
 		return dst
 	}
 	rel, args := args[0], args[1:]
-	dst = append(dst, rel)
+	dst = append(dst, featureValue{rel, 1})
 	if len(args) > maxFactArgs {
 		args = args[:maxFactArgs]
 	}
 	for i, a := range args {
-		dst = append(dst, fmt.Sprintf("%s/%d=%s", rel, i+1, a))
+		dst = append(dst, featureValue{fmt.Sprintf("%s/%d=%s", rel, i+1, a), 1})
+		if n, err := strconv.Atoi(a); err == nil {
+			dst = append(dst, featureValue{fmt.Sprintf("%s/%d#", rel, i+1), float64(n)})
+		}
 	}
 	for i := range args {
 		for j := i + 1; j < len(args); j++ {
-			dst = append(dst, fmt.Sprintf("%s/%d=%s/%d=%s", rel, i+1, args[i], j+1, args[j]))
+			dst = append(dst, featureValue{fmt.Sprintf("%s/%d=%s/%d=%s", rel, i+1, args[i], j+1, args[j]), 1})
 		}
 	}
 	if len(args) > 2 {
-		dst = append(dst, s)
+		dst = append(dst, featureValue{s, 1})
 	}
 	return dst
 }
@@ -126,7 +142,7 @@ type learner struct {
 	keys    []string
 	roles   int
 	samples []sample
-	scratch []string
+	scratch []featureValue
 }
 
 func (l *learner) column(key string) int {
@@ -145,7 +161,7 @@ func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasone
 	for _, f := range st.Facts() {
 		l.scratch = factFeatures(f, l.scratch[:0])
 		for _, k := range l.scratch {
-			x[l.column(k)]++
+			x[l.column(k.key)] += k.v
 		}
 	}
 	for role := range l.roles {
@@ -237,7 +253,7 @@ func (l *learner) fit() (*heuristic, string) {
 			parts = append(parts, fmt.Sprintf("role %d constant %.2f", role, h.bias[role]))
 			continue
 		}
-		cols := l.candidates(train, role)
+		cols := l.forward(train, role, l.candidates(train, role))
 		if len(cols) == 0 {
 			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: no feature correlates with its goal", role)), "; ")
 		}
@@ -268,7 +284,8 @@ func (l *learner) fit() (*heuristic, string) {
 }
 
 // candidates returns the columns that correlate most with role's goal on
-// the samples idx, strongest first.
+// the samples idx, strongest first: at most maxCandidates, chosen from
+// by forward selection.
 func (l *learner) candidates(idx []int, role int) []int {
 	y := func(i int) float64 { return l.samples[i].goals[role] }
 	type cand struct {
@@ -276,7 +293,20 @@ func (l *learner) candidates(idx []int, role int) []int {
 		r   float64
 	}
 	var cs []cand
+	support := make([]int, len(l.keys))
+	for _, i := range idx {
+		for c, v := range l.samples[i].x {
+			if v != 0 {
+				support[c]++
+			}
+		}
+	}
 	for c := range l.keys {
+		if float64(support[c]) < minSupport*float64(len(idx)) {
+			// Rare: a whole fact or a step number, which a few
+			// samples would fit by chance.
+			continue
+		}
 		x := func(i int) float64 { return l.samples[i].x[c] }
 		if r := correlation(idx, y, x); math.Abs(r) >= minCorrelation {
 			cs = append(cs, cand{c, math.Abs(r)})
@@ -285,12 +315,63 @@ func (l *learner) candidates(idx []int, role int) []int {
 	sort.Slice(cs, func(a, b int) bool { return cs[a].r > cs[b].r || cs[a].r == cs[b].r && cs[a].col < cs[b].col })
 	var cols []int
 	for _, c := range cs {
-		if len(cols) == maxFeatures {
+		if len(cols) == maxCandidates {
 			break
 		}
 		cols = append(cols, c.col)
 	}
 	return cols
+}
+
+// forward chooses up to maxFeatures of the candidate columns for role by
+// forward selection: each step adds the column that correlates most with
+// what the columns chosen so far leave unexplained, so that a feature
+// that repeats one already chosen (the same pieces counted twice) adds
+// nothing and is not chosen.
+func (l *learner) forward(idx []int, role int, cands []int) []int {
+	n := len(idx)
+	x := make([][]float64, len(cands))
+	for j, c := range cands {
+		x[j] = make([]float64, n)
+		for k, i := range idx {
+			x[j][k] = l.samples[i].x[c]
+		}
+	}
+	res := make([]float64, n)
+	at := func(v []float64) func(int) float64 { return func(k int) float64 { return v[k] } }
+	pos := make([]int, n)
+	for k := range pos {
+		pos[k] = k
+	}
+	var chosen []int
+	used := make([]bool, len(cands))
+	for len(chosen) < maxFeatures {
+		if len(chosen) == 0 {
+			for k, i := range idx {
+				res[k] = l.samples[i].goals[role]
+			}
+		} else {
+			b, w := l.ridge(idx, role, chosen)
+			for k, i := range idx {
+				res[k] = l.samples[i].goals[role] - predict(l.samples[i].x, b, chosen, w)
+			}
+		}
+		best, bestR := -1, minResidual
+		for j := range cands {
+			if used[j] {
+				continue
+			}
+			if r := math.Abs(correlation(pos, at(res), at(x[j]))); r > bestR {
+				best, bestR = j, r
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		chosen = append(chosen, cands[best])
+	}
+	return chosen
 }
 
 // ridge fits y ≈ b + Σ w[k]·x[cols[k]] on the samples idx by least squares
@@ -426,7 +507,7 @@ func correlation(idx []int, y, x func(int) float64) float64 {
 type heurCache struct {
 	h       *heuristic
 	weights map[reasoner.Fact][]float64
-	keys    []string
+	keys    []featureValue
 }
 
 // evaluate leaves in out the heuristic's value of st for each role, in
@@ -440,9 +521,9 @@ func (c *heurCache) evaluate(ctx context.Context, r reasoner.Reasoner, st *reaso
 			w = make([]float64, len(out))
 			c.keys = factFeatures(f, c.keys[:0])
 			for _, k := range c.keys {
-				if col, ok := h.cols[k]; ok {
+				if col, ok := h.cols[k.key]; ok {
 					for role := range w {
-						w[role] += h.weights[role][col]
+						w[role] += h.weights[role][col] * k.v
 					}
 				}
 			}
