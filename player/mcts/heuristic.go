@@ -124,6 +124,20 @@ func factFeatures(f reasoner.Fact, dst []featureValue) []featureValue {
 			dst = append(dst, featureValue{fmt.Sprintf("%s/%d=%s/%d=%s", rel, i+1, args[i], j+1, args[j]), 1})
 		}
 	}
+	// A numeric argument summed per value of another: how far each
+	// role's pieces have advanced, when rows are numbered
+	// ("(cell 3 7 white)" adds 7 under cell/2#/3=white).
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil {
+			continue
+		}
+		for j, b := range args {
+			if j != i {
+				dst = append(dst, featureValue{fmt.Sprintf("%s/%d#/%d=%s", rel, i+1, j+1, b), float64(n)})
+			}
+		}
+	}
 	if len(args) > 2 {
 		dst = append(dst, featureValue{s, 1})
 	}

@@ -18,7 +18,8 @@ func TestFactFeatures(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s:%g", f.key, f.v))
 	}
 	want := []string{"cell:1", "cell/1=1:1", "cell/1#:1", "cell/2=(p x):1", "cell/3=white:1",
-		"cell/1=1/2=(p x):1", "cell/1=1/3=white:1", "cell/2=(p x)/3=white:1", "cell 1 (p x) white:1"}
+		"cell/1=1/2=(p x):1", "cell/1=1/3=white:1", "cell/2=(p x)/3=white:1",
+		"cell/1#/2=(p x):1", "cell/1#/3=white:1", "cell 1 (p x) white:1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("factFeatures = %q, want %q", got, want)
 	}
