@@ -18,8 +18,8 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/human"
 	"github.com/ggp-go/ggp/player/players"
+	"github.com/ggp-go/ggp/player/seat"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -73,12 +73,12 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	}
 	seats := make([]player.Player, len(specs))
 	playClocks := make([]time.Duration, len(specs))
-	var humans []*human.Player
+	var humans []seat.Player
 	for i, s := range specs {
 		if seats[i], err = players.New(s, ref.NewReasoner); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		if h, ok := seats[i].(*human.Player); ok {
+		if h, ok := seats[i].(seat.Player); ok {
 			humans = append(humans, h)
 			playClocks[i] = clocks.humanClock()
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/tournament"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/human"
 	"github.com/ggp-go/ggp/player/players"
+	"github.com/ggp-go/ggp/player/seat"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -132,15 +132,23 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		defer viewer.linger(ctx)
 		fmt.Fprintf(env.stdout, "view: %s\n", viewer.url)
 		// The person keeps one seat, and its page, for every match.
-		var seat *human.Player
+		var person player.Player
 		if humans > 0 {
-			seat = human.New("", ref.NewReasoner)
-			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", seat.Name(), viewer.url, viewer.srv.AddSeat(seat))
+			p, err := players.New(players.Human, ref.NewReasoner)
+			if err != nil {
+				return err
+			}
+			s, ok := p.(seat.Player)
+			if !ok {
+				return fmt.Errorf("a %s player has no seat", players.Human)
+			}
+			person = p
+			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", p.Name(), viewer.url, viewer.srv.AddSeat(s))
 			fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
 		}
 		t.NewPlayer = func(spec string) (player.Player, error) {
 			if spec == players.Human {
-				return seat, nil
+				return person, nil
 			}
 			return players.New(spec, ref.NewReasoner)
 		}

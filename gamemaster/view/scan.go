@@ -19,7 +19,7 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
-	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/seat"
 )
 
 // maxDepth bounds how deep below a folder of Options.Dirs records are
@@ -75,11 +75,11 @@ type TournamentInfo struct {
 }
 
 type seatSummary struct {
-	ID      int          `json:"id"`
-	Name    string       `json:"name"`
-	MatchID string       `json:"matchId,omitempty"`
-	Role    string       `json:"role,omitempty"`
-	Status  human.Status `json:"status"`
+	ID      int         `json:"id"`
+	Name    string      `json:"name"`
+	MatchID string      `json:"matchId,omitempty"`
+	Role    string      `json:"role,omitempty"`
+	Status  seat.Status `json:"status"`
 }
 
 // summarize returns the index line of a record.

@@ -33,7 +33,7 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
-	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/seat"
 )
 
 //go:embed assets
@@ -73,9 +73,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	live    map[string]*liveMatch
-	order   []string        // ids of live matches, in the order published
-	changed chan struct{}   // closed and replaced when a live match changes
-	seats   []*human.Player // in the order added; a seat's id is its index
+	order   []string      // ids of live matches, in the order published
+	changed chan struct{} // closed and replaced when a live match changes
+	seats   []seat.Player // in the order added; a seat's id is its index
 }
 
 // liveMatch is a match published with Publish.
@@ -134,7 +134,7 @@ func (s *Server) Publish(r *record.Record) {
 // AddSeat gives a human player a seat page and returns its path on the
 // server, such as "/seat?id=0". The player is ready to play while the
 // page is open.
-func (s *Server) AddSeat(p *human.Player) string {
+func (s *Server) AddSeat(p seat.Player) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seats = append(s.seats, p)
@@ -500,7 +500,7 @@ func (s *Server) servePlot(w http.ResponseWriter, r *http.Request) {
 }
 
 // seat returns the human player of the seat named by the request's id.
-func (s *Server) seat(r *http.Request) (*human.Player, error) {
+func (s *Server) seat(r *http.Request) (seat.Player, error) {
 	id, err := strconv.Atoi(r.URL.Query().Get("id"))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -513,7 +513,7 @@ func (s *Server) seat(r *http.Request) (*human.Player, error) {
 // seatView is what the seat page is sent.
 type seatView struct {
 	Name string `json:"name"`
-	human.Turn
+	seat.Turn
 	// RemainingMs is the time left to move when the view was sent, so
 	// that the page's countdown does not depend on the two clocks agreeing.
 	RemainingMs int64 `json:"remainingMs"`
@@ -521,10 +521,10 @@ type seatView struct {
 	Source string `json:"source,omitempty"`
 }
 
-func (s *Server) seatView(p *human.Player) (seatView, <-chan struct{}) {
+func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 	t, changed := p.Turn()
 	v := seatView{Name: p.Name(), Turn: t}
-	if t.Status == human.ToMove {
+	if t.Status == seat.ToMove {
 		v.RemainingMs = max(time.Until(t.Deadline).Milliseconds(), 0)
 	}
 	if t.MatchID != "" {

@@ -24,73 +24,31 @@ import (
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/player/seat"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Kind is the name of the human player in player specifications.
 const Kind = "human"
 
-// Status says what the seat is waiting for.
-type Status string
-
-const (
-	Waiting Status = "waiting" // for a match to start
-	ToMove  Status = "to-move" // for the person's move
-	Others  Status = "others"  // for the other players, or the game master
-	Over    Status = "over"    // the match has ended
+// The seat's view of a match, shared with the user interfaces through
+// package player/seat.
+type (
+	Status     = seat.Status
+	Turn       = seat.Turn
+	Effect     = seat.Effect
+	StepRecord = seat.StepRecord
 )
 
-// A Turn is what a seat shows at one moment. Step counts the joint moves
-// played before State; a move chosen must name the step it is for, so that
-// a click on a page that is one step behind is refused, not played.
-type Turn struct {
-	Version  int       `json:"version"` // grows with every change
-	MatchID  string    `json:"matchId,omitempty"`
-	Role     string    `json:"role,omitempty"`
-	Roles    []string  `json:"roles,omitempty"`
-	Status   Status    `json:"status"`
-	Step     int       `json:"step"`
-	State    []string  `json:"state,omitempty"` // facts, in compact KIF
-	Legal    []string  `json:"legal,omitempty"` // when Status is ToMove
-	Deadline time.Time `json:"deadline"`        // when Status is ToMove
-	Last     []string  `json:"last,omitempty"`  // the joint move that led to State
-	Chosen   string    `json:"chosen,omitempty"`
-	Message  string    `json:"message,omitempty"` // why the match ended, an error
+// What a seat waits for.
+const (
+	Waiting = seat.Waiting
+	ToMove  = seat.ToMove
+	Others  = seat.Others
+	Over    = seat.Over
+)
 
-	// Effects says, for each legal move (when Status is ToMove), how the
-	// state changes when it is played, so that a page can tell which
-	// cells of the board a move changes.
-	Effects []Effect `json:"effects,omitempty"`
-
-	// History is what happened at every step played so far, oldest first.
-	History []StepRecord `json:"history,omitempty"`
-
-	// Goals are every role's goal values, in role order, once the match
-	// is over; Outcome says in words how the person did: "you won 100–0".
-	Goals   []int  `json:"goals,omitempty"`
-	Outcome string `json:"outcome,omitempty"`
-}
-
-// An Effect is what one legal move changes: the facts the next state adds
-// to the current one and those it removes. In a game where several roles
-// move at once, the other roles are taken to play their first legal move.
-type Effect struct {
-	Move    string   `json:"move"`
-	Added   []string `json:"added"`
-	Removed []string `json:"removed"`
-}
-
-// A StepRecord is one step of the match as the person saw it.
-type StepRecord struct {
-	Step  int      `json:"step"`  // 1 for the first joint move
-	Moves []string `json:"moves"` // the joint move played, in role order
-	// Asked is set when the person had a choice at this step; Chosen is
-	// then the move the person chose, if any, and TimedOut says the clock
-	// ran out first, so that the game master played Moves[role] instead.
-	Asked    bool   `json:"asked,omitempty"`
-	Chosen   string `json:"chosen,omitempty"`
-	TimedOut bool   `json:"timedOut,omitempty"`
-}
+var _ seat.Player = (*Player)(nil)
 
 // Player is a human player. Its methods may be called from any goroutine.
 type Player struct {

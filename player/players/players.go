@@ -22,8 +22,8 @@ const Human = human.Kind
 // New returns a new player for spec: the kind of an in-process player
 // (mcts, random or legal, with optional settings such as mcts:base, as
 // local.New makes them), which reasons with the reasoners newReasoner
-// builds; Human, a *human.Player whose moves a person chooses (the caller
-// gives it a seat in a user interface); or the address of a remote player
+// builds; Human, a player whose moves a person chooses, which is a
+// seat.Player (the caller gives it a seat in a user interface); or the address of a remote player
 // as host:port or an http or https URL.
 func New(spec string, newReasoner reasoner.Factory) (player.Player, error) {
 	if spec == Human {
@@ -44,10 +44,4 @@ func New(spec string, newReasoner reasoner.Factory) (player.Player, error) {
 func Validate(spec string) error {
 	_, err := New(spec, nil)
 	return err
-}
-
-// IsHuman reports whether p is a player whose moves a person chooses.
-func IsHuman(p player.Player) bool {
-	_, ok := p.(*human.Player)
-	return ok
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/gamemaster/remote"
-	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/seat"
 )
 
 func TestNew(t *testing.T) {
@@ -27,11 +27,11 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%q): %v", tt.spec, err)
 			continue
 		}
-		if p.Name() != tt.name || IsHuman(p) != tt.human {
-			t.Errorf("New(%q): name %q, human %v; want %q, %v", tt.spec, p.Name(), IsHuman(p), tt.name, tt.human)
+		if p.Name() != tt.name {
+			t.Errorf("New(%q): name %q, want %q", tt.spec, p.Name(), tt.name)
 		}
-		if _, ok := p.(*human.Player); ok != tt.human {
-			t.Errorf("New(%q) = %T", tt.spec, p)
+		if _, ok := p.(seat.Player); ok != tt.human {
+			t.Errorf("New(%q) = %T, want a seat.Player: %v", tt.spec, p, tt.human)
 		}
 		if _, ok := p.(*remote.Client); ok != tt.remote {
 			t.Errorf("New(%q) = %T", tt.spec, p)
