@@ -10,9 +10,11 @@ import (
 )
 
 // Evaluation propagates changes (as Sancho's propnet does): each gate keeps
-// the number of its inputs that are true and is true when that count
-// reaches its threshold (every input for AND, one for OR), inverted for
-// NOT. When a leaf changes, only the gates downstream of it are visited,
+// a count, the number of its inputs that hold less the number it needs
+// (every input for AND, one for OR; for NOT, an input holds when it is
+// false), and is true when the count is not negative, so that a gate flips
+// when its count changes sign and a visit reads nothing but the count.
+// When a leaf changes, only the gates downstream of it are visited,
 // depth first: a step of a game changes a few facts and touches a small
 // part of the network. A gate may flip more than once while one change
 // spreads; the counts stay exact, so the values are right when it ends.
@@ -34,14 +36,17 @@ type network struct {
 	// thr tells when a gate is true: t > 0, when at least t inputs are
 	// (AND: all, OR: one); t < 0, when fewer than -t are (NOT); inCycle,
 	// never by count: the gate is in a cycle, whose cycleThr says.
-	thr      []int32
-	leaf     []bool
-	level    []int32
-	cycle    []int32 // the cycle a node belongs to, or -1
-	outStart []int32 // outputs of node n: outs[outStart[n]:outStart[n+1]]
-	outs     []int32
-	inStart  []int32
-	ins      []int32
+	thr   []int32
+	leaf  []bool
+	level []int32
+	cycle []int32 // the cycle a node belongs to, or -1
+	fan   []fanout
+	// outs holds the outputs of every node, each as o<<2 | flags: edgeNot
+	// when o is a NOT gate, whose count falls when its input comes true;
+	// edgeCycle when o is in a cycle, whose count is not kept.
+	outs    []int32
+	inStart []int32
+	ins     []int32
 
 	cycles     [][]int32 // the nodes of each cycle
 	cycleLevel []int32
@@ -50,12 +55,11 @@ type network struct {
 
 	bases []int32 // per base: its node
 	next  []int32 // per base: the node of its next
-	// watchOf[n] is -1, or k when node n is watched by the entries
+	// fan[n].watch is -1, or k when node n is watched by the entries
 	// watchList[watchStart[k]:watchStart[k+1]]: an entry e >= 0 is bit e
 	// of the next state, e < 0 bit ^e of the legal moves. A flip of n
 	// updates the next state and the legal moves as it happens, instead of
 	// every next and every legal proposition being read each step.
-	watchOf    []int32
 	watchStart []int32
 	watchList  []int32
 	// legalWord[r] is the first word of role r's legal moves in a
@@ -131,7 +135,10 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 	for i := 1; i <= count; i++ {
 		outCount[i] += outCount[i-1]
 	}
-	net.outStart = slices.Clone(outCount)
+	net.fan = make([]fanout, count)
+	for n := range net.fan {
+		net.fan[n] = fanout{start: outCount[n], end: outCount[n+1], watch: -1}
+	}
 	net.outs = make([]int32, len(net.ins))
 	for i := range count {
 		for _, in := range net.ins[net.inStart[i]:net.inStart[i+1]] {
@@ -181,19 +188,38 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 			net.thr[n] = inCycle
 		}
 	}
+	for j, o := range net.outs {
+		e := o << 2
+		if net.thr[o] == inCycle {
+			e |= edgeCycle
+		} else if !net.leaf[o] && net.thr[o] < 0 {
+			e |= edgeNot
+		}
+		net.outs[j] = e
+	}
 	return nil
 }
+
+// fanout is where a node's outputs are, outs[start:end], and whether a
+// flip of it is watched.
+type fanout struct{ start, end, watch int32 }
+
+// The flags of an edge in outs.
+const (
+	edgeCycle = 1
+	edgeNot   = 2
+)
 
 // inCycle is the threshold of a gate in a cycle.
 const inCycle = math.MinInt32
 
-// gateValue returns whether a gate of threshold thr (not in a cycle) with
-// count true inputs is true.
-func gateValue(count, thr int32) bool {
+// need returns the count of a gate of threshold thr (not in a cycle) with
+// none of its inputs true.
+func need(thr int32) int32 {
 	if thr > 0 {
-		return count >= thr
+		return -thr // AND, OR
 	}
-	return count < -thr
+	return 0 // NOT: its input holds
 }
 
 func (net *network) cycleNodes() int {
@@ -245,13 +271,16 @@ func (net *network) readsInputs() bool {
 	return false
 }
 
-// prepare computes the values of every node with all leaves false, in
+// prepare computes the counts of every node with all leaves false, in
 // dependency order.
 func (net *network) prepare() {
 	m := &machine{net: net}
 	m.st = make([]int32, len(net.thr))
 	m.alloc()
-	m.st[nodeTrue] = valBit
+	for n := range m.st {
+		m.st[n] = -1 // leaves false, and gates until counted
+	}
+	m.st[nodeTrue] = 0
 	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
 	for _, comp := range sccs(context.Background(), len(net.thr), insOf) {
 		if c := net.cycle[comp[0]]; c >= 0 {
@@ -268,29 +297,15 @@ func (net *network) prepare() {
 				t++
 			}
 		}
-		m.st[n] = t
-		if gateValue(t, net.thr[n]) {
-			m.st[n] |= valBit
+		if net.thr[n] < 0 {
+			t = -t // NOT: its input holds while false
 		}
+		m.st[n] = need(net.thr[n]) + t
 	}
 	// Cycles were computed with their inputs' final values, in order;
-	// nothing is pending. The counts of cycles' gates, which their values
-	// do not come from, are counted now, so that changes keep them exact
-	// (a count below zero would reach into the value bit).
+	// nothing is pending.
 	m.pending = m.pending[:0]
 	clear(m.cycleDirty)
-	for n := range net.thr {
-		if net.leaf[n] {
-			continue
-		}
-		t := int32(0)
-		for _, in := range insOf(int32(n)) {
-			if m.value(in) {
-				t++
-			}
-		}
-		m.st[n] = m.st[n]&valBit | t
-	}
 	net.initState = m.st
 }
 
@@ -298,9 +313,9 @@ func (net *network) prepare() {
 // the state and moves loaded, and how many inputs of each are true.
 type machine struct {
 	net *network
-	// st holds each node's value (valBit) and the number of its inputs
-	// that are true (below valBit), together: one load per output
-	// visited.
+	// st holds each node's count: a gate's (see the top of the file),
+	// outside cycles; 0 for a true leaf or gate in a cycle, -1 for a false
+	// one. A node is true when its count is not negative.
 	st []int32
 
 	pending    []int32 // cycles whose inputs changed
@@ -317,21 +332,17 @@ func (net *network) newMachine() *machine {
 	m := &machine{net: net, st: slices.Clone(net.initState)}
 	m.alloc()
 	m.state = make([]uint64, len(net.initial))
-	for n, k := range net.watchOf {
-		if k >= 0 && m.value(int32(n)) {
+	for n, f := range net.fan {
+		if f.watch >= 0 && m.value(int32(n)) {
 			m.markWatched(int32(n), true)
 		}
 	}
 	return m
 }
 
-// indexWatched fills watchOf, watchStart, watchList and legalWord from
+// indexWatched fills fan[n].watch, watchStart, watchList and legalWord from
 // next and legal.
 func (net *network) indexWatched() {
-	net.watchOf = make([]int32, len(net.thr))
-	for i := range net.watchOf {
-		net.watchOf[i] = -1
-	}
 	byNode := map[int32][]int32{}
 	var nodes []int32
 	watch := func(n, e int32) {
@@ -355,7 +366,7 @@ func (net *network) indexWatched() {
 	net.legalWord = append(net.legalWord, words)
 	net.watchStart = []int32{0}
 	for k, n := range nodes {
-		net.watchOf[n] = int32(k)
+		net.fan[n].watch = int32(k)
 		net.watchList = append(net.watchList, byNode[n]...)
 		net.watchStart = append(net.watchStart, int32(len(net.watchList)))
 	}
@@ -364,7 +375,7 @@ func (net *network) indexWatched() {
 // markWatched records that node n, watched, became v.
 func (m *machine) markWatched(n int32, v bool) {
 	net := m.net
-	k := net.watchOf[n]
+	k := net.fan[n].watch
 	for _, e := range net.watchList[net.watchStart[k]:net.watchStart[k+1]] {
 		bits := m.next
 		if e < 0 {
@@ -397,56 +408,63 @@ func (m *machine) setLeaf(n int32, v bool) {
 	if m.value(n) == v {
 		return
 	}
-	m.st[n] ^= valBit
-	if m.net.watchOf[n] >= 0 {
+	m.st[n] = -1
+	if v {
+		m.st[n] = 0
+	}
+	if m.net.fan[n].watch >= 0 {
 		m.markWatched(n, v)
 	}
 	m.changed(n, v)
 }
 
-// valBit is the bit of a node's st that holds its value.
-const valBit = 1 << 30
-
 // value returns node n's value.
-func (m *machine) value(n int32) bool { return m.st[n]&valBit != 0 }
+func (m *machine) value(n int32) bool { return m.st[n] >= 0 }
 
 // changed updates the counts of n's outputs and, depth first, the value of
-// each output whose count crossed its threshold. An output may change more
-// than once in one propagation; the counts stay exact, so the values are
-// right once it ends. Outputs in cycles are left for settle.
+// each output whose count changed sign. An output may change more than
+// once in one propagation; the counts stay exact, so the values are right
+// once it ends. Outputs in cycles are left for settle.
 func (m *machine) changed(n int32, v bool) {
 	net := m.net
 	d := int32(-1)
 	if v {
 		d = 1
 	}
-	for _, o := range net.outs[net.outStart[n]:net.outStart[n+1]] {
-		st := m.st[o] + d
-		m.st[o] = st
-		t := net.thr[o]
-		if t == inCycle {
-			if cy := net.cycle[o]; !m.cycleDirty[cy] {
-				m.cycleDirty[cy] = true
-				m.pending = append(m.pending, cy)
+	f := net.fan[n]
+	for _, e := range net.outs[f.start:f.end] {
+		o := e >> 2
+		if e&(edgeCycle|edgeNot) != 0 {
+			if e&edgeCycle != 0 {
+				if cy := net.cycle[o]; !m.cycleDirty[cy] {
+					m.cycleDirty[cy] = true
+					m.pending = append(m.pending, cy)
+				}
+				continue
 			}
+			// NOT: its count falls as its input comes true.
+			old := m.st[o]
+			m.st[o] = old - d
+			m.flipped(o, old < 0)
 			continue
 		}
-		c := st &^ valBit
-		var nv bool
-		if t > 0 {
-			nv = c >= t
-		} else {
-			nv = c < -t
+		old := m.st[o]
+		st := old + d
+		m.st[o] = st
+		if old^st < 0 {
+			m.flipped(o, st >= 0)
 		}
-		if nv != (st&valBit != 0) {
-			m.st[o] = st ^ valBit
-			if net.watchOf[o] >= 0 {
-				m.markWatched(o, nv)
-			}
-			if net.outStart[o+1] != net.outStart[o] {
-				m.changed(o, nv)
-			}
-		}
+	}
+}
+
+// flipped records that gate o became v and spreads it.
+func (m *machine) flipped(o int32, v bool) {
+	fo := m.net.fan[o]
+	if fo.watch >= 0 {
+		m.markWatched(o, v)
+	}
+	if fo.end != fo.start {
+		m.changed(o, v)
 	}
 }
 
@@ -476,7 +494,7 @@ func (m *machine) recomputeCycle(c int32) {
 	m.cycleOld = m.cycleOld[:0]
 	for _, n := range nodes {
 		m.cycleOld = append(m.cycleOld, m.value(n))
-		m.st[n] &^= valBit
+		m.st[n] = -1
 	}
 	for changed := true; changed; {
 		changed = false
@@ -491,14 +509,14 @@ func (m *machine) recomputeCycle(c int32) {
 				}
 			}
 			if t >= net.cycleThr[net.cycleStart[c]+int32(i)] {
-				m.st[n] |= valBit
+				m.st[n] = 0
 				changed = true
 			}
 		}
 	}
 	for i, n := range nodes {
 		if v := m.value(n); v != m.cycleOld[i] {
-			if net.watchOf[n] >= 0 {
+			if net.fan[n].watch >= 0 {
 				m.markWatched(n, v)
 			}
 			m.changed(n, v)
