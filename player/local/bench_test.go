@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkSearch measures the search's iterations per second from the
-// start of tic-tac-toe, connect four and breakthrough with one and with two
+// start of tic-tac-toe, connect four, breakthrough and reversi with one and with two
 // workers, and per second of CPU time, which shows the cost of parallelism
 // even when other processes take some of the cores. The knowledge variant
 // is the default search (MAST and NST on, GRAVE off, policy playouts),
@@ -37,7 +37,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"prove", searchConfig(b, "mcts:prove=on")},
 		{"heur", searchConfig(b, "mcts:heur=on")},
 	}
-	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough"} {
+	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi"} {
 		d := loadGame(b, "shared/"+game)
 		for _, workers := range []int{1, 2} {
 			for _, v := range variants {

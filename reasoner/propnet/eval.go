@@ -434,6 +434,7 @@ func (m *machine) changed(n int32, v bool) {
 	f := net.fan[n]
 	for _, e := range net.outs[f.start:f.end] {
 		o := e >> 2
+		dd := d
 		if e&(edgeCycle|edgeNot) != 0 {
 			if e&edgeCycle != 0 {
 				if cy := net.cycle[o]; !m.cycleDirty[cy] {
@@ -442,29 +443,22 @@ func (m *machine) changed(n int32, v bool) {
 				}
 				continue
 			}
-			// NOT: its count falls as its input comes true.
-			old := m.st[o]
-			m.st[o] = old - d
-			m.flipped(o, old < 0)
-			continue
+			dd = -d // NOT: its count falls as its input comes true
 		}
 		old := m.st[o]
-		st := old + d
+		st := old + dd
 		m.st[o] = st
-		if old^st < 0 {
-			m.flipped(o, st >= 0)
+		if old^st >= 0 {
+			continue // same sign: same value
 		}
-	}
-}
-
-// flipped records that gate o became v and spreads it.
-func (m *machine) flipped(o int32, v bool) {
-	fo := m.net.fan[o]
-	if fo.watch >= 0 {
-		m.markWatched(o, v)
-	}
-	if fo.end != fo.start {
-		m.changed(o, v)
+		nv := st >= 0
+		fo := &net.fan[o]
+		if fo.watch >= 0 {
+			m.markWatched(o, nv)
+		}
+		if fo.end != fo.start {
+			m.changed(o, nv)
+		}
 	}
 }
 

@@ -49,6 +49,7 @@ type goalProp struct {
 // build grounds d and compiles its network.
 func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, error) {
 	start := time.Now()
+	buildStart := start
 	// Some passes over a large graph cannot stop half way: the work aims
 	// at nine tenths of the time left, so that one under way when the
 	// deadline comes still ends before it.
@@ -280,7 +281,9 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	// game says so with facts of its own: a failure leaves the game with
 	// the one network.
 	if group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases)); len(group) > 1 {
-		net.phases, net.phaseBits, _ = buildPhases(ctx, mem, g, repl, outputs, pr, group, net)
+		pctx, cancel := context.WithTimeout(ctx, max(phaseTime, 2*time.Since(buildStart)))
+		net.phases, net.phaseBits, _ = buildPhases(pctx, mem, g, keep, repl, outputs, pr, group, net)
+		cancel()
 	}
 	stats.Build = time.Since(start)
 	net.stats = stats

@@ -3,6 +3,7 @@ package propnet
 import (
 	"context"
 	"slices"
+	"time"
 )
 
 // Phase networks. Most turn-taking games say whose turn it is with a fact
@@ -19,8 +20,14 @@ import (
 // general network when no or several turn facts hold, or when a move given
 // is not legal (the phase network assumes legal moves).
 
-// maxPhaseLinks bounds the networks given phase networks: each is a copy.
-const maxPhaseLinks = 1 << 21
+// maxPhaseLinks bounds the networks given phase networks: each is a copy,
+// optimised again. Building them also gets at most phaseTime, or twice the
+// time the network took so far if that is more, so that a large game's
+// start is not held up by what only makes it faster.
+const (
+	maxPhaseLinks = 1 << 20
+	phaseTime     = time.Second
+)
 
 // controlGroup returns the bases (by index) whose facts have one argument,
 // a role, and share their name with at least one other such base: of the
@@ -74,11 +81,16 @@ func (g *graph) readers(keep []bool, nodes []int32) []int {
 	return out
 }
 
-// clone returns a copy of g whose nodes own copies of their inputs.
-func (g *graph) clone() *graph {
+// clone returns a copy of the nodes keep of g, which own copies of their
+// inputs; the gates left out are constants in the copy.
+func (g *graph) clone(keep []bool) *graph {
 	c := &graph{kinds: slices.Clone(g.kinds), ins: make([][]int32, len(g.ins))}
 	for n, in := range g.ins {
-		c.ins[n] = slices.Clone(in)
+		if keep[n] {
+			c.ins[n] = slices.Clone(in)
+		} else if !g.isLeaf(int32(n)) {
+			c.kinds[n] = kFalse
+		}
 	}
 	return c
 }
@@ -96,17 +108,18 @@ func (g *graph) substitute(to []int32) {
 
 // buildPhases returns a phase network per base of group, and the bases'
 // indices, or nil when the graph is too large or a budget runs out. g,
-// repl and outputs are the optimised graph, its replacements and the
-// outputs of the network that plays; pr names the propositions in g;
-// main is the general network, whose shared parts the phases point to.
-func buildPhases(ctx context.Context, mem *memoryBudget, g *graph, repl []int32, outputs []int32, pr *proto, group []int, main *network) ([]*network, []int32, error) {
-	if _, links := g.size(nil); links > maxPhaseLinks {
+// keep, repl and outputs are the optimised graph, its nodes left, its
+// replacements and the outputs of the network that plays; pr names the
+// propositions in g; main is the general network, whose shared parts the
+// phases point to.
+func buildPhases(ctx context.Context, mem *memoryBudget, g *graph, keep []bool, repl []int32, outputs []int32, pr *proto, group []int, main *network) ([]*network, []int32, error) {
+	if _, links := g.size(keep); links > maxPhaseLinks {
 		return nil, nil, nil
 	}
 	var phases []*network
 	var bits []int32
 	for _, j := range group {
-		ph, err := buildPhase(ctx, mem, g, repl, outputs, pr, group, j, main)
+		ph, err := buildPhase(ctx, mem, g, keep, repl, outputs, pr, group, j, main)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -118,8 +131,8 @@ func buildPhases(ctx context.Context, mem *memoryBudget, g *graph, repl []int32,
 
 // buildPhase returns the phase network of the states where base on of
 // group holds and the others do not.
-func buildPhase(ctx context.Context, mem *memoryBudget, g *graph, repl []int32, outputs []int32, pr *proto, group []int, on int, main *network) (*network, error) {
-	g = g.clone()
+func buildPhase(ctx context.Context, mem *memoryBudget, g *graph, keep []bool, repl []int32, outputs []int32, pr *proto, group []int, on int, main *network) (*network, error) {
+	g = g.clone(keep)
 	// at maps each node of pr, through every optimisation, to the node
 	// that computes it.
 	at := slices.Clone(repl)
