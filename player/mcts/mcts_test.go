@@ -227,7 +227,11 @@ func TestNodeCap(t *testing.T) {
 	const maxNodes = 30
 	g := nim(200)
 	s := newSearch(t, g, Config{Workers: 2, MaxNodes: maxNodes})
-	run(t, s, 200*time.Millisecond)
+	// Searched until the cap is reached, however slow the machine (the
+	// race detector on a loaded one took over 200 ms for 30 nodes).
+	for limit := time.Now().Add(10 * time.Second); !s.Stats().Full && time.Now().Before(limit); {
+		run(t, s, 50*time.Millisecond)
+	}
 	st := s.Stats()
 	if !st.Full || st.Nodes > maxNodes {
 		t.Fatalf("full %v with %d nodes, want full with at most %d", st.Full, st.Nodes, maxNodes)
