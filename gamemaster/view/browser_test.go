@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -474,6 +475,102 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("narrowing", func(t *testing.T) {
+		// In breakthrough a move changes two cells, and a cell may be
+		// changed by several moves: a click on the pawn keeps its moves,
+		// a click on where it goes then plays the one move left.
+		g, _ := games.Lookup("breakthrough")
+		h := human.New("person", fx.f)
+		opp, err := gamemaster.NewPlayer("legal", fx.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := fx.srv.AddSeat(h)
+		ref := &gamemaster.Referee{NewReasoner: fx.f, OnStep: fx.srv.Publish}
+		mctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ref.Run(mctx, &gamemaster.Match{ID: "narrow.1", Game: g, Players: []player.Player{h, opp}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
+		}()
+		defer func() { stop(); <-done }()
+		var legal []string
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url(seat)),
+			chromedp.Poll(`document.body.dataset.status === 'to-move' && document.querySelectorAll('#board .movable').length > 0`, nil, chromedp.WithPollingTimeout(15*time.Second)),
+			chromedp.Evaluate(`Array.from(document.querySelectorAll('#moves button')).map(b => b.dataset.move)`, &legal),
+		)
+		// A pawn with three moves: forward and both diagonals.
+		byFrom := map[string][]string{}
+		for _, m := range legal {
+			var c1, r1, c2, r2 int
+			if _, err := fmt.Sscanf(m, "(move %d %d %d %d)", &c1, &r1, &c2, &r2); err == nil {
+				k := fmt.Sprintf("%d %d", c1, r1)
+				byFrom[k] = append(byFrom[k], m)
+			}
+		}
+		var from string
+		for k, ms := range byFrom {
+			if len(ms) == 3 {
+				from = k
+				break
+			}
+		}
+		if from == "" {
+			t.Fatalf("no pawn with three moves among %v", legal)
+		}
+		m := byFrom[from][2]
+		var c1, r1, c2, r2 int
+		fmt.Sscanf(m, "(move %d %d %d %d)", &c1, &r1, &c2, &r2)
+		var candidates []string
+		run(t, ctx, 10*time.Second,
+			chromedp.Click(fmt.Sprintf(`#board td[data-x="%d"][data-y="%d"]`, c1, r1)),
+			chromedp.Evaluate(`Array.from(document.querySelectorAll('#moves button.candidate')).map(b => b.dataset.move)`, &candidates),
+			chromedp.Click(fmt.Sprintf(`#board td[data-x="%d"][data-y="%d"]`, c2, r2)),
+		)
+		{
+			c, cancel := context.WithTimeout(ctx, 5*time.Second)
+			err := chromedp.Run(c, chromedp.Poll(`document.body.dataset.sent !== undefined || document.body.dataset.step !== '0'`, nil))
+			cancel()
+			if err != nil {
+				var dump string
+				run(t, ctx, 5*time.Second, chromedp.Evaluate(`document.body.dataset.status + ' step ' + document.body.dataset.step + ' hint: ' + document.getElementById('hint').textContent + ' candidates: ' + Array.from(document.querySelectorAll('#moves button.candidate')).map(b => b.dataset.move).join(',') + ' | ' + document.getElementById('message').textContent`, &dump))
+				t.Fatalf("%s: clicked %s then its target; candidates after the first click %v; the page: %s", m, from, candidates, dump)
+			}
+		}
+		if !slices.Equal(candidates, byFrom[from]) {
+			t.Errorf("a click on the pawn at %s keeps %v, want its moves %v", from, candidates, byFrom[from])
+		}
+		run(t, ctx, 10*time.Second, chromedp.Poll(`document.body.dataset.step !== '0'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+		turn, _ := h.Turn()
+		if len(turn.History) == 0 || turn.History[0].Chosen != m {
+			t.Errorf("the person chose %+v, want %s (clicked the pawn, then its target)", turn.History, m)
+		}
+	})
+
+	t.Run("one cell left", func(t *testing.T) {
+		// A state with a single cell fact is drawn on the grid of the
+		// others, not as a list.
+		rec := *fx.recs["ticTacToe"]
+		rec.MatchID, rec.GameKey = "oneLeft.1", "oneCellLeft"
+		rec.States = slices.Clone(rec.States)
+		rec.States[len(rec.States)-1] = "((cell 2 2 x) (control oplayer))"
+		if err := record.WriteFile(filepath.Join(fx.dir, "matches", "oneLeft.1.json"), &rec); err != nil {
+			t.Fatal(err)
+		}
+		var shape string
+		run(t, ctx, 20*time.Second,
+			chromedp.Navigate(fx.url("/match?src=0/matches/oneLeft.1.json")),
+			chromedp.WaitReady(`body[data-states]`),
+			chromedp.Evaluate(`document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End'}))`, nil),
+			chromedp.Poll(fmt.Sprintf(`document.getElementById('board').dataset.step === "%d"`, len(rec.States)-1), nil),
+			chromedp.Evaluate(`(() => { const g = document.querySelector('#board table.grid'); return g ? g.querySelectorAll('td').length + ' cells, ' + g.querySelector('td[data-x="2"][data-y="2"]').textContent : 'no grid'; })()`, &shape),
+		)
+		if shape != "9 cells, x" {
+			t.Errorf("the last state, with one cell fact, is drawn as %q, want the 3 by 3 grid with x in its middle", shape)
+		}
+	})
+
 	t.Run("generic shape", func(t *testing.T) {
 		// checkersTorus has no blank cells: the rows without pieces are
 		// drawn all the same, at every step.
@@ -490,7 +587,7 @@ func TestBrowser(t *testing.T) {
 			cancel()
 			if err != nil {
 				var dump string
-				run(t, ctx, 5*time.Second, chromedp.Evaluate(`document.URL + ' ' + document.readyState + ' ' + document.body.innerText.slice(0, 500)`, &dump))
+				run(t, ctx, 5*time.Second, chromedp.Evaluate(`document.URL + ' ' + document.readyState + ' ' + document.getElementById('board').innerHTML.slice(0, 300) + ' | ' + document.getElementById('errors').innerHTML + ' | ' + document.getElementById('stepInfo').innerHTML.slice(0, 300) + ' | ' + document.getElementById('players').innerHTML.slice(0, 200)`, &dump))
 				t.Fatalf("the board of torus.1 is not drawn: %v; the page: %s", err, dump)
 			}
 		}

@@ -113,8 +113,12 @@ function el(tag, attrs, ...children) {
 // a board of the same shape at every step: it is given every state of a
 // match, and on a seat the states the legal moves lead to.
 class Domain {
-  constructor() { this.rels = new Map(); }
+  constructor() { this.rels = new Map(); this.cells = new Map(); }
   addFacts(facts) {
+    // Which relation holds the cells, counted over the states seen: a
+    // state with one piece left, or none, is drawn on the same grid.
+    const c = cellRelation(facts);
+    if (c) this.cells.set(c.rel, (this.cells.get(c.rel) || 0) + 1);
     for (const f of facts) {
       if (f.length !== 4) continue;
       if (!this.rels.has(f[0])) this.rels.set(f[0], [new Set(), new Set(), 0]);
@@ -135,6 +139,13 @@ class Domain {
     const d = this.rels.get(rel);
     if (d) for (const v of d[i]) vs.add(v);
     return fillRange(sortValues([...vs]));
+  }
+  // cellRelation returns the relation that held the cells in the most
+  // states seen, if any.
+  cellRelation() {
+    let best = null, n = 0;
+    for (const [rel, k] of this.cells) if (k > n) { best = rel; n = k; }
+    return best;
   }
   // width returns the length of the longest content of rel seen.
   width(rel) {
@@ -164,7 +175,12 @@ function fillRange(vs) {
 // the second down, and lists the other facts.
 function genericBoard(facts, domain) {
   const box = el("div", {class: "generic-board"});
-  const cells = cellRelation(facts);
+  let cells = cellRelation(facts);
+  const known = domain && domain.cellRelation();
+  if (known && (!cells || cells.rel !== known)) {
+    const fs = facts.filter(f => f.length === 4 && f[0] === known);
+    if (new Set(fs.map(f => f[1] + "\u0000" + f[2])).size === fs.length) cells = {rel: known, facts: fs};
+  }
   let rest = facts;
   if (cells) {
     const xs = domain ? domain.values(cells.rel, 0, cells.facts.map(f => f[1])) : sortValues([...new Set(cells.facts.map(f => f[1]))]);
