@@ -481,7 +481,7 @@ func TestBrowser(t *testing.T) {
 		// a click on where it goes then plays the one move left.
 		g, _ := games.Lookup("breakthrough")
 		h := human.New("person", fx.f)
-		opp, err := gamemaster.NewPlayer("legal", fx.f)
+		opp, err := players.New("legal", fx.f)
 		if err != nil {
 			t.Fatal(err)
 		}
