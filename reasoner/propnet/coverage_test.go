@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +23,7 @@ import (
 // shared machine the time is mostly waiting) and the peak heap. It is a
 // measurement, run on demand: GGP_PROPNET_COVERAGE=1 go test -run Coverage
 // -v -timeout 2h ./reasoner/propnet/; GGP_PROPNET_BUDGET=30s sets another
-// budget. It fails when a game's grounding overruns its deadline by more
+// budget, GGP_PROPNET_GAMES=chess,skirmish measures only the games named. It fails when a game's grounding overruns its deadline by more
 // than a second or ends in an error other than ErrNotGrounded.
 func TestCoverage(t *testing.T) {
 	if os.Getenv("GGP_PROPNET_COVERAGE") == "" {
@@ -37,9 +39,16 @@ func TestCoverage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	var only []string
+	if s := os.Getenv("GGP_PROPNET_GAMES"); s != "" {
+		only = strings.Split(s, ",")
+	}
 	grounded := 0
 	for _, dir := range dirs {
 		name := filepath.Base(dir)
+		if only != nil && !slices.Contains(only, name) {
+			continue
+		}
 		g, err := games.LoadFolder(dir)
 		if err != nil {
 			fmt.Printf("FAIL %s: not loaded: %v\n", name, err)

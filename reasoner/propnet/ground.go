@@ -22,6 +22,55 @@ import (
 // dependency graph in topological order, so a long chain of derivations (a
 // step counter, a successor relation) costs one pass per new atom rather
 // than one pass over everything per round.
+//
+// Before grounding, the rules are rewritten so that their instances follow
+// the size of the ground game rather than the product of the domains:
+// rules joining several dynamic literals are split by eliminating variables
+// (split.go), and relations are derived only for the arguments their
+// callers ask about (demand.go).
+
+// relKey names a relation by its name and arity, across attempts.
+type relKey struct {
+	name  string
+	arity int
+}
+
+// maxWholeStatic bounds the atoms of a static relation derived whole;
+// past it grounding starts again with the relation derived on demand.
+const maxWholeStatic = 1 << 18
+
+// maxAttempts bounds the attempts at grounding a game.
+const maxAttempts = 8
+
+var errTooLarge = errors.New("a static relation is too large to derive whole")
+
+// groundRules compiles and grounds d. It starts again, deriving on demand
+// each static relation found too large to derive whole, at most
+// maxAttempts times.
+func groundRules(ctx context.Context, d *gdl.Description, limits Limits, mem *memoryBudget) (*grounder, error) {
+	large := map[relKey]bool{}
+	for attempt := 1; ; attempt++ {
+		gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem, large: large,
+			noDemand: limits.noDemand, noSplit: limits.noSplit}
+		if err := gr.compile(d); err != nil {
+			return nil, err
+		}
+		err := gr.ground()
+		if !errors.Is(err, errTooLarge) {
+			return gr, err
+		}
+		if attempt == maxAttempts {
+			return nil, fmt.Errorf("%w: static relation %s/%d too large after %d attempts", ErrBudget, gr.tooLarge.name, gr.tooLarge.arity, attempt)
+		}
+		large[*gr.tooLarge] = true
+	}
+}
+
+// wholeStatic reports whether relation r is static and derived whole,
+// though it could be derived on demand.
+func (g *grounder) wholeStatic(r int) bool {
+	return r < len(g.demandable) && !g.demanded[r] && g.demandable[r]
+}
 
 // ErrBudget is wrapped by every error that reports a game too large to
 // ground within its limits.
@@ -59,6 +108,9 @@ type literal struct {
 	args []pat // the atom's arguments, litPos and litNeg
 	x, y pat   // litDistinct
 	vars []int // the variables occurring
+	// filter marks a positive literal that restricts the join without
+	// being a condition of the rule: a demand (demand.go).
+	filter bool
 }
 
 // clause is a rule with its disjunctions expanded.
@@ -91,18 +143,22 @@ type Limits struct {
 	// goroutine's allocations count too. Default 768 MiB, which keeps the
 	// process under 1 GiB with the garbage not yet collected.
 	MaxMemory int64
-	// MaxTerms bounds the ground terms and atoms interned.
+	// MaxTerms bounds the ground terms and atoms interned. Default 2^22.
 	MaxTerms int
 	// MaxLinks bounds the literals of all rule instances together: the
-	// size of the network before optimisation.
+	// size of the network before optimisation. Default 2^24.
 	MaxLinks int
-	// MaxDepth bounds the nesting of a ground term.
+	// MaxDepth bounds the nesting of a ground term. Default 64.
 	MaxDepth int
+
+	// noDemand and noSplit turn off deriving relations on demand
+	// (demand.go) and splitting rules (split.go), for tests.
+	noDemand, noSplit bool
 }
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxTerms <= 0 {
-		l.MaxTerms = 1 << 20
+		l.MaxTerms = 1 << 22
 	}
 	if l.MaxLinks <= 0 {
 		l.MaxLinks = 1 << 24
@@ -138,6 +194,19 @@ type grounder struct {
 	// instances.
 	certain []bool
 	mem     *memoryBudget
+	// noDemand derives every relation whole, as far as the relaxation
+	// allows, instead of as far as the queries ask (demand.go).
+	noDemand bool
+	// noSplit leaves the rules as written (split.go).
+	noSplit bool
+	// large names the static relations derived on demand because a
+	// previous attempt found them too large to derive whole; tooLarge is
+	// set when this attempt finds another.
+	large    map[relKey]bool
+	tooLarge *relKey
+	// demanded marks the relations derived on demand, demandable the
+	// static ones that could be.
+	demanded, demandable []bool
 	// instances holds every rule instance recorded, flat: head, the
 	// number of positive and of negative literals, then their atoms.
 	instances []termID
@@ -150,6 +219,11 @@ type grounder struct {
 	trail  []int
 	ranges [][2]int // per body literal: the range of atoms it joins
 	posOf  []termID // per body literal: the atom it matched
+}
+
+// isState reports whether r is true or does: the state or the moves.
+func (r *relation) isState() bool {
+	return (r.name == gdl.KeyTrue && r.arity == 1) || (r.name == gdl.KeyDoes && r.arity == 2)
 }
 
 func (g *grounder) relation(name string, arity int) int {
@@ -204,6 +278,9 @@ func (g *grounder) compile(d *gdl.Description) error {
 			g.project(c)
 		}
 	}
+	if !g.noSplit {
+		g.split()
+	}
 	// The relaxation: true of whatever init or next may hold of, does of
 	// whatever legal may allow.
 	x, rr, m := &gdl.Var{Name: "x"}, &gdl.Var{Name: "r"}, &gdl.Var{Name: "m"}
@@ -224,6 +301,9 @@ func (g *grounder) compile(d *gdl.Description) error {
 		}
 		c.relax = true
 		g.rules = append(g.rules, c)
+	}
+	if !g.noDemand {
+		g.demand()
 	}
 	return nil
 }
@@ -500,7 +580,7 @@ func (g *grounder) certainRelations() []bool {
 		for _, c := range g.rules {
 			h := c.head.rel
 			for _, l := range c.body {
-				if l.kind == litDistinct {
+				if l.kind == litDistinct || l.filter {
 					continue
 				}
 				if dynamic[l.rel] && !dynamic[h] {
@@ -747,6 +827,9 @@ func (g *grounder) checkBudget() error {
 			return err
 		}
 	}
+	if g.tooLarge != nil {
+		return errTooLarge
+	}
 	if len(g.ts.terms) > g.limits.MaxTerms {
 		return fmt.Errorf("%w: more than %d ground terms", ErrBudget, g.limits.MaxTerms)
 	}
@@ -930,7 +1013,7 @@ func (g *grounder) emit(c *clause) error {
 		g.instances = append(g.instances, head, 0, 0)
 		for i := range c.body {
 			// A certain atom is true: the AND needs no input for it.
-			if l := &c.body[i]; l.kind == litPos && !g.certain[l.rel] {
+			if l := &c.body[i]; l.kind == litPos && !l.filter && !g.certain[l.rel] {
 				g.instances = append(g.instances, g.posOf[i])
 				g.instances[start+1]++
 			}
@@ -966,6 +1049,9 @@ func (g *grounder) emit(c *clause) error {
 func (g *grounder) add(r int, atom termID) {
 	if int(atom) < len(g.possible) && g.possible[atom] {
 		return
+	}
+	if rel := g.rels[r]; len(rel.atoms) >= maxWholeStatic && g.tooLarge == nil && g.wholeStatic(r) {
+		g.tooLarge = &relKey{rel.name, rel.arity}
 	}
 	for int(atom) >= len(g.possible) {
 		g.possible = append(g.possible, false)

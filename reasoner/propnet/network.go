@@ -60,11 +60,8 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	}
 	limits = limits.withDefaults()
 	mem := newMemoryBudget(limits.MaxMemory)
-	gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem}
-	if err := gr.compile(d); err != nil {
-		return nil, err
-	}
-	if err := gr.ground(); err != nil {
+	gr, err := groundRules(ctx, d, limits, mem)
+	if err != nil {
 		return nil, err
 	}
 	// The indexes, statistics and plans served the joins only.
