@@ -9,7 +9,7 @@ import (
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/gamegen"
+	"github.com/ggp-go/ggp/reasoner/internal/gamegen"
 )
 
 // buildWith grounds d with rule splitting and demand turned on or off.
