@@ -383,21 +383,7 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := human.New("person", fx.f)
-		opp, err := players.New("legal", fx.f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat := fx.srv.AddSeat(h)
-		ref := &gamemaster.Referee{NewReasoner: fx.f, OnStep: fx.srv.Publish}
-		done := make(chan *record.Record, 1)
-		go func() {
-			rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "human.1", Game: g, Players: []player.Player{h, opp}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
-			if err != nil {
-				t.Error(err)
-			}
-			done <- rec
-		}()
+		_, seat, done := fx.seatMatch(t, context.Background(), g, "human.1")
 		run(t, ctx, 10*time.Second, chromedp.Navigate(fx.url(seat)))
 		var clicked []string
 		for turn := range 9 {
@@ -445,7 +431,7 @@ func TestBrowser(t *testing.T) {
 		case <-time.After(20 * time.Second):
 			t.Fatal("the human match did not end")
 		}
-		if !rec.IsCompleted {
+		if rec == nil || !rec.IsCompleted {
 			t.Fatal("the human match did not complete")
 		}
 		var played []string
@@ -480,19 +466,8 @@ func TestBrowser(t *testing.T) {
 		// changed by several moves: a click on the pawn keeps its moves,
 		// a click on where it goes then plays the one move left.
 		g, _ := games.Lookup("breakthrough")
-		h := human.New("person", fx.f)
-		opp, err := players.New("legal", fx.f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat := fx.srv.AddSeat(h)
-		ref := &gamemaster.Referee{NewReasoner: fx.f, OnStep: fx.srv.Publish}
 		mctx, stop := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			ref.Run(mctx, &gamemaster.Match{ID: "narrow.1", Game: g, Players: []player.Player{h, opp}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
-		}()
+		h, seat, done := fx.seatMatch(t, mctx, g, "narrow.1")
 		defer func() { stop(); <-done }()
 		var legal []string
 		run(t, ctx, 20*time.Second,
@@ -609,6 +584,31 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// seatMatch starts a match of g, with a person seated on fx's viewer as
+// the first role and the legal player as the second, 20 s a move, and
+// returns the person, the seat's path and the channel of the record,
+// which is nil when the match fails (an error, unless ctx was cancelled).
+func (fx *fixture) seatMatch(t *testing.T, ctx context.Context, g *games.Game, id string) (*human.Player, string, <-chan *record.Record) {
+	t.Helper()
+	h := human.New("person", fx.f)
+	opp, err := players.New("legal", fx.f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := fx.srv.AddSeat(h)
+	ref := &gamemaster.Referee{NewReasoner: fx.f, OnStep: fx.srv.Publish}
+	done := make(chan *record.Record, 1)
+	go func() {
+		rec, err := ref.Run(ctx, &gamemaster.Match{ID: id, Game: g, Players: []player.Player{h, opp}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
+		if err != nil && ctx.Err() == nil {
+			t.Error(err)
+			rec = nil
+		}
+		done <- rec
+	}()
+	return h, seat, done
 }
 
 // checkBoard checks the board drawn against a recorded state: every cell
