@@ -147,6 +147,7 @@ func TestMatchCommandUsage(t *testing.T) {
 		{[]string{"tournament", "--games", "nim", "--players", "human,random", "--out", "x"}, 2, "a human player plays on a seat page of the viewer: add --view"},
 		{[]string{"tournament", "--games", "nim", "--players", "human,human", "--view", "--out", "x"}, 2, "at most one human player"},
 		{[]string{"tournament", "--games", "nim", "--players", "human,random", "--view", "--parallel", "2", "--out", "x"}, 2, "--parallel 1, not 2"},
+		{[]string{"tournament", "--games", "threePlayerTicTacToe", "--players", "human,random", "--view", "--out", "x"}, 2, "threePlayerTicTacToe: a person takes one role, not 2"},
 		{[]string{"view", "--port", "0", "--games", "no/such/games", "."}, 2, "--games: no/such/games: no such file or directory"},
 		{[]string{"view", "--port", "0", "no/such/records"}, 2, "no/such/records: no such file or directory"},
 		{[]string{"match", "ticTacToe", "--players", "random,legal", "--view", "--view-port", "0", "--view-games", "no/such/games"}, 2, "--view-games: no/such/games: no such file or directory"},

@@ -108,6 +108,11 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		}
 		t.Games = append(t.Games, g)
 	}
+	if humans > 0 {
+		if err := oneSeatEach(t); err != nil {
+			return err
+		}
+	}
 	bar := false
 	if f, ok := env.stderr.(*os.File); ok && isTerminal(f) {
 		bar = true
@@ -267,4 +272,25 @@ func tournamentBar(w io.Writer, p tournament.Progress, last string) {
 		llr = fmt.Sprintf(" LLR %.2f", p.SPRT.LLR)
 	}
 	fmt.Fprintf(w, "\r[%s%s] %d/%d%s %-50s", strings.Repeat("#", filled), strings.Repeat("-", width-filled), p.Done, p.Total, llr, last)
+}
+
+// oneSeatEach refuses a tournament in which the person would take two
+// roles of one match, as players do in a game of more roles than players.
+func oneSeatEach(t *tournament.Tournament) error {
+	ms, err := t.Schedule()
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		n := 0
+		for _, p := range m.Seats {
+			if t.Players[p] == players.Human {
+				n++
+			}
+		}
+		if n > 1 {
+			return fmt.Errorf("%w: %s: a person takes one role, not %d: give as many players as the game has roles", errUsage, m.Game.Key, n)
+		}
+	}
+	return nil
 }
