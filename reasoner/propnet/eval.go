@@ -40,7 +40,9 @@ type network struct {
 	leaf  []bool
 	level []int32
 	cycle []int32 // the cycle a node belongs to, or -1
-	fan   []fanout
+	// cyclePos is a node's position in its cycle's list of nodes.
+	cyclePos []int32
+	fan      []fanout
 	// outs holds the outputs of every node, each as o<<2 | flags: edgeNot
 	// when o is a NOT gate, whose count falls when its input comes true;
 	// edgeCycle when o is in a cycle, whose count is not kept.
@@ -55,15 +57,14 @@ type network struct {
 
 	bases []int32 // per base: its node
 	next  []int32 // per base: the node of its next
-	// fan[n].watch is -1, or k when node n is watched by the entries
-	// watchList[watchStart[k]:watchStart[k+1]]: an entry e >= 0 is bit e
-	// of the next state, e < 0 bit ^e of the legal moves. A flip of n
-	// updates the next state and the legal moves as it happens, instead of
-	// every next and every legal proposition being read each step.
-	watchStart []int32
-	watchList  []int32
-	// legalWord[r] is the first word of role r's legal moves in a
-	// machine's legal bitset: bit i of the role's words is legal[r][i].
+	// A node n with fan[n].watch >= 0 is watched: each entry of
+	// watchList[watch:watch+nwatch] is a bit of a machine's watched words
+	// that holds n's value. The words hold the next state, then each
+	// role's legal moves. A flip of n updates them as it happens, instead
+	// of every next and every legal proposition being read each step.
+	watchList []int32
+	// legalWord[r] is the first word of role r's legal moves in the
+	// watched words: bit i of the role's words is legal[r][i].
 	legalWord []int32
 	legal     [][]legalProp
 	moves     [][]reasoner.Move // per role: the move of each legal proposition, in order
@@ -150,6 +151,7 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
 	comps := sccs(context.Background(), count, insOf)
 	net.cycle = make([]int32, count)
+	net.cyclePos = make([]int32, count)
 	net.level = make([]int32, count)
 	for _, comp := range comps {
 		isCycle := cyclic(comp, insOf)
@@ -165,6 +167,9 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 				net.cycle[n] = int32(len(net.cycles))
 			}
 			net.cycles = append(net.cycles, comp)
+			for i, n := range comp {
+				net.cyclePos[n] = int32(i)
+			}
 		}
 		for _, n := range comp {
 			if net.leaf[n] {
@@ -200,9 +205,9 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 	return nil
 }
 
-// fanout is where a node's outputs are, outs[start:end], and whether a
-// flip of it is watched.
-type fanout struct{ start, end, watch int32 }
+// fanout is where a node's outputs are, outs[start:end], and where the
+// bits that watch it are, watchList[watch:watch+nwatch] (watch -1: none).
+type fanout struct{ start, end, watch, nwatch int32 }
 
 // The flags of an edge in outs.
 const (
@@ -321,11 +326,17 @@ type machine struct {
 	pending    []int32 // cycles whose inputs changed
 	cycleDirty []bool
 	cycleOld   []bool
+	cycleCount []int32 // per gate of the cycle recomputed: its true inputs
+	cycleQueue []int32 // gates of the cycle come true, their outputs not yet counted
+	// cycleWork counts the links cycles' recomputation followed, for
+	// phasesPayOff.
+	cycleWork int
 
-	state  []uint64 // the base words loaded
-	next   []uint64 // the words of the next state, kept as nexts flip
-	legal  []uint64 // the legal moves, kept as legal propositions flip
-	inputs []int32  // the input nodes set
+	state []uint64 // the base words loaded
+	// watched holds the words of the next state and of the legal moves,
+	// kept as next and legal propositions flip.
+	watched []uint64
+	inputs  []int32 // the input nodes set
 }
 
 func (net *network) newMachine() *machine {
@@ -340,8 +351,8 @@ func (net *network) newMachine() *machine {
 	return m
 }
 
-// indexWatched fills fan[n].watch, watchStart, watchList and legalWord from
-// next and legal.
+// indexWatched fills fan[n].watch, watchList and legalWord from next and
+// legal.
 func (net *network) indexWatched() {
 	byNode := map[int32][]int32{}
 	var nodes []int32
@@ -354,53 +365,50 @@ func (net *network) indexWatched() {
 	for j, n := range net.next {
 		watch(n, int32(j))
 	}
-	words := int32(0)
+	words := int32(len(net.initial))
 	net.legalWord = make([]int32, len(net.legal))
 	for r, ps := range net.legal {
 		net.legalWord[r] = words
 		for i, p := range ps {
-			watch(p.node, ^(words*64 + int32(i)))
+			watch(p.node, words*64+int32(i))
 		}
 		words += int32(len(ps)+63) / 64
 	}
 	net.legalWord = append(net.legalWord, words)
-	net.watchStart = []int32{0}
-	for k, n := range nodes {
-		net.fan[n].watch = int32(k)
+	for _, n := range nodes {
+		net.fan[n].watch = int32(len(net.watchList))
+		net.fan[n].nwatch = int32(len(byNode[n]))
 		net.watchList = append(net.watchList, byNode[n]...)
-		net.watchStart = append(net.watchStart, int32(len(net.watchList)))
 	}
 }
 
 // markWatched records that node n, watched, became v.
 func (m *machine) markWatched(n int32, v bool) {
-	net := m.net
-	k := net.fan[n].watch
-	for _, e := range net.watchList[net.watchStart[k]:net.watchStart[k+1]] {
-		bits := m.next
-		if e < 0 {
-			bits, e = m.legal, ^e
-		}
+	f := m.net.fan[n]
+	for _, e := range m.net.watchList[f.watch : f.watch+f.nwatch] {
+		// Unsigned, so that the word and the bit are a shift and a mask.
+		i, b := uint32(e)>>6, uint64(1)<<(uint32(e)&63)
 		if v {
-			bits[e/64] |= 1 << (e % 64)
+			m.watched[i] |= b
 		} else {
-			bits[e/64] &^= 1 << (e % 64)
+			m.watched[i] &^= b
 		}
 	}
 }
 
 func (m *machine) alloc() {
 	m.cycleDirty = make([]bool, len(m.net.cycles))
-	m.next = make([]uint64, len(m.net.initial))
+	words := len(m.net.initial)
 	if len(m.net.legalWord) > 0 {
-		m.legal = make([]uint64, m.net.legalWord[len(m.net.legalWord)-1])
+		words = int(m.net.legalWord[len(m.net.legalWord)-1])
 	}
+	m.watched = make([]uint64, words)
 }
 
 // legalWords returns the words of role's legal moves: bit i is set when
 // the move net.legal[role][i] is legal.
 func (m *machine) legalWords(role int) []uint64 {
-	return m.legal[m.net.legalWord[role]:m.net.legalWord[role+1]]
+	return m.watched[m.net.legalWord[role]:m.net.legalWord[role+1]]
 }
 
 // setLeaf sets a leaf and propagates the change.
@@ -490,21 +498,44 @@ func (m *machine) recomputeCycle(c int32) {
 		m.cycleOld = append(m.cycleOld, m.value(n))
 		m.st[n] = -1
 	}
-	for changed := true; changed; {
-		changed = false
-		for i, n := range nodes {
-			if m.value(n) {
+	// From all false up: a gate whose count of true inputs reaches its
+	// threshold comes true and counts for its outputs in the cycle, each
+	// link followed once.
+	thr := net.cycleThr[net.cycleStart[c]:]
+	m.cycleCount = m.cycleCount[:0]
+	m.cycleQueue = m.cycleQueue[:0]
+	for _, n := range nodes {
+		t := int32(0)
+		for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
+			if m.value(in) {
+				t++
+			}
+		}
+		m.cycleWork += int(net.inStart[n+1] - net.inStart[n])
+		m.cycleCount = append(m.cycleCount, t)
+	}
+	// Counted with the whole cycle false: only now may gates come true.
+	for i, n := range nodes {
+		if m.cycleCount[i] >= thr[i] {
+			m.st[n] = 0
+			m.cycleQueue = append(m.cycleQueue, n)
+		}
+	}
+	for len(m.cycleQueue) > 0 {
+		n := m.cycleQueue[len(m.cycleQueue)-1]
+		m.cycleQueue = m.cycleQueue[:len(m.cycleQueue)-1]
+		f := net.fan[n]
+		m.cycleWork += int(f.end - f.start)
+		for _, e := range net.outs[f.start:f.end] {
+			o := e >> 2
+			if e&edgeCycle == 0 || net.cycle[o] != c || m.value(o) {
 				continue
 			}
-			t := int32(0)
-			for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
-				if m.value(in) {
-					t++
-				}
-			}
-			if t >= net.cycleThr[net.cycleStart[c]+int32(i)] {
-				m.st[n] = 0
-				changed = true
+			j := net.cyclePos[o]
+			m.cycleCount[j]++
+			if m.cycleCount[j] >= thr[j] {
+				m.st[o] = 0
+				m.cycleQueue = append(m.cycleQueue, o)
 			}
 		}
 	}
@@ -554,7 +585,7 @@ func (m *machine) setInputs(inputs []int32) {
 }
 
 // nextState writes the words of the state that follows into words.
-func (m *machine) nextState(words []uint64) { copy(words, m.next) }
+func (m *machine) nextState(words []uint64) { copy(words, m.watched[:len(m.net.initial)]) }
 
 // encoding is the state encoding of one network: a bitset over its bases.
 type encoding struct{ facts []reasoner.Fact }

@@ -280,6 +280,10 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	if group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases)); len(group) > 1 {
 		pctx, cancel := context.WithTimeout(ctx, max(phaseTime, 2*time.Since(buildStart)))
 		net.phases, net.phaseBits, _ = buildPhases(pctx, mem, g, keep, repl, outputs, pr, group, net)
+		deadline, _ := pctx.Deadline()
+		if len(net.phases) > 0 && !net.phasesPayOff(calibrationSteps(net), deadline) {
+			net.phases, net.phaseBits = nil, nil
+		}
 		cancel()
 	}
 	stats.Build = time.Since(start)

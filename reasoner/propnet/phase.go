@@ -2,6 +2,8 @@ package propnet
 
 import (
 	"context"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"time"
 )
@@ -222,4 +224,125 @@ func buildPhase(ctx context.Context, mem *memoryBudget, g *graph, keep []bool, r
 		return nil, err
 	}
 	return ph, nil
+}
+
+// phaseOf returns the index of the only base of bits set in words, or -1
+// when none or several are.
+func phaseOf(bits []int32, words []uint64) int {
+	p := -1
+	for i, j := range bits {
+		if words[j/64]&(1<<(j%64)) != 0 {
+			if p >= 0 {
+				return -1
+			}
+			p = i
+		}
+	}
+	return p
+}
+
+// phasesPayOff reports whether random playouts from the initial state cost
+// less with the phase networks than with the general one alone. A phase
+// network spares the turn passing, but sees the changes of as many plies
+// as there are roles, each of them once per network: in connect four,
+// where the turn fact feeds little and a move a lot, the one network is
+// cheaper. The cost of a step is counted, not timed, so the choice does
+// not depend on the machine's load: the outputs of every node whose value
+// the step changed and the links followed recomputing cycles, over the same playouts (both draw the same moves) of
+// at most steps steps, or until deadline.
+func (net *network) phasesPayOff(steps int, deadline time.Time) bool {
+	general, ok := net.stepCost(false, steps, deadline)
+	if !ok {
+		return false
+	}
+	phased, ok := net.stepCost(true, steps, deadline)
+	return ok && phased < 0.85*general
+}
+
+// stepCost returns the mean cost of a step (see phasesPayOff) of random
+// playouts, with the phase networks or without, and false when it could
+// not play them.
+func (net *network) stepCost(phases bool, steps int, deadline time.Time) (float64, bool) {
+	general := net.newMachine()
+	machines := make([]*machine, len(net.phases))
+	loaded := map[*machine]bool{}
+	pick := func(words []uint64) (*network, *machine) {
+		p := -1
+		if phases {
+			p = phaseOf(net.phaseBits, words)
+		}
+		if p < 0 {
+			return net, general
+		}
+		if machines[p] == nil {
+			machines[p] = net.phases[p].newMachine()
+		}
+		return net.phases[p], machines[p]
+	}
+	var before []bool
+	cost := func(m *machine, f func()) int {
+		before = before[:0]
+		for _, st := range m.st {
+			before = append(before, st >= 0)
+		}
+		work := m.cycleWork
+		f()
+		c := m.cycleWork - work
+		for n, v := range before {
+			if v != m.value(int32(n)) {
+				fo := m.net.fan[n]
+				c += int(fo.end - fo.start)
+			}
+		}
+		return c
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	cur := slices.Clone(net.initial)
+	var joint []int32
+	total := 0
+	for step := range steps {
+		if step&15 == 15 && time.Now().After(deadline) {
+			return 0, false
+		}
+		pn, m := pick(cur)
+		if loaded[m] {
+			total += cost(m, func() { loadQuery(pn, m, cur) })
+		} else {
+			loadQuery(pn, m, cur) // from no state at all: not a step's cost
+			loaded[m] = true
+		}
+		if m.value(pn.terminal) {
+			copy(cur, net.initial)
+			continue
+		}
+		joint = joint[:0]
+		for role, ps := range pn.legal {
+			words := m.legalWords(role)
+			n := 0
+			for _, w := range words {
+				n += bits.OnesCount64(w)
+			}
+			if n == 0 {
+				return 0, false
+			}
+			in := ps[nthBit(words, rng.IntN(n))].input
+			if in < 0 {
+				return 0, false
+			}
+			joint = append(joint, in)
+		}
+		total += cost(m, func() { m.setInputs(joint) })
+		m.nextState(cur)
+	}
+	return float64(total) / float64(steps), true
+}
+
+// calibrationSteps returns how many steps phasesPayOff plays: 200, fewer
+// for networks so large that comparing their values each step costs much.
+func calibrationSteps(net *network) int {
+	nodes := len(net.thr)
+	for _, p := range net.phases {
+		nodes += len(p.thr)
+	}
+	return min(200, max(20, 4_000_000/max(nodes, 1)))
 }

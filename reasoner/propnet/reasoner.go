@@ -111,23 +111,14 @@ func (r *Reasoner) Initial(ctx context.Context) (*reasoner.State, error) { retur
 // instance's machine on it: the phase network of the turn when one turn
 // fact holds, the general network otherwise.
 func (r *Reasoner) machineFor(words []uint64) (*network, *machine) {
-	net := r.net
-	p := -1
-	for i, j := range net.phaseBits {
-		if words[j/64]&(1<<(j%64)) != 0 {
-			if p >= 0 {
-				return net, r.m // several turn facts
-			}
-			p = i
-		}
-	}
+	p := phaseOf(r.net.phaseBits, words)
 	if p < 0 {
-		return net, r.m
+		return r.net, r.m
 	}
 	if r.phases[p] == nil {
-		r.phases[p] = net.phases[p].newMachine()
+		r.phases[p] = r.net.phases[p].newMachine()
 	}
-	return net.phases[p], r.phases[p]
+	return r.net.phases[p], r.phases[p]
 }
 
 // load sets the network that plays s to s, clears the moves when its
