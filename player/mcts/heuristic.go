@@ -35,10 +35,10 @@ import (
 
 // Limits of the learning phase.
 const (
-	learnShare      = 0.3             // of the time to the first search's deadline
+	learnShare      = 0.25            // of the time to the first search's deadline, for sampling; fitting takes a fraction more
 	learnMax        = 3 * time.Second // at most
 	learnNoDeadline = time.Second     // when the first search has no deadline
-	learnSamples    = 4000            // states sampled at most
+	learnSamples    = 2000            // states sampled at most, which bounds the time of the fit
 	learnMinSamples = 100             // fewer and nothing is fitted
 	maxFeatures     = 12              // kept per role
 	maxCandidates   = 60              // features forward selection chooses from
@@ -230,8 +230,10 @@ func learnHeuristic(ctx context.Context, r reasoner.Reasoner, st *reasoner.State
 	if len(l.samples) < learnMinSamples {
 		return nil, fmt.Sprintf("heuristic: %d samples of %d games, too few to fit", len(l.samples), games)
 	}
+	start := time.Now()
 	h, why := l.fit()
-	return h, fmt.Sprintf("heuristic from %d states of %d random games: %s", len(l.samples), games, why)
+	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s",
+		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why)
 }
 
 // fit fits each role's evaluation and validates it on held-out samples.
