@@ -76,7 +76,14 @@ func (g *grounder) demand() {
 				eligible[r] = true
 			}
 		}
-		if eligible[r] && !dynamic[r] && !g.large[relKey{rel.name, rel.arity}] {
+		key := relKey{rel.name, rel.arity}
+		flipped := g.flipped[key]
+		switch {
+		case eligible[r] && g.settled[key]:
+			eligible[r] = false
+		case eligible[r] && dynamic[r] && flipped:
+			eligible[r] = false // its demand was too large
+		case eligible[r] && !dynamic[r] && !flipped:
 			eligible[r] = false
 			g.demandable[r] = true
 		}
@@ -135,7 +142,7 @@ func (g *grounder) rewrite(byHead [][]*clause, queries []int, eligible, whole []
 		if k.ad != 0 {
 			m, ok := magic[k]
 			if !ok {
-				m = g.relation(fmt.Sprintf("demand %d", len(g.rels)), popcount(k.ad, g.rels[k.rel].arity))
+				m = g.demandRelation(k)
 				magic[k] = m
 			}
 			filter = &literal{kind: litPos, rel: m, filter: true}
@@ -179,7 +186,7 @@ func (g *grounder) rewrite(byHead [][]*clause, queries []int, eligible, whole []
 				request(dk)
 				m, ok := magic[dk]
 				if !ok {
-					m = g.relation(fmt.Sprintf("demand %d", len(g.rels)), popcount(ad, g.rels[l.rel].arity))
+					m = g.demandRelation(dk)
 					magic[dk] = m
 				}
 				head := literal{kind: litPos, rel: m}
@@ -214,6 +221,17 @@ func (g *grounder) rewrite(byHead [][]*clause, queries []int, eligible, whole []
 		}
 	}
 	return out, grew
+}
+
+// demandRelation returns a new relation holding the demand k: the bound
+// arguments of the calls of k.rel with binding pattern k.ad.
+func (g *grounder) demandRelation(k demandKey) int {
+	m := g.relation(fmt.Sprintf("demand %d", len(g.rels)), popcount(k.ad, g.rels[k.rel].arity))
+	for len(g.demandOf) <= m {
+		g.demandOf = append(g.demandOf, -1)
+	}
+	g.demandOf[m] = k.rel
+	return m
 }
 
 // sipsOrder returns the positive literals of c in the order demand passes

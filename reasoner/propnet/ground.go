@@ -39,18 +39,25 @@ type relKey struct {
 // past it grounding starts again with the relation derived on demand.
 const maxWholeStatic = 1 << 18
 
+// maxDemand bounds the atoms of a relation's demand: a demand is meant to
+// be small, and one that is not is usually the product of arguments its
+// callers bind independently, each call asking for every combination.
+// Past it grounding starts again with the relation derived whole.
+const maxDemand = 1 << 15
+
 // maxAttempts bounds the attempts at grounding a game.
 const maxAttempts = 8
 
-var errTooLarge = errors.New("a static relation is too large to derive whole")
+var errTooLarge = errors.New("a relation's derivation must change")
 
-// groundRules compiles and grounds d. It starts again, deriving on demand
-// each static relation found too large to derive whole, at most
-// maxAttempts times.
+// groundRules compiles and grounds d. It starts again when a static
+// relation derived whole, or the demand for a relation derived on demand,
+// grows too large, with the way those relations are derived changed, at
+// most maxAttempts times.
 func groundRules(ctx context.Context, d *gdl.Description, limits Limits, mem *memoryBudget) (*grounder, error) {
-	large := map[relKey]bool{}
+	flipped, settled := map[relKey]bool{}, map[relKey]bool{}
 	for attempt := 1; ; attempt++ {
-		gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem, large: large,
+		gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem, flipped: flipped, settled: settled,
 			noDemand: limits.noDemand, noSplit: limits.noSplit}
 		if err := gr.compile(d); err != nil {
 			return nil, err
@@ -60,10 +67,33 @@ func groundRules(ctx context.Context, d *gdl.Description, limits Limits, mem *me
 			return gr, err
 		}
 		if attempt == maxAttempts {
-			return nil, fmt.Errorf("%w: static relation %s/%d too large after %d attempts", ErrBudget, gr.tooLarge.name, gr.tooLarge.arity, attempt)
+			return nil, fmt.Errorf("%w: relations still too large after %d attempts (%s/%d)", ErrBudget, attempt, gr.flip[0].name, gr.flip[0].arity)
 		}
-		large[*gr.tooLarge] = true
+		// Every relation on its way past a bound changes now, rather
+		// than one per attempt.
+		for r, rel := range gr.rels {
+			if q := gr.demandFor(r); q >= 0 && len(rel.atoms) >= maxDemand/2 {
+				gr.flip = append(gr.flip, relKey{gr.rels[q].name, gr.rels[q].arity})
+			} else if gr.wholeStatic(r) && len(rel.atoms) >= maxWholeStatic/2 {
+				gr.flip = append(gr.flip, relKey{rel.name, rel.arity})
+			}
+		}
+		for _, k := range gr.flip {
+			if flipped[k] {
+				// Too large both ways: derived whole, for good.
+				settled[k] = true
+			}
+			flipped[k] = true
+		}
 	}
+}
+
+// demandFor returns the relation whose demand relation r is, or -1.
+func (g *grounder) demandFor(r int) int {
+	if r < len(g.demandOf) {
+		return g.demandOf[r]
+	}
+	return -1
 }
 
 // wholeStatic reports whether relation r is static and derived whole,
@@ -199,11 +229,17 @@ type grounder struct {
 	noDemand bool
 	// noSplit leaves the rules as written (split.go).
 	noSplit bool
-	// large names the static relations derived on demand because a
-	// previous attempt found them too large to derive whole; tooLarge is
-	// set when this attempt finds another.
-	large    map[relKey]bool
-	tooLarge *relKey
+	// flipped names the relations a previous attempt found too large to
+	// derive as first chosen: static relations derived on demand rather
+	// than whole, dynamic ones whole rather than on demand. flip lists
+	// those this attempt found.
+	flipped map[relKey]bool
+	flip    []relKey
+	// settled names the relations too large both ways: derived whole.
+	settled map[relKey]bool
+	// demandOf holds, for each demand relation, the relation it asks for;
+	// -1 for the others.
+	demandOf []int
 	// demanded marks the relations derived on demand, demandable the
 	// static ones that could be.
 	demanded, demandable []bool
@@ -827,7 +863,7 @@ func (g *grounder) checkBudget() error {
 			return err
 		}
 	}
-	if g.tooLarge != nil {
+	if len(g.flip) > 0 {
 		return errTooLarge
 	}
 	if len(g.ts.terms) > g.limits.MaxTerms {
@@ -1050,8 +1086,15 @@ func (g *grounder) add(r int, atom termID) {
 	if int(atom) < len(g.possible) && g.possible[atom] {
 		return
 	}
-	if rel := g.rels[r]; len(rel.atoms) >= maxWholeStatic && g.tooLarge == nil && g.wholeStatic(r) {
-		g.tooLarge = &relKey{rel.name, rel.arity}
+	switch rel := g.rels[r]; len(rel.atoms) {
+	case maxWholeStatic:
+		if g.wholeStatic(r) {
+			g.flip = append(g.flip, relKey{rel.name, rel.arity})
+		}
+	case maxDemand:
+		if q := g.demandFor(r); q >= 0 {
+			g.flip = append(g.flip, relKey{g.rels[q].name, g.rels[q].arity})
+		}
 	}
 	for int(atom) >= len(g.possible) {
 		g.possible = append(g.possible, false)
