@@ -153,8 +153,8 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 	}
 	if pn, ok := r.(*propnet.Reasoner); ok {
 		st := pn.Stats()
-		res.Network = fmt.Sprintf("grounded in %.3fs, network built in %.3fs\nnetwork: %d bases, %d inputs, %d nodes and %d links (%d and %d before optimisation)",
-			st.Ground.Seconds(), st.Build.Seconds(), st.Bases, st.Inputs, st.NodesAfter, st.LinksAfter, st.NodesBefore, st.LinksBefore)
+		res.Network = fmt.Sprintf("grounded in %.3fs, network built in %.3fs\nnetwork: %d bases, %d inputs, %d nodes and %d links (%d and %d before optimisation), %d phase networks",
+			st.Ground.Seconds(), st.Build.Seconds(), st.Bases, st.Inputs, st.NodesAfter, st.LinksAfter, st.NodesBefore, st.LinksBefore, st.Phases)
 	}
 	if _, ok := r.(reasoner.Playouter); ok {
 		return b.playouts(ctx, r, s0, res)

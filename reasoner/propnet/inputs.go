@@ -103,3 +103,203 @@ func int32Bytes(s []int32) []byte {
 	}
 	return b
 }
+
+// inputFunctions rewrites each gate that reads nothing but one role's
+// inputs (and constants), where a gate outside query reads it, as the OR
+// of the moves that make it true, or the negation of the OR of those that
+// make it false, whichever is smaller; it reports whether it changed
+// anything. With exactly one of a role's inputs true, such a gate is a
+// function of the move played, whatever its shape: splitting rules
+// grounds "the move played does not touch this cell" into ORs of ANDs of
+// ORs of moves, which complementInputs does not see, and which every move
+// visits. live, query, repl and roleInputs are as for complementInputs;
+// roleInputs[r] must be sorted. Truth tables are bitsets over a role's
+// inputs; a network whose tables would exceed maxTableWords is left alone.
+func (g *graph) inputFunctions(live, query []bool, repl []int32, roleInputs [][]int32) bool {
+	const maxTableWords = 1 << 24
+	count := int32(len(g.kinds))
+	const (
+		unknown  = -3
+		visiting = -2
+		notInput = -1
+		constant = len32max
+	)
+	// role[n]: the role whose inputs alone n reads, constant for a
+	// constant, notInput otherwise.
+	role := make([]int32, count)
+	for i := range role {
+		role[i] = unknown
+	}
+	pos := map[int32][2]int32{} // input -> role, position
+	for r, ins := range roleInputs {
+		for i, n := range ins {
+			pos[n] = [2]int32{int32(r), int32(i)}
+		}
+	}
+	words := make([]int, len(roleInputs))
+	for r, ins := range roleInputs {
+		words[r] = (len(ins) + 63) / 64
+	}
+	table := map[int32][]uint64{}
+	total := 0
+	var eval func(n int32) int32
+	eval = func(n int32) int32 {
+		switch role[n] {
+		case visiting:
+			return notInput // a cycle
+		case unknown:
+		default:
+			return role[n]
+		}
+		role[n] = visiting
+		res := int32(notInput)
+		switch g.kinds[n] {
+		case kTrue, kFalse:
+			res = constant
+		case kInput:
+			if p, ok := pos[n]; ok {
+				res = p[0]
+			}
+		case kAnd, kOr, kNot:
+			res = constant
+			for _, i := range g.ins[n] {
+				ri := eval(i)
+				switch {
+				case ri == notInput:
+					res = notInput
+				case ri == constant:
+				case res == constant:
+					res = ri
+				case res != ri:
+					res = notInput
+				}
+				if res == notInput {
+					break
+				}
+			}
+			if res == constant {
+				res = notInput // folded away by optimise; not worth a table
+			}
+		}
+		if res >= 0 && res != constant {
+			total += words[res]
+			if total > maxTableWords {
+				res = notInput
+			} else {
+				table[n] = g.truthTable(n, int(res), roleInputs[res], pos, table)
+			}
+		}
+		role[n] = res
+		return res
+	}
+	made := map[string]int32{}
+	canonical := func(r int32, t []uint64) int32 {
+		key := string(int32Bytes([]int32{r})) + string(uint64Bytes(t))
+		if n, ok := made[key]; ok {
+			return n
+		}
+		ins := roleInputs[r]
+		var on, off []int32
+		for i, n := range ins {
+			if t[i/64]&(1<<(i%64)) != 0 {
+				on = append(on, n)
+			} else {
+				off = append(off, n)
+			}
+		}
+		var n int32
+		switch {
+		case len(on) == 0:
+			n = nodeFalse
+		case len(off) == 0:
+			n = nodeTrue
+		case len(on) == 1:
+			n = on[0]
+		case len(off) == 1:
+			n = g.add(kNot, off[0])
+		case len(on) <= len(off):
+			n = g.add(kOr, on...)
+		default:
+			n = g.add(kNot, g.add(kOr, off...))
+		}
+		made[key] = n
+		return n
+	}
+	changed := false
+	for n := range count {
+		if !live[n] || query[n] || repl[n] != n || g.isLeaf(n) || eval(n) != notInput {
+			continue
+		}
+		for j, i := range g.ins[n] {
+			if g.isLeaf(i) {
+				continue
+			}
+			if r := eval(i); r >= 0 && r != constant {
+				if c := canonical(r, table[i]); c != i {
+					g.ins[n][j] = c
+					changed = true
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// len32max marks a constant in inputFunctions' roles.
+const len32max = 1<<31 - 1
+
+// truthTable returns the inputs of roleInputs (one role's) that make gate
+// n true, as a bitset, from the tables of its inputs.
+func (g *graph) truthTable(n int32, r int, roleInputs []int32, pos map[int32][2]int32, table map[int32][]uint64) []uint64 {
+	words := (len(roleInputs) + 63) / 64
+	all := make([]uint64, words)
+	for i := range roleInputs {
+		all[i/64] |= 1 << (i % 64)
+	}
+	of := func(i int32) []uint64 {
+		switch g.kinds[i] {
+		case kTrue:
+			return all
+		case kFalse:
+			return make([]uint64, words)
+		case kInput:
+			t := make([]uint64, words)
+			p := pos[i][1]
+			t[p/64] |= 1 << (p % 64)
+			return t
+		}
+		return table[i]
+	}
+	t := make([]uint64, words)
+	switch g.kinds[n] {
+	case kAnd:
+		copy(t, all)
+		for _, i := range g.ins[n] {
+			for w, x := range of(i) {
+				t[w] &= x
+			}
+		}
+	case kOr:
+		for _, i := range g.ins[n] {
+			for w, x := range of(i) {
+				t[w] |= x
+			}
+		}
+	case kNot:
+		for w, x := range of(g.ins[n][0]) {
+			t[w] = all[w] &^ x
+		}
+	}
+	return t
+}
+
+// uint64Bytes returns the bytes of s, as a map key.
+func uint64Bytes(s []uint64) []byte {
+	b := make([]byte, 0, 8*len(s))
+	for _, v := range s {
+		for k := 0; k < 64; k += 8 {
+			b = append(b, byte(v>>k))
+		}
+	}
+	return b
+}

@@ -24,12 +24,13 @@ type Stats struct {
 	NodesBefore, LinksBefore int
 	NodesAfter, LinksAfter   int
 	Cycles                   int           // gates in cycles, evaluated to a fixpoint
+	Phases                   int           // phase networks (phase.go), 0 when none pay off
 	Ground, Build            time.Duration // time to ground, to build and optimise
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d bases, %d inputs; %d nodes and %d links, %d and %d after optimisation (%d in cycles); grounded in %v, built in %v",
-		s.Bases, s.Inputs, s.NodesBefore, s.LinksBefore, s.NodesAfter, s.LinksAfter, s.Cycles,
+	return fmt.Sprintf("%d bases, %d inputs; %d nodes and %d links, %d and %d after optimisation (%d in cycles), %d phase networks; grounded in %v, built in %v",
+		s.Bases, s.Inputs, s.NodesBefore, s.LinksBefore, s.NodesAfter, s.LinksAfter, s.Cycles, s.Phases,
 		s.Ground.Round(time.Millisecond), s.Build.Round(time.Millisecond))
 }
 
@@ -286,6 +287,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		}
 		cancel()
 	}
+	stats.Phases = len(net.phases)
 	stats.Build = time.Since(start)
 	net.stats = stats
 	return net, nil

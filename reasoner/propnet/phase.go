@@ -28,7 +28,7 @@ import (
 // start is not held up by what only makes it faster.
 const (
 	maxPhaseLinks = 1 << 20
-	phaseTime     = time.Second
+	phaseTime     = 3 * time.Second
 )
 
 // controlGroup returns the bases (by index) whose facts have one argument,
@@ -213,8 +213,12 @@ func buildPhase(ctx context.Context, mem *memoryBudget, g *graph, keep []bool, r
 		}
 	}
 	resolved := func(n int32) int32 { return last[n] }
-	live := g.reaching(outs, resolved)
-	if g.complementInputs(live, g.reaching(queries, resolved), last, roleInputs) {
+	if g.inputFunctions(g.reaching(outs, resolved), g.reaching(queries, resolved), last, roleInputs) {
+		if err := optimise(); err != nil {
+			return nil, err
+		}
+	}
+	if g.complementInputs(g.reaching(outs, resolved), g.reaching(queries, resolved), last, roleInputs) {
 		if err := optimise(); err != nil {
 			return nil, err
 		}
