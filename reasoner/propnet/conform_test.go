@@ -36,6 +36,11 @@ func load(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
 	if testing.Short() {
 		budget = shortBudget
 	}
+	// On a loaded machine the games near the budget skip; a longer one
+	// checks them too.
+	if b, err := time.ParseDuration(os.Getenv("GGP_PROPNET_BUDGET")); err == nil {
+		budget = b
+	}
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	return propnet.New(ctx, d, propnet.Options{})
