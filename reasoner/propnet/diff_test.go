@@ -25,7 +25,8 @@ var sharedGames = gamestest.Games()
 // TestAgainstProlog plays random playouts of every corpus game that grounds
 // on both backends and compares every legal set, next state, terminal flag
 // and goal vector. With -short it samples every eighth game and the
-// benchmarked ones, one short playout each.
+// benchmarked ones, one short playout each; GGP_PROPNET_ALL=1 with -short
+// plays one short playout of every game.
 func TestAgainstProlog(t *testing.T) {
 	if _, err := os.Stat(sharedGames); errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no shared game corpus")
@@ -39,7 +40,7 @@ func TestAgainstProlog(t *testing.T) {
 		playouts, maxSteps = 1, 60
 	}
 	for i, dir := range dirs {
-		if testing.Short() && i%8 != 0 && !slices.Contains(benchmarked, filepath.Base(dir)) {
+		if testing.Short() && i%8 != 0 && !slices.Contains(benchmarked, filepath.Base(dir)) && os.Getenv("GGP_PROPNET_ALL") == "" {
 			continue
 		}
 		name := filepath.Base(dir)
