@@ -15,7 +15,7 @@ import (
 // buildWith grounds d with rule splitting and demand turned on or off.
 func buildWith(t *testing.T, d *gdl.Description, rewrite bool) *Reasoner {
 	t.Helper()
-	r, err := New(context.Background(), d, Options{Limits{noDemand: !rewrite, noSplit: !rewrite}})
+	r, err := New(context.Background(), d, Options{Limits{noDemand: !rewrite, noSplit: !rewrite, rewriteAlways: rewrite}})
 	if err != nil {
 		t.Fatal(err)
 	}

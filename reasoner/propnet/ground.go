@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 	"slices"
 
@@ -50,11 +51,40 @@ const maxAttempts = 8
 
 var errTooLarge = errors.New("a relation's derivation must change")
 
-// groundRules compiles and grounds d. It starts again when a static
+// groundRules compiles and grounds d, as written when that fits small
+// limits, else rewritten (split.go, demand.go). Rewritten, it starts again when a static
 // relation derived whole, or the demand for a relation derived on demand,
 // grows too large, with the way those relations are derived changed, at
 // most maxAttempts times.
 func groundRules(ctx context.Context, d *gdl.Description, limits Limits, mem *memoryBudget) (*grounder, error) {
+	if limits.noDemand && limits.noSplit || limits.rewriteAlways {
+		return groundRewritten(ctx, d, limits, mem)
+	}
+	// The rules as written first, within small limits: a game that grounds
+	// so keeps the network it always had (the rewriting changes its shape,
+	// and so its speed, both ways); a larger one is rewritten.
+	plain := limits
+	plain.noDemand, plain.noSplit = true, true
+	plain.MaxTerms = min(plain.MaxTerms, plainMaxTerms)
+	plain.MaxLinks = min(plain.MaxLinks, plainMaxLinks)
+	gr, err := groundRewritten(ctx, d, plain, newMemoryBudget(limits.MaxMemory/2))
+	if err == nil || !errors.Is(err, ErrBudget) || ctx.Err() != nil {
+		return gr, err
+	}
+	gr = nil
+	runtime.GC() // the failed attempt's garbage would count against mem
+	return groundRewritten(ctx, d, limits, mem)
+}
+
+// plainMaxTerms and plainMaxLinks bound the attempt at grounding the rules
+// as written, before they are rewritten.
+const (
+	plainMaxTerms = 1 << 20
+	plainMaxLinks = 1 << 22
+)
+
+// groundRewritten grounds d with the rewriting limits asks for.
+func groundRewritten(ctx context.Context, d *gdl.Description, limits Limits, mem *memoryBudget) (*grounder, error) {
 	flipped, settled := map[relKey]bool{}, map[relKey]bool{}
 	for attempt := 1; ; attempt++ {
 		gr := &grounder{ctx: ctx, limits: limits, ts: newTermStore(), relIDs: map[[2]int32]int{}, mem: mem, flipped: flipped, settled: settled,
@@ -182,8 +212,10 @@ type Limits struct {
 	MaxDepth int
 
 	// noDemand and noSplit turn off deriving relations on demand
-	// (demand.go) and splitting rules (split.go), for tests.
-	noDemand, noSplit bool
+	// (demand.go) and splitting rules (split.go), for tests;
+	// rewriteAlways rewrites the rules even of a game that grounds as
+	// written.
+	noDemand, noSplit, rewriteAlways bool
 }
 
 func (l Limits) withDefaults() Limits {
