@@ -277,8 +277,9 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	stats.Cycles = net.cycleNodes() + gn.cycleNodes()
 	// Networks for the states where one role is in control, when the
 	// game says so with facts of its own: a failure leaves the game with
-	// the one network.
-	if group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases)); len(group) > 1 {
+	// the one network. A phase network fixes moves, so none is built for
+	// a game whose legal moves or terminal read the moves.
+	if group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases)); len(group) > 1 && !net.queriesReadInputs {
 		pctx, cancel := context.WithTimeout(ctx, max(phaseTime, 2*time.Since(buildStart)))
 		net.phases, net.phaseBits, _ = buildPhases(pctx, mem, g, keep, repl, outputs, pr, group, net)
 		deadline, _ := pctx.Deadline()
