@@ -4,8 +4,11 @@
 // NOT gates between them; and for each base the gate that computes it in the
 // next state. A state is a bitset over the bases, a move an input node.
 //
-// Grounding (ground.go) over-approximates the reachable atoms by a relaxed
-// fixpoint and records every rule instance; the network (network.go,
+// Grounding (ground.go: the fixpoint; rules.go: rules compiled to clauses;
+// relevance.go: what to derive and in which order; join.go and index.go:
+// the join; split.go and demand.go: the rewriting; budget.go: the limits)
+// over-approximates the reachable atoms by a relaxed fixpoint and records
+// every rule instance; the network (network.go,
 // graph.go) is optimised by folding constants, bypassing single-input gates,
 // merging identical gates and dropping what reaches no output; evaluation
 // (eval.go) propagates changes only, and keeps the next state and each
