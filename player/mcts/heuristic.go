@@ -18,12 +18,16 @@ import (
 // search, normally in the start clock, the search plays random games and
 // samples one state from each, noting the features of the state and the
 // goals the game ended with. The candidate features are read from the
-// state's facts: for every relation, the number of its facts, and for
-// every argument position and constant, the number of its facts with that
-// constant there, which counts the pieces of each kind of each role
-// ("(cell 3 4 white)" counts under cell/3=white) and of each square or
-// row too; and the mobility of each role, its number of legal moves. For
-// each role the features that correlate most with its goal are kept,
+// state's facts (factFeatures): for every relation, the number of its
+// facts; for every argument position and value, and every pair of them,
+// the number of its facts with those values, which counts the pieces of
+// each kind of each role ("(cell 3 4 white)" counts under cell/3=white)
+// and per row or column too; numeric arguments as numbers, alone and
+// summed per value of another argument (how far each role has advanced);
+// whole facts; and the mobility of each role, its number of legal moves.
+// Features nonzero in fewer than minSupport of the samples are dropped.
+// For each role, of the maxCandidates features that correlate most with
+// its goal, at most maxFeatures are chosen by forward selection and
 // weighted by a ridge regression fitted on half the samples, and the fit
 // is kept only if it predicts the goals of the other half (their
 // correlation at least minQuality). A game where the fit of some role
@@ -32,6 +36,8 @@ import (
 // With a heuristic, playouts stop after Config.HeuristicDepth moves and
 // score the state reached by the predicted goals: the expected goal of
 // random play from there, as a playout estimates it, with less noise.
+// The matches of docs/strength.md did not show a gain, so it is off by
+// default.
 
 // Limits of the learning phase.
 const (
