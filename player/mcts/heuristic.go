@@ -197,7 +197,11 @@ func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasone
 // learnHeuristic plays random games from st until ctx is done or enough
 // states are sampled, and fits a heuristic to them; nil when no fit
 // predicts the goals. It also returns a line describing what it found.
-func learnHeuristic(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, maxDepth int) (*heuristic, string) {
+//
+// Sampling stops when ctx is done, fitting when fitCtx is: the time of the
+// fit grows with the samples and features, and on a loaded machine could
+// otherwise run past the deadline of the search.
+func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, maxDepth int) (*heuristic, string) {
 	nr := len(r.Roles())
 	l := &learner{cols: map[string]int{}, roles: nr}
 	moves := make([]reasoner.Move, nr)
@@ -237,13 +241,13 @@ func learnHeuristic(ctx context.Context, r reasoner.Reasoner, st *reasoner.State
 		return nil, fmt.Sprintf("heuristic: %d samples of %d games, too few to fit", len(l.samples), games)
 	}
 	start := time.Now()
-	h, why := l.fit()
+	h, why := l.fit(fitCtx)
 	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s",
 		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why)
 }
 
 // fit fits each role's evaluation and validates it on held-out samples.
-func (l *learner) fit() (*heuristic, string) {
+func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 	nc := len(l.keys)
 	h := &heuristic{cols: l.cols, mobility: make([]int, l.roles), bias: make([]float64, l.roles), weights: make([][]float64, l.roles)}
 	for role := range l.roles {
@@ -275,7 +279,10 @@ func (l *learner) fit() (*heuristic, string) {
 			parts = append(parts, fmt.Sprintf("role %d constant %.2f", role, h.bias[role]))
 			continue
 		}
-		cols := l.forward(train, role, l.candidates(train, role))
+		cols := l.forward(ctx, train, role, l.candidates(ctx, train, role))
+		if ctx.Err() != nil {
+			return nil, "out of time while fitting"
+		}
 		if len(cols) == 0 {
 			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: no feature correlates with its goal", role)), "; ")
 		}
@@ -308,7 +315,7 @@ func (l *learner) fit() (*heuristic, string) {
 // candidates returns the columns that correlate most with role's goal on
 // the samples idx, strongest first: at most maxCandidates, chosen from
 // by forward selection.
-func (l *learner) candidates(idx []int, role int) []int {
+func (l *learner) candidates(ctx context.Context, idx []int, role int) []int {
 	y := func(i int) float64 { return l.samples[i].goals[role] }
 	type cand struct {
 		col int
@@ -324,6 +331,9 @@ func (l *learner) candidates(idx []int, role int) []int {
 		}
 	}
 	for c := range l.keys {
+		if ctx.Err() != nil {
+			return nil
+		}
 		if float64(support[c]) < minSupport*float64(len(idx)) {
 			// Rare: a whole fact or a step number, which a few
 			// samples would fit by chance.
@@ -350,7 +360,7 @@ func (l *learner) candidates(idx []int, role int) []int {
 // what the columns chosen so far leave unexplained, so that a feature
 // that repeats one already chosen (the same pieces counted twice) adds
 // nothing and is not chosen.
-func (l *learner) forward(idx []int, role int, cands []int) []int {
+func (l *learner) forward(ctx context.Context, idx []int, role int, cands []int) []int {
 	n := len(idx)
 	x := make([][]float64, len(cands))
 	for j, c := range cands {
@@ -367,7 +377,7 @@ func (l *learner) forward(idx []int, role int, cands []int) []int {
 	}
 	var chosen []int
 	used := make([]bool, len(cands))
-	for len(chosen) < maxFeatures {
+	for len(chosen) < maxFeatures && ctx.Err() == nil {
 		if len(chosen) == 0 {
 			for k, i := range idx {
 				res[k] = l.samples[i].goals[role]
@@ -600,7 +610,7 @@ func (s *Search) learn(ctx context.Context) {
 		s.release(r, broken)
 	}()
 	rng := rand.New(rand.NewPCG(s.cfg.Seed, 1<<40))
-	h, why := learnHeuristic(lctx, r, s.State(), rng, s.cfg.MaxPlayoutDepth)
+	h, why := learnHeuristic(lctx, ctx, r, s.State(), rng, s.cfg.MaxPlayoutDepth)
 	s.heurWhy.Store(&why)
 	if h != nil {
 		s.heur.Store(h)

@@ -69,7 +69,7 @@ func TestHeuristicFit(t *testing.T) {
 			}
 			l.samples = append(l.samples, sample{x, g})
 		}
-		h, why := l.fit()
+		h, why := l.fit(context.Background())
 		if !predictive {
 			if h != nil {
 				t.Errorf("coin flips: a heuristic was kept: %s", why)
@@ -95,5 +95,24 @@ func TestHeuristicFit(t *testing.T) {
 		if !strings.Contains(why, "cell/2=white") {
 			t.Errorf("fit %s, want white's pieces counted", why)
 		}
+	}
+}
+
+// TestHeuristicFitBounded checks that a fit whose context is done stops
+// and keeps nothing, so learning cannot run past the search's deadline.
+func TestHeuristicFitBounded(t *testing.T) {
+	l := &learner{cols: map[string]int{}, roles: 2}
+	for i := range 200 {
+		x := map[int]float64{l.column("a"): float64(i % 7)}
+		g := []float64{float64(i % 7 / 4), 1 - float64(i%7/4)}
+		l.samples = append(l.samples, sample{x, g})
+	}
+	if h, _ := l.fit(context.Background()); h == nil {
+		t.Fatal("no fit of a feature that decides the goal")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if h, why := l.fit(ctx); h != nil || why != "out of time while fitting" {
+		t.Errorf("fit after its deadline: %v, %q", h, why)
 	}
 }
