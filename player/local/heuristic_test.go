@@ -10,9 +10,10 @@ import (
 )
 
 // TestHeuristicLearned checks what learning from the rules finds in two
-// kinds of game: in breakthrough, where material decides, a heuristic over
-// the pieces of the board; in connect four, where counting discs says
-// nothing of who wins, none, so the game is played as without it.
+// kinds of game: in checkers, where material decides, a heuristic over the
+// pieces (held-out correlation 0.35 to 0.55); in connect four, where
+// counting discs says nothing of who wins, none, so the game is played as
+// without it. The other games of the suite are logged.
 func TestHeuristicLearned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays random games for seconds")
@@ -20,14 +21,15 @@ func TestHeuristicLearned(t *testing.T) {
 	for _, tt := range []struct {
 		game string
 		want string // part of the summary
+		none bool   // no heuristic may be kept
 	}{
-		{"breakthrough", "held-out correlation"},
-		{"connectFour", ""},
-		{"checkers", ""},
-		{"reversi", ""},
-		{"knightThrough", ""},
-		{"pentago", ""},
-		{"hex", ""},
+		{"breakthrough", "", false}, // about 0.15 to 0.22, either side of the bar
+		{"connectFour", "", true},
+		{"checkers", "held-out correlation", false},
+		{"reversi", "", false},
+		{"knightThrough", "", false},
+		{"pentago", "", false},
+		{"hex", "", false},
 	} {
 		d := loadGame(t, "shared/"+tt.game)
 		ctx := context.Background()
@@ -47,6 +49,9 @@ func TestHeuristicLearned(t *testing.T) {
 		t.Logf("%s: %s (%d iterations)", tt.game, st.Heuristic, st.Iterations)
 		if tt.want != "" && !strings.Contains(st.Heuristic, tt.want) {
 			t.Errorf("%s: %q, want a heuristic", tt.game, st.Heuristic)
+		}
+		if tt.none && strings.Contains(st.Heuristic, "held-out correlation") {
+			t.Errorf("%s: %q, want no heuristic", tt.game, st.Heuristic)
 		}
 	}
 }
