@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestProveLeaves checks that a state the tree adds, in which the mover
-// can win at once, is proven at once with ProveLeaves and not without: in
-// nim from 4, taking 2 leaves 2, which the second player takes to win.
+// TestProveLeaves checks that a state in which the mover can win at once
+// is proven the first time the tree grows below it with ProveLeaves, and
+// not without: in nim from 4, taking 2 leaves 2, which the second player
+// takes to win.
 func TestProveLeaves(t *testing.T) {
 	for _, prove := range []Switch{On, Off} {
 		s := newSearch(t, nim(4), Config{Workers: 1, ProveLeaves: prove})
@@ -22,27 +23,44 @@ func TestProveLeaves(t *testing.T) {
 		if ch == nil {
 			t.Fatalf("prove %v: (take 2) not expanded after 2 iterations", prove)
 		}
-		if ch.solved != (prove == On) {
-			t.Errorf("prove %v: pile 2 solved %v", prove, ch.solved)
+		if ch.solved || ch.checked {
+			t.Fatalf("prove %v: pile 2 solved %v, checked %v after one visit", prove, ch.solved, ch.checked)
 		}
-		if prove == On {
-			if ch.value[1] != 1 || ch.terminal {
-				t.Errorf("pile 2: value %v, terminal %v; want a win for second, not terminal", ch.value, ch.terminal)
+		// Pile 2 is visited again within a few iterations; without
+		// proving, it takes the solver two more to find the win.
+		for k := 0; k < 10 && s.root.n[i] < 2; k++ {
+			w.iterate(context.Background(), s.main)
+		}
+		if s.root.n[i] != 2 {
+			t.Fatalf("prove %v: (take 2) visited %v times, want 2", prove, s.root.n[i])
+		}
+		if prove == Off {
+			if ch.solved && len(ch.children) < 2 {
+				t.Errorf("prove off: pile 2 solved with %d children", len(ch.children))
 			}
-			if win := ch.child(int64(slices.Index(ch.moves[1], "(take 2)"))); win == nil || !win.terminal {
-				t.Errorf("pile 2: the winning move's child %v, want the terminal state", win)
-			}
-			// Selection never plays the first player's move that allows
-			// the win again, and Best avoids it.
-			for range 100 {
-				w.iterate(context.Background(), s.main)
-			}
-			if n := s.root.n[i]; n != 1 {
-				t.Errorf("(take 2) visited %v times, want 1", n)
-			}
-			if m, err := s.Best(0); err != nil || m != "(take 1)" {
-				t.Errorf("Best = %q, %v; want (take 1)", m, err)
-			}
+			continue
+		}
+		if !ch.solved || ch.value[1] != 1 || ch.terminal {
+			t.Fatalf("pile 2: solved %v, value %v, terminal %v; want a win for second, not terminal", ch.solved, ch.value, ch.terminal)
+		}
+		if win := ch.child(int64(slices.Index(ch.moves[1], "(take 2)"))); win == nil || !win.terminal {
+			t.Errorf("pile 2: the winning move's child %v, want the terminal state", win)
+		}
+		// The selection the proof ended was undone: no move of pile 2
+		// holds a visit.
+		if ch.visits != 0 || slices.Max(ch.n) != 0 {
+			t.Errorf("pile 2: %v visits, moves %v; want none", ch.visits, ch.n)
+		}
+		// Selection never plays the first player's move that allows
+		// the win again, and Best avoids it.
+		for range 100 {
+			w.iterate(context.Background(), s.main)
+		}
+		if n := s.root.n[i]; n != 2 {
+			t.Errorf("(take 2) visited %v times, want 2", n)
+		}
+		if m, err := s.Best(0); err != nil || m != "(take 1)" {
+			t.Errorf("Best = %q, %v; want (take 1)", m, err)
 		}
 	}
 }

@@ -145,11 +145,12 @@ type Config struct {
 	// that role's highest goal, if there is one, instead of its usual
 	// choice. Looking costs a next state per legal move at every step.
 	Decisive Switch
-	// ProveLeaves switches on or off (the default) proving, as the tree
-	// adds a state where one role moves, that the role wins at once if
-	// one of its moves ends the game with its highest goal; the proof
-	// climbs the tree, so the other role's moves that allow such a win
-	// are proven losses. See decisive.go.
+	// ProveLeaves switches on or off (the default) proving, the first
+	// time the tree grows below a state where one role moves (its second
+	// visit), that the role wins at once if one of its moves ends the
+	// game with its highest goal; the proof climbs the tree, so the other
+	// role's moves that allow such a win are proven losses. See
+	// decisive.go.
 	ProveLeaves Switch
 	// PolicyPlayouts switches on (the default) or off playing playouts
 	// through the reasoner's own PolicyPlayout when it is a

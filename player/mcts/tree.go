@@ -18,6 +18,9 @@ type node struct {
 	next  *node // next node in the same transposition table bucket
 
 	terminal bool
+	// checked means the tree has looked for a win at once from the state
+	// (Config.ProveLeaves, decisive.go).
+	checked bool
 	// solved means value holds the exact goal values of the state, in
 	// [0,1] and role order: the goals of a terminal state, or a value
 	// proven from the children.
@@ -224,8 +227,8 @@ type worker struct {
 	// decisive: playouts play a move that wins at once (Config.Decisive);
 	// legal and check are the scratch space of a playout step.
 	decisive bool
-	// prove: new nodes are proven won when their mover wins at once
-	// (Config.ProveLeaves, decisive.go).
+	// prove: nodes the tree grows below are proven won when their mover
+	// wins at once (Config.ProveLeaves, decisive.go).
 	prove bool
 	legal [][]reasoner.Move
 	check []float64
@@ -416,6 +419,20 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	s := w.s
 	s.iterations.Add(1)
 	leaf, parent, playFrom := w.descend()
+	if parent != nil && w.prove {
+		won, err := w.proveExpanding(ctx, r, parent)
+		if err != nil {
+			w.fail(ctx, err)
+			return
+		}
+		if won {
+			s.mu.Lock()
+			w.dropLast()
+			copy(w.value, parent.value)
+			s.mu.Unlock()
+			leaf, parent = parent, nil
+		}
+	}
 	if w.mast != nil {
 		w.mast.decay(w.gen, s.cfg.MASTDecay)
 	}
@@ -432,9 +449,6 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 		ch := w.attach(parent, st, nil)
 		if ch == nil {
 			made, err := s.makeNode(ctx, r, st)
-			if err == nil && w.prove {
-				err = w.proveWin(ctx, r, made)
-			}
 			if err != nil {
 				w.fail(ctx, err)
 				return
