@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:prove=off:focus=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:prove=off:resist=off:focus=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -48,13 +48,16 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   simpolicy=on|off    MAST and NST steer playouts in games where roles move at once (default off)
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
-  prove=on|off        a state the tree adds is proven won when its mover has a move that wins at once (default off)
+  prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default off)
   heur=on|off         learn a heuristic from the rules before the first search; playouts stop after hdepth moves, scored by it (default off)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
+  hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default on)
+  hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 0, off)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default off)
   focus=on|off        the search after an answer plays the move answered at the root (default off)
   ponder=on|off       search on between an answer and the next call of the match (default on)
   workers=N           search goroutines (default: one per core)
@@ -131,12 +134,18 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.GRAVE)
 	case "decisive":
 		return parseSwitch(value, &cfg.Decisive)
+	case "resist":
+		return parseSwitch(value, &cfg.Resist)
 	case "focus":
 		return parseSwitch(value, &cfg.Focus)
 	case "prove":
 		return parseSwitch(value, &cfg.ProveLeaves)
 	case "heur":
 		return parseSwitch(value, &cfg.Heuristic)
+	case "hcut":
+		return parseSwitch(value, &cfg.HeuristicCut)
+	case "hprior":
+		return parseInt(value, 0, 1<<20, &cfg.HeuristicPrior)
 	case "hdepth":
 		return parseInt(value, 1, 1<<20, &cfg.HeuristicDepth)
 	case "nst":

@@ -22,11 +22,14 @@ import (
 // leaves visited once and never again; made where the tree grows, it is
 // made once per inner node of the tree, a small share of its nodes.
 
-// proveExpanding checks, the first time the tree grows below n, whether
-// the mover of n wins at once. If so it marks n solved, its value that of
-// the terminal state reached, which becomes the child of the winning move,
-// and reports true.
-func (w *worker) proveExpanding(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
+// expand does, the first time the tree grows below n, what the search
+// knows to do there where one role moves: with ProveLeaves it looks for a
+// move of the mover that wins at once, and if there is one marks n solved,
+// its value that of the terminal state reached, which becomes the child of
+// the winning move, and reports true; with a heuristic prior it scores the
+// state each move reaches, by its goals if it is terminal and otherwise by
+// the heuristic, and gives the move that many visits of that value.
+func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	s := w.s
 	s.mu.Lock()
 	skip := n.checked || n.solved || n.mover < 0
@@ -35,28 +38,15 @@ func (w *worker) proveExpanding(ctx context.Context, r reasoner.Reasoner, n *nod
 	if skip {
 		return false, nil
 	}
-	i, win, err := w.winAtOnce(ctx, r, n)
-	if err != nil || win == nil {
-		return false, err
+	var h *heurCache
+	if w.prior > 0 {
+		h = w.heuristic()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !n.solved {
-		// Joint moves are numbered in mixed radix, and every role but
-		// the mover has a single move: move i of the mover is joint i.
-		if n.child(int64(i)) == nil {
-			n.children = append(n.children, edge{int64(i), win})
-		}
-		n.solved, n.value = true, win.value
+	if !w.prove && h == nil {
+		return false, nil
 	}
-	return true, nil
-}
-
-// winAtOnce returns a move of the mover of n that ends the game with the
-// mover's highest goal, by its index, and the terminal node it reaches; a
-// nil node when there is none.
-func (w *worker) winAtOnce(ctx context.Context, r reasoner.Reasoner, n *node) (int, *node, error) {
 	m := n.mover
+	w.priors = w.priors[:0]
 	joint := w.moves
 	for role, ms := range n.moves {
 		joint[role] = ms[0]
@@ -65,28 +55,57 @@ func (w *worker) winAtOnce(ctx context.Context, r reasoner.Reasoner, n *node) (i
 		joint[m] = mv
 		next, err := r.Next(ctx, n.state, joint)
 		if err != nil {
-			return 0, nil, err
+			return false, err
 		}
 		term, err := r.Terminal(ctx, next)
 		if err != nil {
-			return 0, nil, err
+			return false, err
 		}
-		if !term {
-			continue
+		switch {
+		case term:
+			if err := goalsOf(ctx, r, next, w.check); err != nil && ctx.Err() != nil {
+				return false, err
+			}
+			if w.prove && w.check[m] >= 1 {
+				return true, w.proven(ctx, r, n, i, next)
+			}
+		case h != nil:
+			if err := h.evaluate(ctx, r, next, w.check); err != nil {
+				return false, err
+			}
 		}
-		if err := goalsOf(ctx, r, next, w.check); err != nil && ctx.Err() != nil {
-			return 0, nil, err
-		}
-		if w.check[m] < 1 {
-			continue
-		}
-		child, err := w.s.makeNode(ctx, r, next)
-		if err != nil {
-			return 0, nil, err
-		}
-		return i, child, nil
+		w.priors = append(w.priors, w.check[m])
 	}
-	return 0, nil, nil
+	if h != nil {
+		s.mu.Lock()
+		off := int(n.off[m])
+		for i, v := range w.priors {
+			n.n[off+i] += w.prior
+			n.w[off+i] += w.prior * v
+		}
+		s.mu.Unlock()
+	}
+	return false, nil
+}
+
+// proven marks n solved by move i of its mover, which reaches win, a
+// terminal state where the mover has its highest goal.
+func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int, win *reasoner.State) error {
+	child, err := w.s.makeNode(ctx, r, win)
+	if err != nil {
+		return err
+	}
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if !n.solved {
+		// Joint moves are numbered in mixed radix, and every role but
+		// the mover has a single move: move i of the mover is joint i.
+		if n.child(int64(i)) == nil {
+			n.children = append(n.children, edge{int64(i), child})
+		}
+		n.solved, n.value = true, child.value
+	}
+	return nil
 }
 
 // dropLast undoes the selection at the last node of the path, whose value

@@ -64,3 +64,33 @@ func TestProveLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestResist checks the answer in a state proven lost: without Resist the
+// first move proven lost, with it the move searched most. In nim from 3
+// the first player loses whatever it takes.
+func TestResist(t *testing.T) {
+	for _, resist := range []Switch{Off, On} {
+		s := newSearch(t, nim(3), Config{Workers: 1, Resist: resist})
+		w := newWorker(s, 1, 0)
+		for k := 0; k < 100 && !s.root.solved; k++ {
+			w.iterate(context.Background(), s.main)
+		}
+		if !s.root.solved || s.root.value[0] != 0 {
+			t.Fatalf("resist %v: root solved %v, value %v; want a loss for first", resist, s.root.solved, s.root.value)
+		}
+		first := s.provenChoice(s.root, 0)
+		most := 1 - first
+		s.root.n[most] = s.root.n[first] + 10
+		m, err := s.Best(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := s.root.moves[0][first]
+		if resist == On {
+			want = s.root.moves[0][most]
+		}
+		if m != want {
+			t.Errorf("resist %v: Best = %q, want %q", resist, m, want)
+		}
+	}
+}

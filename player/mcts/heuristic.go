@@ -628,6 +628,9 @@ func (s *Search) heuristicSummary() string {
 // heuristic returns the worker's view of the search's heuristic, nil
 // while there is none.
 func (w *worker) heuristic() *heurCache {
+	if !w.heur {
+		return nil
+	}
 	h := w.s.heur.Load()
 	if h == nil {
 		return nil

@@ -189,9 +189,25 @@ type Config struct {
 	// HeuristicDepth is the number of moves a playout plays before the
 	// heuristic scores it. Default DefaultHeuristicDepth.
 	HeuristicDepth int
+	// HeuristicCut switches on (the default) or off cutting playouts
+	// short with the heuristic, when Heuristic finds one.
+	HeuristicCut Switch
+	// HeuristicPrior, when positive and Heuristic finds a heuristic, is
+	// the number of visits a move gets, valued at the heuristic's score
+	// of the state it reaches (its goals if terminal), the first time the
+	// tree grows below a state where one role moves: a prior that steers
+	// selection until the move's own visits outweigh it. Default 0, off.
+	HeuristicPrior int
 	// Focus switches on or off (the default) Commit: after the answer,
 	// searches play the committed move at the root. See focus.go.
 	Focus Switch
+	// Resist switches on or off (the default) playing on in a lost
+	// position: when the current state is proven lost for the role to
+	// move, Best answers the move the search visited most, the one that
+	// held out longest against the replies it found, rather than the
+	// first move proven lost, which may lose at once to an opponent
+	// that has not found its win.
+	Resist Switch
 	// Rules, when set, are read for the state that scores the most in a
 	// single-player game, which the puzzle search then also searches back
 	// from. Optional.
@@ -311,6 +327,7 @@ type Search struct {
 	heur    atomic.Pointer[heuristic]
 	learned bool // guarded by the Run caller
 	heurWhy atomic.Pointer[string]
+	resist  bool // Config.Resist
 	// simultaneous is set once the search meets a state in which several
 	// roles have a choice; playouts are then uniform unless
 	// Config.SimultaneousPolicy is on.
@@ -382,6 +399,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	// Policy playouts choose as playout does but cannot look ahead for a
 	// decisive move or record a single-player line.
+	s.resist = cfg.Resist.enabled(false)
 	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
 	return s, nil
 }
@@ -760,7 +778,7 @@ func (s *Search) choose(role int) (reasoner.Move, error) {
 			return s.best[0], nil
 		}
 	}
-	if n.mover == role {
+	if n.mover == role && !(s.resist && n.solved && n.value[role] <= 0) {
 		if i := s.provenChoice(n, role); i >= 0 {
 			return moves[i], nil
 		}

@@ -230,8 +230,15 @@ type worker struct {
 	// prove: nodes the tree grows below are proven won when their mover
 	// wins at once (Config.ProveLeaves, decisive.go).
 	prove bool
-	legal [][]reasoner.Move
-	check []float64
+	// heur: the search learns a heuristic (Config.Heuristic); cut:
+	// playouts stop and are scored by it (Config.HeuristicCut); prior:
+	// the visits of its value a move gets when the tree grows below its
+	// state (Config.HeuristicPrior), priors the scratch space.
+	heur, cut bool
+	prior     float64
+	priors    []float64
+	legal     [][]reasoner.Move
+	check     []float64
 	// played holds the moves each role chose in this iteration, in the
 	// tree (the first treeCount) and then in the playout, for GRAVE; nil
 	// when it is off. seen is GRAVE's scratch set.
@@ -276,6 +283,9 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		value:    make([]float64, nr),
 		decisive: s.cfg.Decisive.enabled(false),
 		prove:    s.cfg.ProveLeaves.enabled(false),
+		heur:     s.cfg.Heuristic.enabled(false),
+		cut:      s.cfg.HeuristicCut.enabled(true),
+		prior:    float64(s.cfg.HeuristicPrior),
 		legal:    make([][]reasoner.Move, nr),
 		check:    make([]float64, nr),
 	}
@@ -419,8 +429,8 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	s := w.s
 	s.iterations.Add(1)
 	leaf, parent, playFrom := w.descend()
-	if parent != nil && w.prove {
-		won, err := w.proveExpanding(ctx, r, parent)
+	if parent != nil && (w.prove || w.prior > 0) {
+		won, err := w.expand(ctx, r, parent)
 		if err != nil {
 			w.fail(ctx, err)
 			return
@@ -605,9 +615,12 @@ func (w *worker) fail(ctx context.Context, err error) {
 // In single-player games it leaves the moves played in w.line. ok reports
 // whether the playout reached a terminal state.
 func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (ok bool, err error) {
-	depth, h := w.s.cfg.MaxPlayoutDepth, w.heuristic()
-	if h != nil {
-		depth = min(depth, w.s.cfg.HeuristicDepth)
+	depth := w.s.cfg.MaxPlayoutDepth
+	var h *heurCache
+	if w.cut {
+		if h = w.heuristic(); h != nil {
+			depth = min(depth, w.s.cfg.HeuristicDepth)
+		}
 	}
 	if pp, fast := r.(reasoner.PolicyPlayouter); fast && w.s.fast {
 		return w.policyPlayout(ctx, r, pp, st, depth, h)
