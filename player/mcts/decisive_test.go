@@ -94,3 +94,35 @@ func TestResist(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristicPrior checks that, the first time the tree grows below a
+// state, each move of its mover gets HeuristicPrior visits of the value
+// the heuristic gives the state it reaches: in nim from 10, a heuristic
+// that likes a pile of 8 for first makes taking 2 look better than taking
+// 1 after a single playout, and without the prior the root holds only
+// that playout's visit.
+func TestHeuristicPrior(t *testing.T) {
+	h := &heuristic{
+		cols:     map[string]int{"pile/1=8": 0},
+		mobility: []int{-1, -1},
+		bias:     []float64{0.2, 0.8},
+		weights:  [][]float64{{0.7}, {-0.7}},
+	}
+	for _, prior := range []int{0, 5} {
+		s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: prior})
+		s.heur.Store(h)
+		w := newWorker(s, 1, 0)
+		w.iterate(context.Background(), s.main)
+		take1, take2 := slices.Index(s.root.moves[0], "(take 1)"), slices.Index(s.root.moves[0], "(take 2)")
+		n1, n2 := s.root.n[take1], s.root.n[take2]
+		if total := n1 + n2; total != float64(1+2*prior) {
+			t.Errorf("prior %d: %v visits at the root, want %d", prior, total, 1+2*prior)
+		}
+		if prior == 0 {
+			continue
+		}
+		if m1, m2 := s.root.w[take1]/n1, s.root.w[take2]/n2; !(m2 > 0.7 && m1 < 0.35) {
+			t.Errorf("prior %d: means take 1 %.2f, take 2 %.2f; want about 0.2 and 0.9", prior, m1, m2)
+		}
+	}
+}
