@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -21,6 +24,7 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 	maxSteps := fs.Int("max-steps", 10000, "give up a playout after this many steps")
 	save := fs.String("save", "", "write the table of results, as JSON, to `FILE`")
 	compare := fs.Bool("compare", false, "compare two tables written by --save, OLD and NEW, instead of measuring")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the playouts (not of loading the games) to `FILE`")
 	backendName := addBackendFlag(fs)
 	args, err := parseFlags(fs, args)
 	if err != nil {
@@ -46,6 +50,17 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	run := benchRun{seconds: *seconds, maxSteps: *maxSteps, factory: factory}
+	if *cpuProfile != "" {
+		if len(args) != 1 || *save != "" {
+			return fmt.Errorf("%w: --cpuprofile profiles one game, without --save", errUsage)
+		}
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		run.profile = f
+	}
 	if len(args) == 1 && *save == "" {
 		return run.single(ctx, env, args[0])
 	}
@@ -63,6 +78,24 @@ type benchRun struct {
 	seconds  float64
 	maxSteps int
 	factory  reasoner.Factory
+	// profile, when not nil, receives a CPU profile of the playouts of
+	// the one game measured, loading left out.
+	profile io.Writer
+}
+
+// profiled runs f under the CPU profiler when the run has a profile to
+// write.
+func (b benchRun) profiled(f func()) error {
+	if b.profile == nil {
+		f()
+		return nil
+	}
+	if err := pprof.StartCPUProfile(b.profile); err != nil {
+		return fmt.Errorf("cpuprofile: %w", err)
+	}
+	f()
+	pprof.StopCPUProfile()
+	return nil
 }
 
 // single measures one game and prints the detailed result; its last line,
@@ -157,7 +190,11 @@ func (b benchRun) measure(ctx context.Context, arg string) (res benchResult) {
 			st.Ground.Seconds(), st.Build.Seconds(), st.Bases, st.Inputs, st.NodesAfter, st.LinksAfter, st.NodesBefore, st.LinksBefore, st.Phases)
 	}
 	if _, ok := r.(reasoner.Playouter); ok {
-		return b.playouts(ctx, r, s0, res)
+		var out benchResult
+		if err := b.profiled(func() { out = b.playouts(ctx, r, s0, res) }); err != nil {
+			return fail(err)
+		}
+		return out
 	}
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
 	joint := make([]reasoner.Move, len(r.Roles()))

@@ -294,8 +294,13 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 		if round == 3 {
 			break
 		}
+		if round == 0 {
+			// Once: it makes no gate, so nothing for the next round to merge.
+			g.absorb(ctx, comps, live, repl)
+		}
 		var changed bool
-		if repl, changed = g.factor(ctx, live, repl); !changed {
+		repl, changed = g.factor(ctx, live, repl, g.readCounts(live, outputs, find))
+		if !changed {
 			break
 		}
 	}
@@ -394,9 +399,13 @@ func (g *graph) mergePass(ctx context.Context, comps [][]int32, live []bool, rep
 // input and an OR of the rest: (a and b) or (a and c) or d = (a and (b or
 // c)) or d, taking first the input most ANDs share. Frame rules ground
 // into such ORs, one AND per move that leaves a fact alone; factored, the
-// ORs of the rest are often the same for many facts and merge. It returns
-// repl extended to the nodes it adds, and whether it changed anything.
-func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32, bool) {
+// ORs of the rest are often the same for many facts and merge. Only ANDs
+// that the OR alone reads (readers[a] == 1) are factored: one that other
+// gates or an output read stays, and factoring it out of the OR would
+// compute it twice (checkers' terminal, an OR over the legal moves, became
+// a copy of them that cell changes visited). It returns repl extended to
+// the nodes it adds, and whether it changed anything.
+func (g *graph) factor(ctx context.Context, live []bool, repl []int32, readers []int32) ([]int32, bool) {
 	changed := false
 	count := len(g.kinds)
 	// uses[x] counts the ANDs among n's inputs that read x; touched lists
@@ -418,8 +427,11 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32,
 				uses[x] = 0
 			}
 			touched = touched[:0]
+			private := func(a int32) bool {
+				return g.kinds[a] == kAnd && a != n && (int(a) >= len(readers) || readers[a] == 1)
+			}
 			for _, a := range g.ins[n] {
-				if g.kinds[a] != kAnd || a == n {
+				if !private(a) {
 					continue
 				}
 				for _, x := range g.ins[a] {
@@ -444,7 +456,7 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32,
 			var rest, others []int32
 			whole := false
 			for _, a := range g.ins[n] {
-				if g.kinds[a] != kAnd || a == n || !slices.Contains(g.ins[a], best) {
+				if !private(a) || !slices.Contains(g.ins[a], best) {
 					others = append(others, a)
 					continue
 				}
@@ -489,6 +501,153 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32) ([]int32,
 		repl = append(repl, int32(len(repl)))
 	}
 	return repl, changed
+}
+
+// readCounts returns, for each node, how many live gates read it, plus
+// one for each time it is among outputs.
+func (g *graph) readCounts(live []bool, outputs []int32, find func(int32) int32) []int32 {
+	readers := make([]int32, len(g.kinds))
+	for n, in := range g.ins {
+		if live[n] {
+			for _, i := range in {
+				readers[i]++
+			}
+		}
+	}
+	for _, o := range outputs {
+		readers[find(o)]++
+	}
+	return readers
+}
+
+// absorb rewrites each AND (OR) gate b whose inputs include every input of
+// another AND (OR) gate a as reading a instead of those inputs: b = a and
+// the rest. Checkers grounds a triple jump's legality as the double jump's
+// conditions and two more, the double jump's as the single jump's and two
+// more; rewritten, a change to a shared condition visits the smaller gate
+// alone, and the larger only when the smaller flips, which is rarer. A
+// gate a is visited by every change of its inputs anyway, and b only when
+// a flips, so a step never costs more visits. Gates in cycles are left
+// alone. Each b takes the largest such a, by the inputs before any
+// rewrite, and a is strictly smaller than b, so no cycle is made.
+func (g *graph) absorb(ctx context.Context, comps [][]int32, live []bool, repl []int32) {
+	count := int32(len(g.kinds))
+	inCycle := make([]bool, count)
+	for _, comp := range comps {
+		if cyclic(comp, func(n int32) []int32 { return g.ins[n] }) {
+			for _, n := range comp {
+				inCycle[n] = true
+			}
+		}
+	}
+	candidate := func(n int32) bool {
+		k := g.kinds[n]
+		return live[n] && repl[n] == n && !inCycle[n] && (k == kAnd || k == kOr) && len(g.ins[n]) >= 2
+	}
+	// Each candidate a is indexed by its input that the fewest candidates
+	// read: a gate b that holds all of a's inputs holds that one.
+	uses := make([]int32, count)
+	links := 0
+	for n := range count {
+		if candidate(n) {
+			links += len(g.ins[n])
+			for _, i := range g.ins[n] {
+				uses[i]++
+			}
+		}
+	}
+	// The candidates looked at and the inputs compared stay within a few
+	// passes over the links, so that a large graph does not pay much for
+	// what a small one gains.
+	maxWork := 4*links + 1<<16
+	key := make([]int32, count)
+	start := make([]int32, count+1) // index[x] = byKey[start[x]:start[x+1]]
+	for n := range count {
+		key[n] = -1
+		if !candidate(n) {
+			continue
+		}
+		k := g.ins[n][0]
+		for _, i := range g.ins[n] {
+			if uses[i] < uses[k] {
+				k = i
+			}
+		}
+		key[n] = k
+		start[k+1]++
+	}
+	for x := range count {
+		start[x+1] += start[x]
+	}
+	byKey := make([]int32, start[count])
+	fill := slices.Clone(start[:count])
+	for n := range count {
+		if k := key[n]; k >= 0 {
+			byKey[fill[k]] = n
+			fill[k]++
+		}
+	}
+	index := func(x int32) []int32 { return byKey[start[x]:start[x+1]] }
+	orig := make([][]int32, count) // inputs before a rewrite
+	inputs := func(n int32) []int32 {
+		if in := orig[n]; in != nil {
+			return in
+		}
+		return g.ins[n]
+	}
+	mark := make([]bool, count)
+	work := 0
+	for b := range count {
+		if b&4095 == 4095 && ctx.Err() != nil {
+			break
+		}
+		if work > maxWork {
+			break
+		}
+		if !candidate(b) || len(g.ins[b]) < 3 {
+			continue
+		}
+		in := g.ins[b]
+		for _, i := range in {
+			mark[i] = true
+		}
+		best := int32(-1)
+		for _, x := range in {
+			work += int(start[x+1] - start[x])
+			for _, a := range index(x) {
+				ain := inputs(a)
+				if a == b || g.kinds[a] != g.kinds[b] || len(ain) >= len(in) || (best >= 0 && len(ain) <= len(inputs(best))) {
+					continue
+				}
+				work += len(ain)
+				all := true
+				for _, i := range ain {
+					if !mark[i] {
+						all = false
+						break
+					}
+				}
+				if all {
+					best = a
+				}
+			}
+		}
+		for _, i := range in {
+			mark[i] = false
+		}
+		if best < 0 {
+			continue
+		}
+		orig[b] = in
+		rest := []int32{best}
+		for _, i := range in {
+			if _, ok := slices.BinarySearch(inputs(best), i); !ok {
+				rest = append(rest, i)
+			}
+		}
+		slices.Sort(rest)
+		g.ins[b] = rest
+	}
 }
 
 // simplify rewrites gate n's inputs through find and folds constants: n
