@@ -67,6 +67,13 @@ type network struct {
 	// watched words: bit i of the role's words is legal[r][i].
 	legalWord []int32
 	legal     [][]legalProp
+	// legalGate[r], when not -1, is a base (a turn fact) that role r's
+	// legal moves gated[r] (a bitset over legal[r]) require besides
+	// their proposition, which leaves the fact out: the moves are masked
+	// when they are read, so that the turn passing visits none of them.
+	// nil when no move is gated.
+	legalGate []int32
+	gated     [][]uint64
 	moves     [][]reasoner.Move // per role: the move of each legal proposition, in order
 	goals     [][]goalProp      // in goalNet only
 	goalNet   *network          // the network of the goals
@@ -336,7 +343,8 @@ type machine struct {
 	// watched holds the words of the next state and of the legal moves,
 	// kept as next and legal propositions flip.
 	watched []uint64
-	inputs  []int32 // the input nodes set
+	masked  []uint64 // scratch: legal words with gated moves taken out
+	inputs  []int32  // the input nodes set
 }
 
 func (net *network) newMachine() *machine {
@@ -403,12 +411,28 @@ func (m *machine) alloc() {
 		words = int(m.net.legalWord[len(m.net.legalWord)-1])
 	}
 	m.watched = make([]uint64, words)
+	if m.net.legalGate != nil {
+		m.masked = make([]uint64, words-int(m.net.legalWord[0]))
+	}
 }
 
 // legalWords returns the words of role's legal moves: bit i is set when
-// the move net.legal[role][i] is legal.
+// the move net.legal[role][i] is legal. The moves of a role that a turn
+// fact gates (legalGate) are taken out while the fact does not hold.
 func (m *machine) legalWords(role int) []uint64 {
-	return m.watched[m.net.legalWord[role]:m.net.legalWord[role+1]]
+	words := m.watched[m.net.legalWord[role]:m.net.legalWord[role+1]]
+	if m.net.legalGate == nil {
+		return words
+	}
+	j := m.net.legalGate[role]
+	if j < 0 || m.state[j/64]&(1<<(j%64)) != 0 {
+		return words
+	}
+	masked := m.masked[m.net.legalWord[role]-m.net.legalWord[0]:][:len(words)]
+	for i, w := range words {
+		masked[i] = w &^ m.net.gated[role][i]
+	}
+	return masked
 }
 
 // setLeaf sets a leaf and propagates the change.

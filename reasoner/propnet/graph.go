@@ -520,6 +520,9 @@ func (g *graph) readCounts(live []bool, outputs []int32, find func(int32) int32)
 	return readers
 }
 
+// maxAbsorbLinks bounds the graphs absorb rewrites, by their links.
+const maxAbsorbLinks = 1 << 20
+
 // absorb rewrites each AND (OR) gate b whose inputs include every input of
 // another AND (OR) gate a as reading a instead of those inputs: b = a and
 // the rest. Checkers grounds a triple jump's legality as the double jump's
@@ -557,8 +560,12 @@ func (g *graph) absorb(ctx context.Context, comps [][]int32, live []bool, repl [
 		}
 	}
 	// The candidates looked at and the inputs compared stay within a few
-	// passes over the links, so that a large graph does not pay much for
-	// what a small one gains.
+	// passes over the links, and a graph of more than maxAbsorbLinks is
+	// left alone, so that a large game's grounding (kalaha_2009's, near
+	// its time budget) does not pay for what a small one gains.
+	if links > maxAbsorbLinks {
+		return
+	}
 	maxWork := 4*links + 1<<16
 	key := make([]int32, count)
 	start := make([]int32, count+1) // index[x] = byKey[start[x]:start[x+1]]

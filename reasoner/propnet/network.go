@@ -264,7 +264,22 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	for _, b := range bases {
 		pr.bases = append(pr.bases, nodeOf[b.atom])
 	}
-	if err := net.layout(g, repl, g.reaching(outputs, resolved), pr, repl); err != nil {
+	group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases))
+	// The general network reads the turn out of its legal moves (gate.go);
+	// phase networks, built from pr, have the turn as a constant.
+	general := *pr
+	general.legal, net.legalGate, net.gated = g.gateLegal(keep, repl, pr, group, all)
+	for len(repl) < len(g.kinds) {
+		repl = append(repl, int32(len(repl)))
+		keep = append(keep, false)
+	}
+	generalOutputs := append([]int32{general.terminal}, general.next...)
+	for _, ps := range general.legal {
+		for _, p := range ps {
+			generalOutputs = append(generalOutputs, p.node)
+		}
+	}
+	if err := net.layout(g, repl, g.reaching(generalOutputs, resolved), &general, repl); err != nil {
 		return nil, err
 	}
 	gn := &network{roles: roles, initial: net.initial, terminal: nodeFalse}
@@ -279,7 +294,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	// game says so with facts of its own: a failure leaves the game with
 	// the one network. A phase network fixes moves, so none is built for
 	// a game whose legal moves or terminal read the moves.
-	if group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases)); len(group) > 1 && !net.queriesReadInputs {
+	if len(group) > 1 && !net.queriesReadInputs {
 		pctx, cancel := context.WithTimeout(ctx, max(phaseTime, 2*time.Since(buildStart)))
 		net.phases, net.phaseBits, _ = buildPhases(pctx, mem, g, keep, repl, outputs, pr, group, net)
 		deadline, _ := pctx.Deadline()
