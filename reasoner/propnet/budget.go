@@ -21,6 +21,9 @@ func (g *grounder) checkBudget() error {
 			return err
 		}
 	}
+	if g.limits.maxSteps > 0 && g.steps > g.limits.maxSteps {
+		return fmt.Errorf("%w: more than %d join steps", ErrBudget, g.limits.maxSteps)
+	}
 	if len(g.flip) > 0 {
 		return errTooLarge
 	}

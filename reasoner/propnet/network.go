@@ -26,12 +26,19 @@ type Stats struct {
 	Cycles                   int           // gates in cycles, evaluated to a fixpoint
 	Phases                   int           // phase networks (phase.go), 0 when none pay off
 	Ground, Build            time.Duration // time to ground, to build and optimise
+	// Rewritten tells that the rules did not ground as written and were
+	// rewritten (unfold.go, split.go, demand.go).
+	Rewritten bool
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d bases, %d inputs; %d nodes and %d links, %d and %d after optimisation (%d in cycles), %d phase networks; grounded in %v, built in %v",
+	rewritten := ""
+	if s.Rewritten {
+		rewritten = " (rules rewritten)"
+	}
+	return fmt.Sprintf("%d bases, %d inputs; %d nodes and %d links, %d and %d after optimisation (%d in cycles), %d phase networks; grounded in %v%s, built in %v",
 		s.Bases, s.Inputs, s.NodesBefore, s.LinksBefore, s.NodesAfter, s.LinksAfter, s.Cycles, s.Phases,
-		s.Ground.Round(time.Millisecond), s.Build.Round(time.Millisecond))
+		s.Ground.Round(time.Millisecond), rewritten, s.Build.Round(time.Millisecond))
 }
 
 type legalProp struct {
@@ -72,6 +79,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	gr.stats, gr.plans = nil, nil
 	var stats Stats
 	stats.Terms, stats.Instances = len(gr.ts.terms), gr.ninst
+	stats.Rewritten = !gr.noDemand || !gr.noSplit
 	stats.Ground = time.Since(start)
 	start = time.Now()
 	if err := ctx.Err(); err != nil {
@@ -95,7 +103,12 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	}
 
 	g := newGraph()
-	nodeOf := map[termID]int32{}
+	// The node of each atom and of its negation, by term, -1 for none.
+	nodeOf := make([]int32, len(ts.terms))
+	negOf := make([]int32, len(ts.terms))
+	for i := range nodeOf {
+		nodeOf[i], negOf[i] = -1, -1
+	}
 	// Bases, in the order of their facts' text, so a state's facts come
 	// out sorted.
 	type base struct {
@@ -118,7 +131,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		nodeOf[a] = g.add(kInput)
 	}
 	derived := func(a termID) int32 {
-		if n, ok := nodeOf[a]; ok {
+		if n := nodeOf[a]; n >= 0 {
 			return n
 		}
 		if gr.isCertain(a) {
@@ -128,8 +141,11 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		nodeOf[a] = n
 		return n
 	}
-	negOf := map[termID]int32{}
 	var ins []int32
+	// The inputs of the ANDs, cut from shared blocks: one allocation per
+	// block rather than per gate. Each slice is capped, so that a later
+	// append copies it rather than writing over the next gate's.
+	var block []int32
 	for k, rest := 0, gr.instances; len(rest) > 0; k++ {
 		if k&65535 == 65535 {
 			if ctx.Err() != nil {
@@ -150,8 +166,8 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 			if !gr.isPossible(a) {
 				continue // never true: its negation always holds
 			}
-			n, ok := negOf[a]
-			if !ok {
+			n := negOf[a]
+			if n < 0 {
 				n = g.add(kNot, derived(a))
 				negOf[a] = n
 			}
@@ -164,7 +180,12 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		case 1:
 			g.ins[h] = append(g.ins[h], ins[0])
 		default:
-			g.ins[h] = append(g.ins[h], g.add(kAnd, slices.Clone(ins)...))
+			if len(block)+len(ins) > cap(block) {
+				block = make([]int32, 0, max(1<<16, len(ins)))
+			}
+			at := len(block)
+			block = append(block, ins...)
+			g.ins[h] = append(g.ins[h], g.add(kAnd, block[at:len(block):len(block)]...))
 		}
 	}
 	gr.instances = nil // no longer needed; let them go

@@ -6,7 +6,8 @@
 //
 // Grounding (ground.go: the fixpoint; rules.go: rules compiled to clauses;
 // relevance.go: what to derive and in which order; join.go and index.go:
-// the join; split.go and demand.go: the rewriting; budget.go: the limits)
+// the join; unfold.go, split.go and demand.go: the rewriting; budget.go:
+// the limits)
 // over-approximates the reachable atoms by a relaxed fixpoint and records
 // every rule instance; the network (network.go,
 // graph.go) is optimised by folding constants, bypassing single-input gates,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ggp-go/ggp/gdl"
 )
@@ -110,6 +111,9 @@ func (g *grounder) compile(d *gdl.Description) error {
 			g.project(c)
 		}
 	}
+	if !g.noSplit && !g.noUnfold {
+		g.unfold()
+	}
 	if !g.noSplit {
 		g.split()
 	}
@@ -187,14 +191,10 @@ func (g *grounder) project(c *clause) {
 		if !single {
 			continue
 		}
-		// The new relation's name cannot be written in KIF, so it meets
-		// no relation of the game.
-		name := fmt.Sprintf("projection %d", len(g.rels))
-		aux := literal{kind: litPos, rel: g.relation(name, len(keep)), vars: keep}
-		for _, v := range keep {
-			aux.args = append(aux.args, pat{kind: patVar, v: v})
+		aux, isNew := g.auxRelation("projection", []literal{*l}, keep)
+		if isNew {
+			g.rules = append(g.rules, &clause{head: aux, body: []literal{*l}, nvars: c.nvars, pos: c.pos})
 		}
-		g.rules = append(g.rules, &clause{head: aux, body: []literal{*l}, nvars: c.nvars, pos: c.pos})
 		c.body[i] = aux
 	}
 }
@@ -372,4 +372,75 @@ func kindName(k litKind) string {
 		return "a distinct"
 	}
 	return "a literal"
+}
+
+// auxRelation returns a literal over vars of a new relation, named prefix
+// and a number, to be defined by one rule with body over vars; isNew is
+// false when a relation defined by the same body, up to the names of the
+// variables, over the same variables exists already, and the literal is
+// of that one. Such rules arise from one rule's disjunctions expanded and
+// from rules that read the same relation alike: sharing the relation
+// grounds those instances once. The new relation's name cannot be written
+// in KIF, so it meets no relation of the game.
+func (g *grounder) auxRelation(prefix string, body []literal, vars []int) (aux literal, isNew bool) {
+	canon := map[int]int{}
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, l := range body {
+		writeLiteral(&b, l, canon)
+	}
+	order := slices.Clone(vars)
+	slices.SortFunc(order, func(x, y int) int { return canon[x] - canon[y] })
+	b.WriteString(" |")
+	for _, v := range order {
+		fmt.Fprintf(&b, " %d", canon[v])
+	}
+	key := b.String()
+	rel, ok := g.auxRels[key]
+	if !ok {
+		rel = g.relation(fmt.Sprintf("%s %d", prefix, len(g.rels)), len(order))
+		if g.auxRels == nil {
+			g.auxRels = map[string]int{}
+		}
+		g.auxRels[key] = rel
+	}
+	aux = literal{kind: litPos, rel: rel, vars: order}
+	for _, v := range order {
+		aux.args = append(aux.args, pat{kind: patVar, v: v})
+	}
+	return aux, !ok
+}
+
+// writeLiteral writes l to b with its variables numbered by canon, in
+// order of first appearance.
+func writeLiteral(b *strings.Builder, l literal, canon map[int]int) {
+	fmt.Fprintf(b, " %d/%d/%v(", l.kind, l.rel, l.filter)
+	if l.kind == litDistinct {
+		writePat(b, l.x, canon)
+		writePat(b, l.y, canon)
+	}
+	for _, p := range l.args {
+		writePat(b, p, canon)
+	}
+	b.WriteString(")")
+}
+
+func writePat(b *strings.Builder, p pat, canon map[int]int) {
+	switch p.kind {
+	case patGround:
+		fmt.Fprintf(b, " #%d", p.id)
+	case patVar:
+		n, ok := canon[p.v]
+		if !ok {
+			n = len(canon)
+			canon[p.v] = n
+		}
+		fmt.Fprintf(b, " ?%d", n)
+	case patFunc:
+		fmt.Fprintf(b, " f%d(", p.sym)
+		for _, a := range p.args {
+			writePat(b, a, canon)
+		}
+		b.WriteString(")")
+	}
 }

@@ -1,7 +1,6 @@
 package propnet
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -77,22 +76,19 @@ func (g *grounder) splitClause(c *clause) {
 		if best < 0 {
 			return
 		}
-		name := fmt.Sprintf("split %d", len(g.rels))
-		aux := literal{kind: litPos, rel: g.relation(name, len(bestIface)), vars: bestIface}
-		for _, v := range bestIface {
-			aux.args = append(aux.args, pat{kind: patVar, v: v})
-		}
-		nc := &clause{head: aux, nvars: c.nvars, pos: c.pos}
-		var rest []literal
+		var group, rest []literal
 		for i, l := range c.body {
 			if slices.Contains(bestGroup, i) {
-				nc.body = append(nc.body, l)
+				group = append(group, l)
 			} else {
 				rest = append(rest, l)
 			}
 		}
+		aux, isNew := g.auxRelation("split", group, bestIface)
 		c.body = append(rest, aux)
-		g.rules = append(g.rules, nc)
+		if isNew {
+			g.rules = append(g.rules, &clause{head: aux, body: group, nvars: c.nvars, pos: c.pos})
+		}
 	}
 }
 
