@@ -19,21 +19,27 @@ func Components(n int, succ func(v int) []int) (comp []int, count int) {
 		index[i] = -1
 	}
 	var stack []int
-	type frame struct{ v, next int }
+	// A frame holds its vertex's successors: succ is called once per
+	// vertex, not once per edge.
+	type frame struct {
+		v, next int
+		ws      []int
+	}
+	var call []frame
 	next := 0
 	for root := 0; root < n; root++ {
 		if index[root] >= 0 {
 			continue
 		}
-		call := []frame{{root, 0}}
+		call = append(call[:0], frame{root, 0, succ(root)})
 		index[root], low[root] = next, next
 		next++
 		stack = append(stack, root)
 		onStack[root] = true
 		for len(call) > 0 {
 			f := &call[len(call)-1]
-			if ws := succ(f.v); f.next < len(ws) {
-				w := ws[f.next]
+			if f.next < len(f.ws) {
+				w := f.ws[f.next]
 				f.next++
 				switch {
 				case index[w] < 0:
@@ -41,7 +47,7 @@ func Components(n int, succ func(v int) []int) (comp []int, count int) {
 					next++
 					stack = append(stack, w)
 					onStack[w] = true
-					call = append(call, frame{w, 0})
+					call = append(call, frame{w, 0, succ(w)})
 				case onStack[w]:
 					low[f.v] = min(low[f.v], index[w])
 				}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/ggp-go/ggp/gdl/scc"
 )
@@ -89,7 +90,11 @@ func sccsOf(ctx context.Context, n int, keep []bool, ins func(int32) []int32) []
 	}
 	m := len(nodes)
 	start := make([]int, m+1)
-	var adj []int
+	edges := 0
+	for _, v := range nodes {
+		edges += len(ins(v))
+	}
+	adj := make([]int, 0, edges)
 	for i, v := range nodes {
 		if i&65535 == 65535 && ctx.Err() != nil {
 			return nil
@@ -266,6 +271,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 		if err := expired(); err != nil {
 			return nil, nil, err
 		}
+		roundStart := time.Now()
 		remap()
 		// Only the nodes some output reads are worth the work.
 		live := g.reaching(outputs, find)
@@ -291,7 +297,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 			}
 		}
 		remap()
-		if round == 3 {
+		if round == 3 || !timeForAnother(ctx, time.Since(roundStart)) {
 			break
 		}
 		if round == 0 {
@@ -309,6 +315,16 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 	}
 	keep = g.reaching(outputs, find)
 	return repl, keep, nil
+}
+
+// timeForAnother reports whether ctx leaves time for another round of
+// optimisation that lasts as long as the last one did, and for what
+// follows it. Each round leaves a correct network; a game whose rounds
+// would overrun its deadline is played with a network less merged rather
+// than not at all.
+func timeForAnother(ctx context.Context, last time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return !ok || time.Until(deadline) > 3*last
 }
 
 // reaching returns the nodes that some output reads, and the constants and

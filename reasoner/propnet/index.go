@@ -11,8 +11,11 @@ import "slices"
 // are built when first asked for and extended as atoms are added.
 type compIndex struct {
 	probes []probe
-	m      map[string][]int32 // encoded values -> positions in atoms
-	upto   int                // atoms indexed so far
+	// m holds the positions in atoms by a hash of the values of the
+	// parts: atoms whose values collide share a list, and the join's
+	// match tells them apart.
+	m    map[uint64][]int32
+	upto int // atoms indexed so far
 }
 
 // probe is one part of an atom: the argument positions leading to it, and
@@ -39,16 +42,15 @@ func (g *grounder) candidates(rel *relation, l *literal, from, to int) (cands []
 	}
 	ci := rel.indexes[string(g.keyBuf)]
 	if ci == nil {
-		ci = &compIndex{m: map[string][]int32{}, probes: decodeProbes(g.keyBuf)}
+		ci = &compIndex{m: map[uint64][]int32{}, probes: decodeProbes(g.keyBuf)}
 		rel.indexes[string(g.keyBuf)] = ci
 	}
 	g.extend(rel, ci)
-	key := g.keyBuf[:0]
+	h := valueHashSeed
 	for _, v := range g.valBuf {
-		key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		h = valueHash(h, v)
 	}
-	g.keyBuf = key
-	list := ci.m[string(key)]
+	list := ci.m[h]
 	lo, _ := slices.BinarySearch(list, int32(from))
 	hi, _ := slices.BinarySearch(list, int32(to))
 	return list[lo:hi], true, true
@@ -114,17 +116,25 @@ func decodeProbes(k []byte) []probe {
 	return out
 }
 
+// valueHash mixes v into h, which starts at valueHashSeed: the key of an
+// index list.
+func valueHash(h uint64, v int32) uint64 {
+	h = (h ^ uint64(uint32(v))) * 0xbf58476d1ce4e5b9
+	return h ^ h>>29
+}
+
+const valueHashSeed uint64 = 0x9e3779b97f4a7c15
+
 func functorKey(sym int32, arity int) int32 { return -1 - (sym<<6 | int32(min(arity, 63))) }
 
 // extend indexes the atoms of rel added since ci was last used.
 func (g *grounder) extend(rel *relation, ci *compIndex) {
-	var key []byte
 	for ; ci.upto < len(rel.atoms); ci.upto++ {
 		if ci.upto&4095 == 4095 && g.ctx.Err() != nil {
 			g.expired = true // checkBudget reports it
 			return
 		}
-		key = key[:0]
+		h := valueHashSeed
 		atom := rel.atoms[ci.upto]
 		ok := true
 		for _, pr := range ci.probes {
@@ -138,10 +148,10 @@ func (g *grounder) extend(rel *relation, ci *compIndex) {
 				tt := &g.ts.terms[t]
 				v = functorKey(tt.sym, len(tt.args))
 			}
-			key = append(key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+			h = valueHash(h, v)
 		}
 		if ok {
-			ci.m[string(key)] = append(ci.m[string(key)], int32(ci.upto))
+			ci.m[h] = append(ci.m[h], int32(ci.upto))
 		}
 	}
 }
