@@ -44,8 +44,9 @@ type network struct {
 	cyclePos []int32
 	fan      []fanout
 	// outs holds the outputs of every node, each as o<<2 | flags: edgeNot
-	// when o is a NOT gate, whose count falls when its input comes true;
-	// edgeCycle when o is in a cycle, whose count is not kept.
+	// when o's count falls as the node comes true (o is a NOT gate, or
+	// reads the node through one that bypassNots took out); edgeCycle
+	// when o is in a cycle, whose count is not kept.
 	outs    []int32
 	inStart []int32
 	ins     []int32
@@ -210,6 +211,64 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		net.outs[j] = e
 	}
 	return nil
+}
+
+// bypassNots lets the readers of each NOT gate read its input through a
+// negated edge instead (edgeNot: the reader's count falls as the input
+// comes true), so that a change of the input reaches them at once, without
+// the NOT gate flipping in between. A NOT gate whose value is still read
+// (watched, the terminal, a goal, or read by a gate in a cycle) keeps its
+// own count; the others are left out of propagation, their values read
+// only by prepare. NOT gates in cycles, or reading one, are left alone.
+func (net *network) bypassNots() {
+	count := len(net.thr)
+	read := make([]bool, count)
+	read[net.terminal] = true
+	for _, ps := range net.goals {
+		for _, p := range ps {
+			read[p.node] = true
+		}
+	}
+	isNot := func(x int32) bool { return !net.leaf[x] && net.thr[x] == -1 }
+	adj := make([][]int32, count)
+	for n, f := range net.fan {
+		adj[n] = slices.Clone(net.outs[f.start:f.end])
+	}
+	changed := false
+	for x := range int32(count) {
+		if !isNot(x) {
+			continue
+		}
+		y := net.ins[net.inStart[x]]
+		if isNot(y) || net.thr[y] == inCycle {
+			continue
+		}
+		kept := net.fan[x].watch >= 0 || read[x]
+		var rest []int32
+		for _, e := range adj[x] {
+			if e&edgeCycle != 0 {
+				rest = append(rest, e)
+				kept = true
+				continue
+			}
+			adj[y] = append(adj[y], e^edgeNot)
+		}
+		adj[x] = rest
+		if !kept {
+			adj[y] = slices.DeleteFunc(adj[y], func(e int32) bool { return e == x<<2|edgeNot })
+		}
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	net.outs = net.outs[:0]
+	for n := range net.fan {
+		f := &net.fan[n]
+		f.start = int32(len(net.outs))
+		net.outs = append(net.outs, adj[n]...)
+		f.end = int32(len(net.outs))
+	}
 }
 
 // fanout is where a node's outputs are, outs[start:end], and where the

@@ -384,6 +384,7 @@ func (net *network) layout(g *graph, repl []int32, keep []bool, pr *proto, proto
 	net.renum = nil
 	net.queriesReadInputs = net.readsInputs()
 	net.indexWatched()
+	net.bypassNots()
 	net.prepare()
 	return nil
 }
