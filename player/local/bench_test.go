@@ -34,7 +34,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"base", searchConfig(b, "mcts:base")},
 		{"basefast", searchConfig(b, "mcts:base:fast=on")},
 		{"decisive", searchConfig(b, "mcts:decisive=on")},
-		{"prove", searchConfig(b, "mcts:prove=on")},
+		{"noprove", searchConfig(b, "mcts:prove=off")},
 		{"heur", searchConfig(b, "mcts:heur=on")},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi"} {

@@ -145,7 +145,7 @@ type Config struct {
 	// that role's highest goal, if there is one, instead of its usual
 	// choice. Looking costs a next state per legal move at every step.
 	Decisive Switch
-	// ProveLeaves switches on or off (the default) proving, the first
+	// ProveLeaves switches on (the default) or off proving, the first
 	// time the tree grows below a state where one role moves (its second
 	// visit), that the role wins at once if one of its moves ends the
 	// game with its highest goal; the proof climbs the tree, so the other
@@ -201,7 +201,7 @@ type Config struct {
 	// Focus switches on or off (the default) Commit: after the answer,
 	// searches play the committed move at the root. See focus.go.
 	Focus Switch
-	// Resist switches on or off (the default) playing on in a lost
+	// Resist switches on (the default) or off playing on in a lost
 	// position: when the current state is proven lost for the role to
 	// move, Best answers the move the search visited most, the one that
 	// held out longest against the replies it found, rather than the
@@ -399,7 +399,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	// Policy playouts choose as playout does but cannot look ahead for a
 	// decisive move or record a single-player line.
-	s.resist = cfg.Resist.enabled(false)
+	s.resist = cfg.Resist.enabled(true)
 	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
 	return s, nil
 }

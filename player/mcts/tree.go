@@ -282,7 +282,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		moves:    make([]reasoner.Move, nr),
 		value:    make([]float64, nr),
 		decisive: s.cfg.Decisive.enabled(false),
-		prove:    s.cfg.ProveLeaves.enabled(false),
+		prove:    s.cfg.ProveLeaves.enabled(true),
 		heur:     s.cfg.Heuristic.enabled(false),
 		cut:      s.cfg.HeuristicCut.enabled(true),
 		prior:    float64(s.cfg.HeuristicPrior),
