@@ -337,6 +337,13 @@ type Search struct {
 	// published whenever the root changes, so that a caller that cannot
 	// wait for the search reads them without a lock (TryLegal).
 	rootLegal atomic.Pointer[rootLegal]
+	// advice is every role's best move in the current state as Best
+	// would choose it, published by the goroutine that runs the search
+	// every settleCheck and when Run returns, and when the root changes,
+	// so that a caller that cannot wait reads it without a lock
+	// (TryBest). The workers never publish it: their loop takes no more
+	// locks and allocates nothing for it.
+	advice atomic.Pointer[rootAdvice]
 
 	iterations atomic.Int64
 	expansions atomic.Int64
@@ -383,6 +390,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	s.root = root
 	s.insert(root)
 	s.publishRoot(root)
+	s.publishAdvice()
 	pp, canFast := r.(reasoner.PolicyPlayouter)
 	if cfg.MAST.enabled(true) {
 		var known func(int) []reasoner.Move
@@ -504,6 +512,9 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Published last, when the run has stopped (or its workers are at
+	// their last steps), so that TryBest answers with what it found.
+	defer s.advise()
 	run := s.runs.Add(1)
 	var active atomic.Int32
 	active.Store(int32(s.cfg.Workers))
@@ -516,13 +527,10 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 			}
 		}()
 	}
-	var tick <-chan time.Time
 	deadline, hasDeadline := ctx.Deadline()
-	if role >= 0 && hasDeadline {
-		t := time.NewTicker(settleCheck)
-		defer t.Stop()
-		tick = t.C
-	}
+	decide := role >= 0 && hasDeadline
+	tick := time.NewTicker(settleCheck)
+	defer tick.Stop()
 	start, iters := time.Now(), s.iterations.Load()
 	for {
 		select {
@@ -530,12 +538,21 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 			return false, nil
 		case <-allDone:
 			return false, nil
-		case <-tick:
-			if s.settled(role, start, s.iterations.Load()-iters, deadline) {
+		case <-tick.C:
+			s.advise()
+			if decide && s.settled(role, start, s.iterations.Load()-iters, deadline) {
 				return true, nil
 			}
 		}
 	}
+}
+
+// advise publishes every role's best move in the current state for
+// TryBest.
+func (s *Search) advise() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.publishAdvice()
 }
 
 // acquire returns a reasoner instance for a worker: one from the pool, or a
@@ -741,6 +758,7 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	if child.terminal {
 		s.best, s.bscore = nil, -1
 	}
+	s.publishAdvice()
 	gen := s.gen
 	s.mu.Unlock()
 	if s.puz != nil {
@@ -765,43 +783,72 @@ func (s *Search) Best(role int) (reasoner.Move, error) {
 
 // choose is Best with s.mu held.
 func (s *Search) choose(role int) (reasoner.Move, error) {
+	if s.root.terminal {
+		return "", ErrTerminal
+	}
+	if m, ok := s.bestMove(role); ok {
+		return m, nil
+	}
+	moves := s.root.moves[role]
+	return moves[rand.IntN(len(moves))], nil
+}
+
+// bestMove is choose without the random choice: false when the search has
+// no statistics to choose by, or in a terminal state. s.mu must be held.
+func (s *Search) bestMove(role int) (reasoner.Move, bool) {
 	n := s.root
 	if n.terminal {
-		return "", ErrTerminal
+		return "", false
 	}
 	moves := n.moves[role]
 	if len(moves) == 1 {
-		return moves[0], nil
+		return moves[0], true
 	}
 	if len(s.best) > 0 && s.bscore >= 0 {
 		if !n.solved || s.bscore >= n.value[0] {
-			return s.best[0], nil
+			return s.best[0], true
 		}
 	}
 	if n.mover == role && !(s.resist && n.solved && n.value[role] <= 0) {
 		if i := s.provenChoice(n, role); i >= 0 {
-			return moves[i], nil
+			return moves[i], true
 		}
 	}
 	if i := s.robustChoice(n, role); i >= 0 {
-		return moves[i], nil
+		return moves[i], true
 	}
-	return moves[rand.IntN(len(moves))], nil
+	return "", false
 }
 
-// TryBest is Best for a caller that cannot wait: it returns false at once
-// when another goroutine holds the search, or when the current state is not
-// st, the state the caller is in.
+// TryBest is Best for a caller that cannot wait: it returns the move Best
+// chose for role when the search last published it (at most settleCheck
+// ago while the search runs, and when it stopped), without a lock, so it
+// answers the same whatever the search is doing. It returns false when the
+// current state is not st, the state the caller is in, or when the search
+// had no statistics to choose by.
 func (s *Search) TryBest(role int, st *reasoner.State) (reasoner.Move, bool) {
-	if role < 0 || role >= len(s.roles) || !s.mu.TryLock() {
+	a := s.advice.Load()
+	if a == nil || role < 0 || role >= len(a.moves) || a.moves[role] == "" || !a.state.Equal(st) {
 		return "", false
 	}
-	defer s.mu.Unlock()
-	if !s.root.state.Equal(st) {
-		return "", false
+	return a.moves[role], true
+}
+
+// rootAdvice is a state and every role's best move in it, "" for none. It
+// is never modified once published.
+type rootAdvice struct {
+	state *reasoner.State
+	moves []reasoner.Move
+}
+
+// publishAdvice publishes every role's best move at the root for TryBest.
+// s.mu must be held.
+func (s *Search) publishAdvice() {
+	a := &rootAdvice{state: s.root.state, moves: make([]reasoner.Move, len(s.roles))}
+	for role := range a.moves {
+		a.moves[role], _ = s.bestMove(role)
 	}
-	m, err := s.choose(role)
-	return m, err == nil
+	s.advice.Store(a)
 }
 
 // TryLegal returns the legal moves of role in st if st is the search's

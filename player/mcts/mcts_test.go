@@ -348,25 +348,69 @@ func TestPuzzleMemory(t *testing.T) {
 	}
 }
 
-// TestTryBest checks that TryBest answers only for the current state and
-// only when the search is free.
+// TestTryBest checks that TryBest answers Best's move in the current state
+// only, and answers it while the search is held: it reads what the search
+// published, so whether a fallback move is known does not depend on who
+// holds the lock.
 func TestTryBest(t *testing.T) {
 	g := nim(30)
 	s := newSearch(t, g, Config{Workers: 1})
-	run(t, s, 50*time.Millisecond)
 	root := s.State()
-	if m, ok := s.TryBest(0, root); !ok || !slices.Contains(s.Legal(0), m) {
-		t.Errorf("TryBest at the root = %q, %v", m, ok)
+	if m, ok := s.TryBest(0, root); ok {
+		t.Errorf("TryBest before any search = %q, want none (Best would choose at random)", m)
+	}
+	run(t, s, 50*time.Millisecond)
+	best, err := s.Best(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := s.TryBest(0, root); !ok || m != best {
+		t.Errorf("TryBest at the root = %q, %v; want Best's %q", m, ok, best)
 	}
 	other, _ := g.Next(context.Background(), root, []reasoner.Move{"(take 1)", "noop"})
 	if _, ok := s.TryBest(0, other); ok {
 		t.Error("TryBest answered for a state that is not the root")
 	}
 	s.mu.Lock()
-	_, ok := s.TryBest(0, root)
+	m, ok := s.TryBest(0, root)
 	s.mu.Unlock()
-	if ok {
-		t.Error("TryBest answered while the search was held")
+	if !ok || m != best {
+		t.Errorf("TryBest while the search is held = %q, %v; want Best's %q", m, ok, best)
+	}
+	// The published move follows the root.
+	if err := s.Advance(context.Background(), []reasoner.Move{best, "noop"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.TryBest(0, root); ok {
+		t.Error("TryBest answered for the old root after Advance")
+	}
+	if m, ok := s.TryBest(1, s.State()); !ok || !slices.Contains(s.Legal(1), m) {
+		t.Errorf("TryBest of the role to move after Advance = %q, %v", m, ok)
+	}
+}
+
+// TestTryBestDuringRun checks that TryBest answers while Run is searching
+// and its workers hold the tree, from what the search publishes as it
+// runs.
+func TestTryBestDuringRun(t *testing.T) {
+	s := newSearch(t, nim(30), Config{Workers: 2})
+	root := s.State()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	for s.Stats().Iterations == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(3 * settleCheck)
+	for range 100 {
+		if m, ok := s.TryBest(0, root); !ok || !slices.Contains(s.Legal(0), m) {
+			t.Fatalf("TryBest during Run = %q, %v", m, ok)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
 
