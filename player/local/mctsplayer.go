@@ -46,7 +46,7 @@ type mctsMatch struct {
 	ready  chan struct{}
 	g      *follow.Game // the game as the calls follow it; nil when the rules could not be loaded
 	err    error        // why the rules could not be loaded
-	search *mcts.Search // nil when there is none; only the owner calls it, but for Stats and TryLegal
+	search *mcts.Search // nil when there is none; only the owner calls it, but for Stats, TryLegal and TryBest
 
 	// decide takes the owner's commands; the owner receives one only when
 	// it can act on it, so a send that waits past a deadline means the
@@ -56,12 +56,14 @@ type mctsMatch struct {
 	// later calls do not ask it.
 	broken atomic.Bool
 
-	mu sync.Mutex // held by a call (Play) while it uses the fields below
+	mu sync.Mutex // held by a call (Play) while it uses g and the fields below
 	// unplayed holds the joint moves of turns answered while the rules
-	// were loading, which g has not played yet; unsent those g has played
-	// and the owner has not yet been sent.
-	unplayed, unsent [][]reasoner.Move
-	rng              *rand.Rand
+	// were loading, which g has not played yet.
+	unplayed [][]reasoner.Move
+	// sent is the number of the joint moves g has played that the owner
+	// has been sent.
+	sent int
+	rng  *rand.Rand
 }
 
 // A decision is the owner's command for a turn: catch up with joints,
@@ -335,15 +337,20 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 // of the search for its move, waiting until shortly before the deadline.
 // A search still busy from an earlier turn (held up by a slow reasoner
 // call or a loaded machine) is not waited for: the player answers without
-// it, with its best move if it can get one at once and a random legal move
-// otherwise, and sends it the joint moves it missed with the next command.
+// it, with the best move the search last published if it is in the same
+// state and a random legal move otherwise, and sends it the joint moves it missed with the next command.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
 	mm, err := p.matches.get(id)
 	if err != nil {
 		return "", err
 	}
 	deadline := p.deadline(ctx, mm.clock)
-	defer p.holdToDeadline(ctx, deadline)
+	stale := false
+	defer func() {
+		if !stale {
+			p.holdToDeadline(ctx, deadline)
+		}
+	}()
 	mm.mu.Lock()
 	defer mm.mu.Unlock()
 	wait := time.NewTimer(time.Until(deadline))
@@ -369,13 +376,14 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	joints := append(mm.unplayed, last)
 	mm.unplayed = nil
 	for i, joint := range joints {
-		if err := mm.g.Advance(sctx, joint); err != nil {
-			// Kept for the next turn, which tries again.
-			mm.unplayed = slices.Clone(joints[i:])
+		// Play puts PLAYs that arrive out of order back in order, and
+		// releases mm.mu while this one waits for an earlier one.
+		if stale, err = mm.g.Play(sctx, &mm.mu, joint); err != nil {
+			if !errors.Is(err, follow.ErrEarly) {
+				// Kept for the next turn, which tries again.
+				mm.unplayed = append(slices.Clone(joints[i:]), mm.unplayed...)
+			}
 			return "", fmt.Errorf("match %s: %w", id, err)
-		}
-		if joint != nil {
-			mm.unsent = append(mm.unsent, joint)
 		}
 	}
 	g := mm.g
@@ -390,13 +398,20 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	if err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
+	if stale {
+		// A later PLAY has arrived: this one's answer no longer counts,
+		// and the search is left to the later one.
+		p.logf("match %s: a PLAY overtaken by a later one; answered at once", id)
+		return mm.random(legal), nil
+	}
 	if mm.broken.Load() {
 		return mm.random(legal), nil
 	}
-	d := decision{ctx: sctx, joints: mm.unsent, state: g.State, role: g.Role, legal: legal, answer: make(chan answer, 1)}
+	played := g.Played()
+	d := decision{ctx: sctx, joints: slices.Clone(played[mm.sent:]), state: g.State, role: g.Role, legal: legal, answer: make(chan answer, 1)}
 	select {
 	case mm.decide <- d:
-		mm.unsent = nil
+		mm.sent = len(played)
 	case <-wait.C:
 		p.logf("match %s: the search is still busy from an earlier turn", id)
 		return p.fallback(mm, legal), nil
@@ -427,9 +442,9 @@ func cutShort(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
-// fallback returns the search's best move in the current state if the
-// search can give it at once, and otherwise a random legal move. mm.mu
-// must be held.
+// fallback returns the search's best move in the current state, as the
+// search last published it (TryBest, which never waits for the search),
+// and otherwise a random legal move. mm.mu must be held.
 func (p *mctsPlayer) fallback(mm *mctsMatch, legal []reasoner.Move) reasoner.Move {
 	if mm.search == nil {
 		return mm.random(legal)

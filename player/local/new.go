@@ -176,7 +176,8 @@ func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (rea
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.g.Advance(ctx, last); err != nil {
+	// A stale PLAY is answered as any other: choosing takes no time.
+	if _, err := m.g.Play(ctx, &m.mu, last); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	moves, err := m.g.Legal(ctx, p.logf)
