@@ -46,3 +46,19 @@ func moduleRoot() string {
 		rel = filepath.Join(rel, "..")
 	}
 }
+
+// RaceStride is the share of the corpus a sweeping test checks under the
+// race detector: every RaceStride-th game. See Sample.
+const RaceStride = 8
+
+// Sample reports whether a test that sweeps the corpus (or many generated
+// games) checks its i-th game in this run: always, but under the race
+// detector only every RaceStride-th one. The race detector looks for
+// concurrency bugs, which a sample of games shows as well as the whole
+// corpus, while it makes each game 5 to 10 times slower, so that the
+// sweeps alone would take hours on two cores. The whole corpus is checked
+// by the run without -race, and the race run stays within about 25
+// minutes (docs/conformance.md).
+func Sample(i int) bool {
+	return !Race || i%RaceStride == 0
+}

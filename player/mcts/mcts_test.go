@@ -399,13 +399,29 @@ func TestTryBestDuringRun(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
-	for s.Stats().Iterations == 0 {
+	// Wait for the search's first publication of a move chosen by its
+	// statistics.
+	for {
+		if _, ok := s.TryBest(0, root); ok {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("TryBest never answered during Run")
+		}
 		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(3 * settleCheck)
-	for range 100 {
-		if m, ok := s.TryBest(0, root); !ok || !slices.Contains(s.Legal(0), m) {
-			t.Fatalf("TryBest during Run = %q, %v", m, ok)
+	legal := s.Legal(0)
+	// Then TryBest answers every time, whoever holds the tree.
+	for i := range 100 {
+		if i%2 == 0 {
+			s.mu.Lock()
+		}
+		m, ok := s.TryBest(0, root)
+		if i%2 == 0 {
+			s.mu.Unlock()
+		}
+		if !ok || !slices.Contains(legal, m) {
+			t.Fatalf("TryBest during Run, call %d = %q, %v", i, m, ok)
 		}
 	}
 	cancel()

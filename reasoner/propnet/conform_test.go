@@ -52,8 +52,10 @@ var benchmarked = []string{"ticTacToe", "connectFour", "breakthrough", "hanoi", 
 
 // TestConformance replays every trace of a game that grounds. With -short
 // it replays the first playout of every third trace and of the benchmarked
-// games, and gives grounding less time. Games that do not ground within
-// the budget are listed, not failed: the Prolog backend plays them.
+// games, and gives grounding less time; under the race detector, every
+// trace of a sample of the games (gamestest.Sample) and of the benchmarked
+// ones. Games that do not ground within the budget are listed, not
+// failed: the Prolog backend plays them.
 func TestConformance(t *testing.T) {
 	if _, err := os.Stat(conformanceDir); errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no shared conformance traces")
@@ -73,7 +75,7 @@ func TestConformance(t *testing.T) {
 	})
 	for i, path := range paths {
 		game := strings.TrimSuffix(filepath.Base(path), ".json")
-		if testing.Short() && i%3 != 0 && !slices.Contains(benchmarked, game) {
+		if (testing.Short() && i%3 != 0 || !gamestest.Sample(i)) && !slices.Contains(benchmarked, game) {
 			continue
 		}
 		t.Run(game, func(t *testing.T) {
