@@ -79,9 +79,9 @@ const recursion = `
 var agreementGames = []string{"chess", "reversi", "dotsAndBoxes", "checkers", "englishDraughts", "pentago", "amazons_10x10"}
 
 // TestFlatAgreesWithEngine plays random playouts of every bundled game, of
-// disjunctions and recursion and, unless -short, of agreementGames, and
-// checks that the flat evaluator answers every query as the engine alone
-// does.
+// disjunctions and recursion and, unless -short, of agreementGames (a
+// shorter one under the race detector), and checks that the flat
+// evaluator answers every query as the engine alone does.
 func TestFlatAgreesWithEngine(t *testing.T) {
 	ctx := context.Background()
 	type game struct {
@@ -105,7 +105,17 @@ func TestFlatAgreesWithEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			all = append(all, game{key, g.Filename, string(g.Rules), 2, 30})
+			playouts, steps := 2, 30
+			if gamestest.Race {
+				// The engine alone takes over a minute on these
+				// playouts of chess, and the race detector, looking for
+				// concurrency bugs, multiplies that by 3 to 10: a
+				// shorter one still reaches every path of the
+				// evaluator, which the run without -race checks in
+				// full.
+				playouts, steps = 1, 10
+			}
+			all = append(all, game{key, g.Filename, string(g.Rules), playouts, steps})
 		}
 	}
 	for _, g := range all {
