@@ -22,21 +22,30 @@ type term struct {
 // ids and matching compares integers. Grounding interns millions of terms:
 // their arguments share large blocks, and the table that finds a term's id
 // is an open-addressing hash table of ids, so that neither costs an
-// allocation per term nor holds a pointer the collector must follow.
+// allocation per term nor holds a pointer the collector must follow. Each
+// slot keeps the high half of its term's hash beside the id: a probe
+// reads the term only when those agree, and growing the table rehashes
+// nothing.
 type termStore struct {
 	symNames []string
 	symIDs   map[string]int32
 	terms    []term
-	table    []termID // ids by hash, -1 empty; a power of two long
-	arena    []termID // the block the next terms' arguments go into
+	table    []slotEntry // by hash, a power of two long
+	arena    []termID    // the block the next terms' arguments go into
 }
 
 func newTermStore() *termStore {
-	ts := &termStore{symIDs: map[string]int32{}, table: make([]termID, 1024)}
-	for i := range ts.table {
-		ts.table[i] = -1
-	}
-	return ts
+	return &termStore{symIDs: map[string]int32{}, table: make([]slotEntry, 1024)}
+}
+
+// slotEntry is a slot of the table: the high 32 bits of the term's hash,
+// which place it, and its id plus one in the low 32 (0: empty).
+type slotEntry uint64
+
+func (e slotEntry) id() termID { return termID(uint32(e)) - 1 }
+
+func makeSlot(h uint64, id termID) slotEntry {
+	return slotEntry(h&^0xffffffff | uint64(uint32(id+1)))
 }
 
 func (ts *termStore) symbol(name string) int32 {
@@ -60,31 +69,36 @@ func hashTerm(sym int32, args []termID) uint64 {
 
 // slot returns the position in ts.table of sym(args...), or of the empty
 // slot where it would go.
-func (ts *termStore) slot(sym int32, args []termID) int {
+func (ts *termStore) slot(sym int32, args []termID) (int, uint64) {
 	mask := len(ts.table) - 1
-	for i := int(hashTerm(sym, args)) & mask; ; i = (i + 1) & mask {
-		id := ts.table[i]
-		if id < 0 {
-			return i
+	h := hashTerm(sym, args)
+	for i := int(h>>32) & mask; ; i = (i + 1) & mask {
+		e := ts.table[i]
+		if e == 0 {
+			return i, h
 		}
-		t := &ts.terms[id]
+		if uint64(e)>>32 != h>>32 {
+			continue
+		}
+		t := &ts.terms[e.id()]
 		if t.sym == sym && slices.Equal(t.args, args) {
-			return i
+			return i, h
 		}
 	}
 }
 
 // lookup returns the id of sym(args...) if it is interned.
 func (ts *termStore) lookup(sym int32, args []termID) (termID, bool) {
-	id := ts.table[ts.slot(sym, args)]
-	return id, id >= 0
+	i, _ := ts.slot(sym, args)
+	e := ts.table[i]
+	return e.id(), e != 0
 }
 
 // intern returns the id of sym(args...), adding it when new. args is copied.
 func (ts *termStore) intern(sym int32, args []termID) termID {
-	i := ts.slot(sym, args)
-	if id := ts.table[i]; id >= 0 {
-		return id
+	i, h := ts.slot(sym, args)
+	if e := ts.table[i]; e != 0 {
+		return e.id()
 	}
 	t := term{sym: sym}
 	if len(args) > 0 {
@@ -100,27 +114,29 @@ func (ts *termStore) intern(sym int32, args []termID) termID {
 	}
 	id := termID(len(ts.terms))
 	ts.terms = append(ts.terms, t)
-	ts.table[i] = id
+	ts.table[i] = makeSlot(h, id)
 	if 2*len(ts.terms) > len(ts.table) {
 		ts.grow()
 	}
 	return id
 }
 
-// grow doubles the table.
+// grow doubles the table. A term's slot follows from the high half of its
+// hash, which the slot keeps (a table is far below 2^32 slots: terms are
+// bounded), so no term is read again.
 func (ts *termStore) grow() {
-	ts.table = make([]termID, 2*len(ts.table))
-	for i := range ts.table {
-		ts.table[i] = -1
-	}
+	old := ts.table
+	ts.table = make([]slotEntry, 2*len(old))
 	mask := len(ts.table) - 1
-	for id := range ts.terms {
-		t := &ts.terms[id]
-		i := int(hashTerm(t.sym, t.args)) & mask
-		for ts.table[i] >= 0 {
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := int(uint64(e)>>32) & mask
+		for ts.table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		ts.table[i] = termID(id)
+		ts.table[i] = e
 	}
 }
 
