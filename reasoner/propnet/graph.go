@@ -297,7 +297,15 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 			}
 		}
 		remap()
-		if round == 3 || !timeForAnother(ctx, time.Since(roundStart)) {
+		if round == 3 {
+			break
+		}
+		if last := time.Since(roundStart); !timeLeft(ctx, 6*last) {
+			// Another round and the layout would not fit: the layout
+			// alone, about two rounds, must.
+			if !timeLeft(ctx, 2*last) {
+				return nil, nil, fmt.Errorf("%w: time limit near optimising the network: no time to lay it out", ErrBudget)
+			}
 			break
 		}
 		if round == 0 {
@@ -317,14 +325,15 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 	return repl, keep, nil
 }
 
-// timeForAnother reports whether ctx leaves time for another round of
-// optimisation that lasts as long as the last one did, and for what
-// follows it. Each round leaves a correct network; a game whose rounds
-// would overrun its deadline is played with a network less merged rather
-// than not at all.
-func timeForAnother(ctx context.Context, last time.Duration) bool {
+// timeLeft reports whether ctx leaves more than d. Each round of
+// optimisation leaves a correct network: a game whose next round would
+// overrun its deadline is laid out and played with a network less merged
+// rather than not at all, when the time left covers the layout, about
+// two rounds (alexChess: 0.94 CPU-seconds to lay out, 0.6 for the first
+// round, which is the largest).
+func timeLeft(ctx context.Context, d time.Duration) bool {
 	deadline, ok := ctx.Deadline()
-	return !ok || time.Until(deadline) > 3*last
+	return !ok || time.Until(deadline) > d
 }
 
 // reaching returns the nodes that some output reads, and the constants and
