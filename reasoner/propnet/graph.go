@@ -207,7 +207,11 @@ func (g *graph) gateValue(n int32, val []bool) bool {
 // which maps each node to the node that now computes it, and keep, the
 // nodes left. Leaves are never removed: bases and inputs name the state
 // and the moves.
-func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32) (repl []int32, keep []bool, err error) {
+//
+// queries, those of outputs read between moves (legal moves, terminal,
+// goals), or nil when all are, tell factor which gates only the next state
+// reads.
+func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs, queries []int32) (repl []int32, keep []bool, err error) {
 	// Each step below is a pass over the whole graph: the deadline and
 	// the heap are looked at between them.
 	expired := func() error {
@@ -313,7 +317,11 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs []int32
 			g.absorb(ctx, comps, live, repl)
 		}
 		var changed bool
-		repl, changed = g.factor(ctx, live, repl, g.readCounts(live, outputs, find))
+		query := live
+		if queries != nil {
+			query = g.reaching(queries, find)
+		}
+		repl, changed = g.factor(ctx, live, repl, g.readCounts(live, outputs, find), g.outputSet(outputs, find), query)
 		if !changed {
 			break
 		}
@@ -424,13 +432,15 @@ func (g *graph) mergePass(ctx context.Context, comps [][]int32, live []bool, rep
 // input and an OR of the rest: (a and b) or (a and c) or d = (a and (b or
 // c)) or d, taking first the input most ANDs share. Frame rules ground
 // into such ORs, one AND per move that leaves a fact alone; factored, the
-// ORs of the rest are often the same for many facts and merge. Only ANDs
-// that the OR alone reads (readers[a] == 1) are factored: one that other
-// gates or an output read stays, and factoring it out of the OR would
-// compute it twice (checkers' terminal, an OR over the legal moves, became
-// a copy of them that cell changes visited). It returns repl extended to
-// the nodes it adds, and whether it changed anything.
-func (g *graph) factor(ctx context.Context, live []bool, repl []int32, readers []int32) ([]int32, bool) {
+// ORs of the rest are often the same for many facts and merge. An AND
+// that is an output (isOutput), or that another gate reads (readers) and a
+// query reads (query), stays whatever factor does, and factoring it out of
+// the OR would compute it twice (checkers' terminal, an OR over the legal
+// moves, became a copy of them that cell changes visited); such ANDs are
+// left alone. Shared ANDs of the next state alone are factored
+// (ticTicToe's frame). It returns repl extended to the nodes it adds, and
+// whether it changed anything.
+func (g *graph) factor(ctx context.Context, live []bool, repl []int32, readers []int32, isOutput, query []bool) ([]int32, bool) {
 	changed := false
 	count := len(g.kinds)
 	// uses[x] counts the ANDs among n's inputs that read x; touched lists
@@ -453,7 +463,10 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32, readers [
 			}
 			touched = touched[:0]
 			private := func(a int32) bool {
-				return g.kinds[a] == kAnd && a != n && (int(a) >= len(readers) || readers[a] == 1)
+				if g.kinds[a] != kAnd || a == n {
+					return false
+				}
+				return int(a) >= len(isOutput) || !isOutput[a] && (readers[a] == 1 || !query[a])
 			}
 			for _, a := range g.ins[n] {
 				if !private(a) {
@@ -526,6 +539,15 @@ func (g *graph) factor(ctx context.Context, live []bool, repl []int32, readers [
 		repl = append(repl, int32(len(repl)))
 	}
 	return repl, changed
+}
+
+// outputSet returns which nodes compute one of outputs.
+func (g *graph) outputSet(outputs []int32, find func(int32) int32) []bool {
+	is := make([]bool, len(g.kinds))
+	for _, o := range outputs {
+		is[find(o)] = true
+	}
+	return is
 }
 
 // readCounts returns, for each node, how many live gates read it, plus

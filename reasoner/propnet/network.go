@@ -260,7 +260,13 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
 	all := append(slices.Clip(outputs), goalOutputs...)
-	repl, keep, err := g.optimise(ctx, mem, all)
+	queries := append([]int32{net.terminal}, goalOutputs...)
+	for _, ps := range net.legal {
+		for _, p := range ps {
+			queries = append(queries, p.node)
+		}
+	}
+	repl, keep, err := g.optimise(ctx, mem, all, queries)
 	if err != nil {
 		return nil, err
 	}

@@ -144,7 +144,7 @@ func buildPhase(ctx context.Context, mem *memoryBudget, g *graph, keep []bool, r
 	}
 	var last []int32
 	optimise := func() error {
-		r, _, err := g.optimise(ctx, mem, outs)
+		r, _, err := g.optimise(ctx, mem, outs, nil)
 		if err != nil {
 			return err
 		}
