@@ -22,7 +22,8 @@ import (
 // leaves visited once and never again; made where the tree grows, it is
 // made once per inner node of the tree, a small share of its nodes.
 
-// expand does, the first time the tree grows below n, what the search
+// expand does, the first time the tree grows below n (claimed by the
+// worker in descend, so that it is done once), what the search
 // knows to do there where one role moves: with ProveLeaves it looks for a
 // move of the mover that wins at once, and if there is one marks n solved,
 // its value that of the terminal state reached, which becomes the child of
@@ -31,13 +32,6 @@ import (
 // the heuristic, and gives the move that many visits of that value.
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	s := w.s
-	s.mu.Lock()
-	skip := n.checked || n.solved || n.mover < 0
-	n.checked = true
-	s.mu.Unlock()
-	if skip {
-		return false, nil
-	}
 	var h *heurCache
 	if w.prior > 0 {
 		h = w.heuristic()

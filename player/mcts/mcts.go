@@ -510,11 +510,12 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 		s.learned = true
 		s.learn(ctx)
 	}
+	// Published last, after cancel has told the workers to stop (they
+	// may be at their last steps), so that TryBest answers with what
+	// the run found. Deferred calls run last first.
+	defer s.advise()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Published last, when the run has stopped (or its workers are at
-	// their last steps), so that TryBest answers with what it found.
-	defer s.advise()
 	run := s.runs.Add(1)
 	var active atomic.Int32
 	active.Store(int32(s.cfg.Workers))

@@ -18,8 +18,9 @@ type node struct {
 	next  *node // next node in the same transposition table bucket
 
 	terminal bool
-	// checked means the tree has looked for a win at once from the state
-	// (Config.ProveLeaves, decisive.go).
+	// checked means a worker has claimed, in descend, the look expand
+	// makes from the state: a win at once (Config.ProveLeaves) and the
+	// heuristic prior (decisive.go).
 	checked bool
 	// solved means value holds the exact goal values of the state, in
 	// [0,1] and role order: the goals of a terminal state, or a value
@@ -230,6 +231,9 @@ type worker struct {
 	// prove: nodes the tree grows below are proven won when their mover
 	// wins at once (Config.ProveLeaves, decisive.go).
 	prove bool
+	// claimed: descend left this iteration's parent for expand to look
+	// at (the first visit below it); set and read by this worker only.
+	claimed bool
 	// heur: the search learns a heuristic (Config.Heuristic); cut:
 	// playouts stop and are scored by it (Config.HeuristicCut); prior:
 	// the visits of its value a move gets when the tree grows below its
@@ -429,7 +433,7 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 	s := w.s
 	s.iterations.Add(1)
 	leaf, parent, playFrom := w.descend()
-	if parent != nil && (w.prove || w.prior > 0) {
+	if parent != nil && w.claimed {
 		won, err := w.expand(ctx, r, parent)
 		if err != nil {
 			w.fail(ctx, err)
@@ -539,6 +543,13 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 		w.joint = append(w.joint, j)
 		ch := n.child(j)
 		if ch == nil {
+			// The first time the tree grows below n, this worker
+			// claims the look for what expand does there, under the
+			// lock it already holds.
+			w.claimed = (w.prove || w.prior > 0) && !n.checked && n.mover >= 0
+			if w.claimed {
+				n.checked = true
+			}
 			return nil, n, nil
 		}
 		if len(w.path) >= maxSelectDepth || w.onPath(ch) {
