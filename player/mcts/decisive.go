@@ -112,10 +112,6 @@ func (w *worker) dropLast() {
 	}
 	nr := len(s.roles)
 	k := len(w.path) - 1
-	n := w.path[k]
-	n.visits--
-	for r := range nr {
-		n.n[int(n.off[r])+int(w.idx[k*nr+r])]--
-	}
+	w.unvisit(k)
 	w.path, w.idx, w.joint = w.path[:k], w.idx[:k*nr], w.joint[:k]
 }

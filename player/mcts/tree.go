@@ -320,14 +320,21 @@ func (w *worker) abandon() {
 		w.path = w.path[:0]
 		return
 	}
-	nr := len(s.roles)
-	for k, n := range w.path {
-		n.visits--
-		for r := range nr {
-			n.n[int(n.off[r])+int(w.idx[k*nr+r])]--
-		}
+	for k := range w.path {
+		w.unvisit(k)
 	}
 	w.path = w.path[:0]
+}
+
+// unvisit takes back the visit the selection counted at the k-th node of
+// the path: the node's and each role's chosen move's. s.mu must be held.
+func (w *worker) unvisit(k int) {
+	nr := len(w.s.roles)
+	n := w.path[k]
+	n.visits--
+	for r := range nr {
+		n.n[int(n.off[r])+int(w.idx[k*nr+r])]--
+	}
 }
 
 // selectJoint picks a move for every role at n by UCB1 on the role's own

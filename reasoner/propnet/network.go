@@ -260,12 +260,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
 	all := append(slices.Clip(outputs), goalOutputs...)
-	queries := append([]int32{net.terminal}, goalOutputs...)
-	for _, ps := range net.legal {
-		for _, p := range ps {
-			queries = append(queries, p.node)
-		}
-	}
+	queries := appendLegalNodes(append([]int32{net.terminal}, goalOutputs...), net.legal)
 	repl, keep, err := g.optimise(ctx, mem, all, queries)
 	if err != nil {
 		return nil, err
@@ -300,12 +295,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		repl = append(repl, int32(len(repl)))
 		keep = append(keep, false)
 	}
-	generalOutputs := append([]int32{general.terminal}, general.next...)
-	for _, ps := range general.legal {
-		for _, p := range ps {
-			generalOutputs = append(generalOutputs, p.node)
-		}
-	}
+	generalOutputs := appendLegalNodes(append([]int32{general.terminal}, general.next...), general.legal)
 	if err := net.layout(g, repl, g.reaching(generalOutputs, resolved), &general, repl); err != nil {
 		return nil, err
 	}
@@ -411,4 +401,15 @@ func rolesOf(d *gdl.Description, ts *termStore) ([]string, []termID) {
 		ids = append(ids, ts.intern(ts.symbol(c.Name), nil))
 	}
 	return names, ids
+}
+
+// appendLegalNodes appends the node of every legal proposition of legal,
+// role by role, to dst.
+func appendLegalNodes(dst []int32, legal [][]legalProp) []int32 {
+	for _, ps := range legal {
+		for _, p := range ps {
+			dst = append(dst, p.node)
+		}
+	}
+	return dst
 }
