@@ -40,10 +40,12 @@ type mastTable struct {
 	ids   []map[reasoner.Move]int32 // per role: a move's number
 	stats [][]mastStat              // per role, by move number
 
-	// NST's averages of pairs and triples of moves, keyed by nstKey;
-	// nil until first learned (nst.go).
-	pairs   map[uint64]mastStat
-	triples map[uint64]mastStat
+	// NST's averages of pairs and triples of moves, by the NST key of
+	// the move before the last or the pairKey of the two before it
+	// (nst.go, ngram.go); each keeps at most maxGrams (nstMaxGrams).
+	pairs    pairTable
+	triples  gramTable
+	maxGrams int
 }
 
 // mastStat is the decayed number of iterations a move was played in and
@@ -62,7 +64,8 @@ func (st mastStat) mean() float64 {
 // newMASTTable returns an empty table for the roles, numbering each role's
 // moves as known[role] lists them; known may be nil.
 func newMASTTable(roles int, known func(role int) []reasoner.Move) *mastTable {
-	t := &mastTable{ids: make([]map[reasoner.Move]int32, roles), stats: make([][]mastStat, roles)}
+	t := &mastTable{ids: make([]map[reasoner.Move]int32, roles), stats: make([][]mastStat, roles), maxGrams: nstMaxGrams}
+	sizes := make([]int32, roles)
 	for r := range t.ids {
 		t.ids[r] = map[reasoner.Move]int32{}
 		if known != nil {
@@ -70,7 +73,9 @@ func newMASTTable(roles int, known func(role int) []reasoner.Move) *mastTable {
 				t.number(r, m)
 			}
 		}
+		sizes[r] = int32(len(t.stats[r]))
 	}
+	t.pairs = newPairTable(sizes)
 	return t
 }
 
@@ -124,8 +129,8 @@ func (t *mastTable) decay(gen uint64, gamma float64) {
 		return
 	}
 	t.gen = gen
-	decayMap(t.pairs, gamma)
-	decayMap(t.triples, gamma)
+	t.pairs.decay(gamma)
+	t.triples.decay(gamma)
 	for _, stats := range t.stats {
 		for i := range stats {
 			st := &stats[i]
@@ -149,6 +154,16 @@ func (t *mastTable) greedy(role int, ids []int32, prev1, prev2 uint64, rng *rand
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	stats := t.stats[role]
+	// The rows of the pairs and triples ending in a legal move here; empty
+	// where none was played often enough to count.
+	var pairs pairView
+	var triples gramRowView
+	if prev1 != noMove {
+		pairs = t.pairs.hot(prev1, role)
+		if prev2 != noMove {
+			triples = t.triples.hot(pairKey(prev2, prev1))
+		}
+	}
 	k := len(ids)
 	start := rng.IntN(k)
 	best, bestV := start, math.Inf(-1)
@@ -158,16 +173,12 @@ func (t *mastTable) greedy(role int, ids []int32, prev1, prev2 uint64, rng *rand
 			i -= k
 		}
 		sum, n := stats[ids[i]].mean(), 1.0
-		if prev1 != noMove {
-			key := nstKey(role, ids[i])
-			if st, ok := t.pairs[pairKey(prev1, key)]; ok && st.n >= nstMinVisits {
-				sum, n = sum+st.mean(), n+1
-			}
-			if prev2 != noMove {
-				if st, ok := t.triples[tripleKey(prev2, prev1, key)]; ok && st.n >= nstMinVisits {
-					sum, n = sum+st.mean(), n+1
-				}
-			}
+		key := nstKey(role, ids[i])
+		if mean, ok := pairs.mean(key); ok {
+			sum, n = sum+mean, n+1
+		}
+		if mean, ok := triples.mean(key); ok {
+			sum, n = sum+mean, n+1
 		}
 		if v := sum / n; v > bestV {
 			best, bestV = i, v

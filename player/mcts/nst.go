@@ -11,7 +11,8 @@ package mcts
 // nstMinVisits times.
 //
 // The sequence averages live in the worker's mastTable, under its lock,
-// decay with the MAST averages, and are keyed by move numbers.
+// decay with the MAST averages, and are keyed by move numbers, grouped by
+// the moves before the last (ngram.go).
 
 // nstMinVisits is how often a sequence must have been played before its
 // average counts, as in Tak et al.
@@ -36,17 +37,9 @@ func (m seqMove) key() uint64 { return nstKey(int(m.role), m.id) }
 // the policy some precision and nothing else.
 func nstKey(role int, id int32) uint64 { return uint64(role&0xff)<<24 | uint64(id)&0xffffff }
 
-// pairKey is the key of a pair of moves, exact; tripleKey is that of a
-// triple, a hash of the three (a collision mixes two averages, as above).
-// Integer keys keep the map look-ups, a few per legal move and playout
-// step, cheap.
+// pairKey is the key of a pair of moves, exact: the context of the
+// triples the pair starts.
 func pairKey(a, b uint64) uint64 { return a<<32 | b }
-
-func tripleKey(a, b, c uint64) uint64 {
-	h := (a + 1) * 0x9e3779b97f4a7c15
-	h ^= h >> 29
-	return h ^ pairKey(b, c)
-}
 
 // noMove stands for the absence of an earlier move in the sequence.
 const noMove = ^uint64(0)
@@ -58,44 +51,14 @@ const noMove = ^uint64(0)
 func (t *mastTable) learnSequences(seq []seqMove, withPolicy bool, value []float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.pairs == nil {
-		t.pairs = map[uint64]mastStat{}
-		t.triples = map[uint64]mastStat{}
-	}
 	for i := 1; i < len(seq); i++ {
 		if !withPolicy && seq[i].policy {
 			continue
 		}
-		v, key := value[seq[i].role], seq[i].key()
-		add(t.pairs, pairKey(seq[i-1].key(), key), v)
+		v, key, prev := value[seq[i].role], seq[i].key(), seq[i-1].key()
+		t.pairs.add(prev, key, v, t.maxGrams)
 		if i >= 2 {
-			add(t.triples, tripleKey(seq[i-2].key(), seq[i-1].key(), key), v)
+			t.triples.add(pairKey(seq[i-2].key(), prev), key, v, t.maxGrams)
 		}
-	}
-}
-
-// add counts value in the average of key, unless m is full and has no
-// average for key yet.
-func add(m map[uint64]mastStat, key uint64, value float64) {
-	st, ok := m[key]
-	if !ok && len(m) >= nstMaxGrams {
-		return
-	}
-	st.n++
-	st.sum += value
-	m[key] = st
-}
-
-// decayMap scales the averages of m down by gamma, dropping those that
-// fall to almost nothing.
-func decayMap(m map[uint64]mastStat, gamma float64) {
-	for k, st := range m {
-		st.n *= gamma
-		st.sum *= gamma
-		if st.n < 0.01 {
-			delete(m, k)
-			continue
-		}
-		m[k] = st
 	}
 }
