@@ -279,3 +279,34 @@ func TestPairTableBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestNSTAllocationFree checks that a playout step's greedy choice, and
+// learning sequences the tables already hold, allocate nothing, with
+// pairs kept densely and in rows.
+func TestNSTAllocationFree(t *testing.T) {
+	for _, known := range []func(int) []reasoner.Move{
+		func(role int) []reasoner.Move { return []reasoner.Move{"a", "b", "c", "d"} },
+		nil,
+	} {
+		tab := newMASTTable(2, known)
+		var seq []seqMove
+		for i := range 40 {
+			role := i % 2
+			seq = append(seq, seqMove{int32(role), tab.numberOf(role, reasoner.Move([]string{"a", "b", "c", "d"}[i*7%4])), false})
+		}
+		value := []float64{1, 0}
+		for range nstMinVisits {
+			tab.learnSequences(seq, false, value)
+		}
+		ids := tab.numbers(0, []reasoner.Move{"a", "b", "c", "d"}, nil)
+		rng := rand.New(rand.NewPCG(1, 2))
+		allocs := testing.AllocsPerRun(100, func() {
+			tab.learn(seq, false, value)
+			tab.learnSequences(seq, false, value)
+			tab.greedy(0, ids, seq[1].key(), seq[0].key(), rng)
+		})
+		if allocs != 0 {
+			t.Errorf("dense pairs %v: %v allocations per learning and greedy choice, want 0", known != nil, allocs)
+		}
+	}
+}
