@@ -71,6 +71,23 @@ type Asker interface {
 	Ask(ctx context.Context, s *State, q *gdl.Sentence) ([]string, error)
 }
 
+// A Condition is a conjunction over a state's facts: it holds in a state
+// that holds every fact of Pos and none of Neg.
+type Condition struct {
+	Pos, Neg []Fact
+}
+
+// A GoalConditioner is a Reasoner that can read from the rules when a role
+// reaches its best goal, as conditions on the state: a player's heuristics
+// measure how near a state is to them. The grounded backend is one.
+type GoalConditioner interface {
+	// GoalConditions returns the conditions under which role's goal is
+	// value, the highest its rules give it: the goal holds in exactly
+	// the states where one of the conditions holds. ok is false when the
+	// rules do not reduce to such a list of a bounded size.
+	GoalConditions(role int) (conds []Condition, value int, ok bool)
+}
+
 // GoalError reports roles whose goal value is undefined or not unique.
 type GoalError struct {
 	Roles  []string
