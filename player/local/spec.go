@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:prove=off:resist=off:focus=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -53,6 +53,8 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
   hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default on)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 0, off)
+  hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default on)
+  hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept (default 0.15)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
@@ -148,6 +150,10 @@ func applySetting(key, value string, opts *Options) error {
 		return parseInt(value, 0, 1<<20, &cfg.HeuristicPrior)
 	case "hdepth":
 		return parseInt(value, 1, 1<<20, &cfg.HeuristicDepth)
+	case "hclose":
+		return parseSwitch(value, &cfg.HeuristicCloseness)
+	case "hmin":
+		return parseFloat(value, 0, 1, &cfg.HeuristicQuality)
 	case "nst":
 		return parseSwitch(value, &cfg.NST)
 	case "simpolicy":

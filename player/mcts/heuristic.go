@@ -30,7 +30,7 @@ import (
 // its goal, at most maxFeatures are chosen by forward selection and
 // weighted by a ridge regression fitted on half the samples, and the fit
 // is kept only if it predicts the goals of the other half (their
-// correlation at least minQuality). A game where the fit of some role
+// correlation at least Config.HeuristicQuality). A game where the fit of some role
 // with varying goals fails has no heuristic and is played as without it.
 //
 // With a heuristic, playouts stop after Config.HeuristicDepth moves and
@@ -51,7 +51,6 @@ const (
 	minSupport      = 0.05            // share of the samples a feature must be nonzero in
 	minResidual     = 0.03            // correlation with the residual a feature must add
 	minCorrelation  = 0.1             // of a feature with the goal, to be a candidate
-	minQuality      = 0.15            // of the fitted prediction with held-out goals
 	maxFactArgs     = 8               // argument positions read per fact
 	maxHeurCache    = 1 << 16         // facts whose weights a worker keeps
 )
@@ -59,15 +58,23 @@ const (
 // DefaultHeuristicDepth is the default of Config.HeuristicDepth.
 const DefaultHeuristicDepth = 8
 
+// DefaultHeuristicQuality is the default of Config.HeuristicQuality: the
+// correlation of the fitted prediction with held-out goals a heuristic
+// needs to be kept.
+const DefaultHeuristicQuality = 0.15
+
 // A heuristic is a linear evaluation of states, per role, over the
 // features of their facts and the roles' mobility.
 type heuristic struct {
-	cols     map[string]int // feature key to column
-	mobility []int          // column of each role's mobility
-	bias     []float64      // per role
-	weights  [][]float64    // per role, by column; zero for columns not kept
-	usesMob  bool           // some role weighs a mobility column
-	summary  string
+	cols      map[string]int // feature key to column
+	mobility  []int          // column of each role's mobility
+	close     *closeness     // the goal conditions, nil without
+	closeCol  []int          // column of each closeness feature, closeFeatures per role; -1 for none
+	usesClose bool           // some role weighs a closeness column
+	bias      []float64      // per role
+	weights   [][]float64    // per role, by column; zero for columns not kept
+	usesMob   bool           // some role weighs a mobility column
+	summary   string
 }
 
 // A featureValue is a feature of a fact and its value: 1 for the
@@ -163,6 +170,10 @@ type learner struct {
 	roles   int
 	samples []sample
 	scratch []featureValue
+	quality float64    // the held-out correlation a fit needs, Config.HeuristicQuality
+	close   *closeness // nil without goal conditions
+	met     []int32    // scratch of close
+	closeV  []float64  // scratch of close
 }
 
 func (l *learner) column(key string) int {
@@ -191,6 +202,12 @@ func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasone
 		}
 		x[l.column(fmt.Sprintf("mobility#%d", role))] = float64(len(ms))
 	}
+	if l.close != nil {
+		l.close.features(st.Facts(), l.met, l.closeV)
+		for i, v := range l.closeV {
+			x[l.column(closeKey(i/closeFeatures, i%closeFeatures))] = v
+		}
+	}
 	return x, nil
 }
 
@@ -201,9 +218,17 @@ func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasone
 // Sampling stops when ctx is done, fitting when fitCtx is: the time of the
 // fit grows with the samples and features, and on a loaded machine could
 // otherwise run past the deadline of the search.
-func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, maxDepth int) (*heuristic, string) {
+func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, cfg Config) (*heuristic, string) {
+	maxDepth := cfg.MaxPlayoutDepth
 	nr := len(r.Roles())
-	l := &learner{cols: map[string]int{}, roles: nr}
+	l := &learner{cols: map[string]int{}, roles: nr, quality: cfg.HeuristicQuality}
+	if cfg.HeuristicCloseness.enabled(true) {
+		l.close = newCloseness(r)
+	}
+	if l.close != nil {
+		l.met = make([]int32, len(l.close.size))
+		l.closeV = make([]float64, nr*closeFeatures)
+	}
 	moves := make([]reasoner.Move, nr)
 	meanLen, games := 20.0, 0
 	for len(l.samples) < learnSamples && ctx.Err() == nil {
@@ -242,8 +267,12 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	}
 	start := time.Now()
 	h, why := l.fit(fitCtx)
-	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s",
-		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why)
+	closeWhy := ""
+	if l.close != nil {
+		closeWhy = l.close.summary
+	}
+	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features%s, fitted in %v: %s",
+		len(l.samples), games, len(l.keys), closeWhy, time.Since(start).Round(time.Millisecond), why)
 }
 
 // fit fits each role's evaluation and validates it on held-out samples.
@@ -254,6 +283,16 @@ func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 		h.mobility[role] = -1
 		if c, ok := l.cols[fmt.Sprintf("mobility#%d", role)]; ok {
 			h.mobility[role] = c
+		}
+	}
+	if l.close != nil {
+		h.close = l.close
+		h.closeCol = make([]int, l.roles*closeFeatures)
+		for i := range h.closeCol {
+			h.closeCol[i] = -1
+			if c, ok := l.cols[closeKey(i/closeFeatures, i%closeFeatures)]; ok {
+				h.closeCol[i] = c
+			}
 		}
 	}
 	var train, test []int
@@ -288,8 +327,8 @@ func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 		}
 		b, w := l.ridge(train, role, cols)
 		q := correlation(test, y, func(i int) float64 { return predict(l.samples[i].x, b, cols, w) })
-		if !(q >= minQuality) {
-			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: prediction correlates %.2f with held-out goals, below %.2f", role, q, minQuality)), "; ")
+		if !(q >= l.quality) {
+			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: prediction correlates %.2f with held-out goals, below %.2f", role, q, l.quality)), "; ")
 		}
 		b, w = l.ridge(all, role, cols)
 		h.bias[role] = b
@@ -300,6 +339,9 @@ func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 			desc[k] = fmt.Sprintf("%s %+.3f", l.keys[c], w[k])
 			if slices.Contains(h.mobility, c) {
 				h.usesMob = true
+			}
+			if slices.Contains(h.closeCol, c) {
+				h.usesClose = true
 			}
 		}
 		parts = append(parts, fmt.Sprintf("role %d held-out correlation %.2f: %s", role, q, strings.Join(desc, ", ")))
@@ -540,6 +582,8 @@ type heurCache struct {
 	h       *heuristic
 	weights map[reasoner.Fact][]float64
 	keys    []featureValue
+	met     []int32   // scratch of the closeness features
+	closeV  []float64 // the closeness features of the state evaluated
 }
 
 // evaluate leaves in out the heuristic's value of st for each role, in
@@ -565,6 +609,21 @@ func (c *heurCache) evaluate(ctx context.Context, r reasoner.Reasoner, st *reaso
 		}
 		for role, v := range w {
 			out[role] += v
+		}
+	}
+	if h.usesClose {
+		if c.met == nil {
+			c.met = make([]int32, len(h.close.size))
+			c.closeV = make([]float64, len(h.closeCol))
+		}
+		h.close.features(st.Facts(), c.met, c.closeV)
+		for i, col := range h.closeCol {
+			if col < 0 {
+				continue
+			}
+			for q := range out {
+				out[q] += h.weights[q][col] * c.closeV[i]
+			}
 		}
 	}
 	if h.usesMob {
@@ -610,7 +669,7 @@ func (s *Search) learn(ctx context.Context) {
 		s.release(r, broken)
 	}()
 	rng := rand.New(rand.NewPCG(s.cfg.Seed, 1<<40))
-	h, why := learnHeuristic(lctx, ctx, r, s.State(), rng, s.cfg.MaxPlayoutDepth)
+	h, why := learnHeuristic(lctx, ctx, r, s.State(), rng, s.cfg)
 	s.heurWhy.Store(&why)
 	if h != nil {
 		s.heur.Store(h)

@@ -50,7 +50,7 @@ func pieces(a, b int) *reasoner.State {
 func TestHeuristicFit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, predictive := range []bool{true, false} {
-		l := &learner{cols: map[string]int{}, roles: 2}
+		l := &learner{cols: map[string]int{}, roles: 2, quality: DefaultHeuristicQuality}
 		for range 600 {
 			a, b := rng.IntN(8), rng.IntN(8)
 			x := map[int]float64{}
@@ -101,7 +101,7 @@ func TestHeuristicFit(t *testing.T) {
 // TestHeuristicFitBounded checks that a fit whose context is done stops
 // and keeps nothing, so learning cannot run past the search's deadline.
 func TestHeuristicFitBounded(t *testing.T) {
-	l := &learner{cols: map[string]int{}, roles: 2}
+	l := &learner{cols: map[string]int{}, roles: 2, quality: DefaultHeuristicQuality}
 	for i := range 200 {
 		x := map[int]float64{l.column("a"): float64(i % 7)}
 		g := []float64{float64(i % 7 / 4), 1 - float64(i%7/4)}

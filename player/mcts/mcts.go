@@ -198,6 +198,15 @@ type Config struct {
 	// tree grows below a state where one role moves: a prior that steers
 	// selection until the move's own visits outweigh it. Default 0, off.
 	HeuristicPrior int
+	// HeuristicCloseness switches on (the default) or off the features of
+	// how near a state is to each role's best goal among the heuristic's
+	// candidates, where the reasoner reads the goal's conditions from the
+	// rules (reasoner.GoalConditioner). See closeness.go.
+	HeuristicCloseness Switch
+	// HeuristicQuality is the correlation with held-out goals a fitted
+	// heuristic needs to be kept; below it the game is played as without
+	// one. Default DefaultHeuristicQuality.
+	HeuristicQuality float64
 	// Focus switches on or off (the default) Commit: after the answer,
 	// searches play the committed move at the root. See focus.go.
 	Focus Switch
@@ -255,6 +264,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.HeuristicDepth <= 0 {
 		c.HeuristicDepth = DefaultHeuristicDepth
+	}
+	if c.HeuristicQuality <= 0 {
+		c.HeuristicQuality = DefaultHeuristicQuality
 	}
 	if c.Seed == 0 {
 		c.Seed = rand.Uint64()
