@@ -49,12 +49,12 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
-  heur=on|off         learn a heuristic from the rules before the first search; playouts stop after hdepth moves, scored by it (default off)
+  heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say (default on)
+  hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
+  hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default off)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
-  hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default on)
-  hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 0, off)
   hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default on)
-  hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept (default 0.15)
+  hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
@@ -147,7 +147,13 @@ func applySetting(key, value string, opts *Options) error {
 	case "hcut":
 		return parseSwitch(value, &cfg.HeuristicCut)
 	case "hprior":
-		return parseInt(value, 0, 1<<20, &cfg.HeuristicPrior)
+		if err := parseInt(value, 0, 1<<20, &cfg.HeuristicPrior); err != nil {
+			return err
+		}
+		if cfg.HeuristicPrior == 0 {
+			cfg.HeuristicPrior = -1 // off, not the default
+		}
+		return nil
 	case "hdepth":
 		return parseInt(value, 1, 1<<20, &cfg.HeuristicDepth)
 	case "hclose":

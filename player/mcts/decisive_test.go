@@ -109,7 +109,11 @@ func TestHeuristicPrior(t *testing.T) {
 		weights:  [][]float64{{0.7}, {-0.7}},
 	}
 	for _, prior := range []int{0, 5} {
-		s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: prior})
+		setting := prior
+		if prior == 0 {
+			setting = -1 // off; 0 selects the default
+		}
+		s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: setting})
 		s.heur.Store(h)
 		w := newWorker(s, 1, 0)
 		w.iterate(context.Background(), s.main)

@@ -55,13 +55,24 @@ const (
 	maxHeurCache    = 1 << 16         // facts whose weights a worker keeps
 )
 
+// DefaultHeuristicPrior is the default of Config.HeuristicPrior.
+const DefaultHeuristicPrior = 10
+
 // DefaultHeuristicDepth is the default of Config.HeuristicDepth.
 const DefaultHeuristicDepth = 8
 
 // DefaultHeuristicQuality is the default of Config.HeuristicQuality: the
 // correlation of the fitted prediction with held-out goals a heuristic
-// needs to be kept.
-const DefaultHeuristicQuality = 0.15
+// needs to be kept. Fits of 0.15 to 0.3 (breakthrough's pieces per row,
+// reversi's corners) lost more matches than they won, as a cut or a
+// prior; checkers' 0.35 to 0.55 won (docs/strength.md).
+const DefaultHeuristicQuality = 0.35
+
+// minCloseQuality is the correlation a fit over the goal-closeness
+// features alone needs, when the fit over every feature falls short of
+// Config.HeuristicQuality: connect four's open threats, 0.15 to 0.2, won
+// 13 of 16 matches as a prior.
+const minCloseQuality = 0.15
 
 // A heuristic is a linear evaluation of states, per role, over the
 // features of their facts and the roles' mobility.
@@ -318,19 +329,26 @@ func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 			parts = append(parts, fmt.Sprintf("role %d constant %.2f", role, h.bias[role]))
 			continue
 		}
-		cols := l.forward(ctx, train, role, l.candidates(ctx, train, role))
+		cols, q, why := l.fitRole(ctx, train, test, role, nil, l.quality)
+		if why != "" && l.close != nil && len(h.closeCol) > 0 {
+			// Below the bar over every feature: the goal's closeness
+			// alone, read from the rules rather than found in the
+			// samples, needs less.
+			var qc float64
+			var whyc string
+			if cols, qc, whyc = l.fitRole(ctx, train, test, role, h.closeCol, minCloseQuality); whyc == "" {
+				why, q = "", qc
+			} else {
+				why += "; over the goal's closeness alone " + whyc
+			}
+		}
 		if ctx.Err() != nil {
 			return nil, "out of time while fitting"
 		}
-		if len(cols) == 0 {
-			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: no feature correlates with its goal", role)), "; ")
+		if why != "" {
+			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: %s", role, why)), "; ")
 		}
-		b, w := l.ridge(train, role, cols)
-		q := correlation(test, y, func(i int) float64 { return predict(l.samples[i].x, b, cols, w) })
-		if !(q >= l.quality) {
-			return nil, strings.Join(append(parts, fmt.Sprintf("role %d: prediction correlates %.2f with held-out goals, below %.2f", role, q, l.quality)), "; ")
-		}
-		b, w = l.ridge(all, role, cols)
+		b, w := l.ridge(all, role, cols)
 		h.bias[role] = b
 		h.weights[role] = make([]float64, nc)
 		desc := make([]string, len(cols))
@@ -352,6 +370,27 @@ func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 	}
 	h.summary = strings.Join(parts, "; ")
 	return h, h.summary
+}
+
+// fitRole chooses role's features from the candidates among only (all
+// when nil), fits them on the samples train and measures the fit on test:
+// its columns and held-out correlation, or why it fails the bar.
+func (l *learner) fitRole(ctx context.Context, train, test []int, role int, only []int, bar float64) ([]int, float64, string) {
+	cands := l.candidates(ctx, train, role)
+	if only != nil {
+		cands = slices.DeleteFunc(cands, func(c int) bool { return !slices.Contains(only, c) })
+	}
+	cols := l.forward(ctx, train, role, cands)
+	if len(cols) == 0 {
+		return nil, 0, "no feature correlates with its goal"
+	}
+	b, w := l.ridge(train, role, cols)
+	y := func(i int) float64 { return l.samples[i].goals[role] }
+	q := correlation(test, y, func(i int) float64 { return predict(l.samples[i].x, b, cols, w) })
+	if !(q >= bar) {
+		return nil, q, fmt.Sprintf("prediction correlates %.2f with held-out goals, below %.2f", q, bar)
+	}
+	return cols, q, ""
 }
 
 // candidates returns the columns that correlate most with role's goal on

@@ -179,24 +179,26 @@ type Config struct {
 	// all-moves-as-first value as its visits grow. Default
 	// DefaultGRAVEBias.
 	GRAVEBias float64
-	// Heuristic switches on or off (the default) heuristics learned from
+	// Heuristic switches on (the default) or off heuristics learned from
 	// the rules: before its first search the search plays random games,
-	// fits an evaluation of states over features of their facts and the
-	// roles' mobility to the goals they ended with, and if the fit
-	// predicts held-out goals, playouts stop after HeuristicDepth moves
-	// and score the state reached by it. See heuristic.go.
+	// fits an evaluation of states over features of their facts, the
+	// roles' mobility and how near each role is to its goal to the goals
+	// they ended with, and if the fit predicts held-out goals, uses it as
+	// HeuristicPrior and HeuristicCut say. See heuristic.go.
 	Heuristic Switch
 	// HeuristicDepth is the number of moves a playout plays before the
 	// heuristic scores it. Default DefaultHeuristicDepth.
 	HeuristicDepth int
-	// HeuristicCut switches on (the default) or off cutting playouts
-	// short with the heuristic, when Heuristic finds one.
+	// HeuristicCut switches on or off (the default) cutting playouts
+	// short with the heuristic, when Heuristic finds one: they stop after
+	// HeuristicDepth moves and score the state reached by it.
 	HeuristicCut Switch
 	// HeuristicPrior, when positive and Heuristic finds a heuristic, is
 	// the number of visits a move gets, valued at the heuristic's score
 	// of the state it reaches (its goals if terminal), the first time the
 	// tree grows below a state where one role moves: a prior that steers
-	// selection until the move's own visits outweigh it. Default 0, off.
+	// selection until the move's own visits outweigh it. Zero selects
+	// DefaultHeuristicPrior; negative turns the prior off.
 	HeuristicPrior int
 	// HeuristicCloseness switches on (the default) or off the features of
 	// how near a state is to each role's best goal among the heuristic's
@@ -264,6 +266,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.HeuristicDepth <= 0 {
 		c.HeuristicDepth = DefaultHeuristicDepth
+	}
+	switch {
+	case c.HeuristicPrior == 0:
+		c.HeuristicPrior = DefaultHeuristicPrior
+	case c.HeuristicPrior < 0:
+		c.HeuristicPrior = 0
 	}
 	if c.HeuristicQuality <= 0 {
 		c.HeuristicQuality = DefaultHeuristicQuality
@@ -518,9 +526,22 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	if done || ctx.Err() != nil {
 		return false, nil
 	}
-	if !s.learned && s.cfg.Heuristic.enabled(false) && len(s.roles) > 1 {
+	if !s.learned && s.cfg.Heuristic.enabled(true) && len(s.roles) > 1 {
+		// Learning plays the reasoner, which may not heed ctx (a slow
+		// game's Next): the run ends at its deadline all the same, as it
+		// does without waiting for its workers, and the heuristic comes
+		// when learning ends.
 		s.learned = true
-		s.learn(ctx)
+		learned := make(chan struct{})
+		go func() {
+			defer close(learned)
+			s.learn(ctx)
+		}()
+		select {
+		case <-learned:
+		case <-ctx.Done():
+			return false, nil
+		}
 	}
 	// Published last, after cancel has told the workers to stop (they
 	// may be at their last steps), so that TryBest answers with what
