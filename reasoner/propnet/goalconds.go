@@ -16,6 +16,10 @@ import (
 const (
 	maxGoalConditions = 4096 // conditions per goal
 	maxGoalLiterals   = 64   // facts per condition
+	// maxGoalWork bounds the literals written while reading one goal,
+	// which bounds its time (30 ms in reversi on a loaded machine, whose count of
+	// discs took seconds to fail the other bounds).
+	maxGoalWork = 1 << 18
 )
 
 var _ reasoner.GoalConditioner = (*Reasoner)(nil)
@@ -72,6 +76,7 @@ type dnfReader struct {
 	net  *network
 	base map[int32]int32 // node to base index
 	memo map[int32]dnfResult
+	work int // literals written so far; past maxGoalWork, nothing more is read
 }
 
 type dnfResult struct {
@@ -108,7 +113,7 @@ func (d *dnfReader) dnf(n int32, neg bool, depth int) (conds [][]int32, exact bo
 // condition, an empty list but not nil.
 func (d *dnfReader) read(n int32, neg bool, depth int) ([][]int32, bool) {
 	net := d.net
-	if depth > maxDNFDepth || net.cycle[n] >= 0 || net.thr[n] == inCycle {
+	if depth > maxDNFDepth || d.work > maxGoalWork || net.cycle[n] >= 0 || net.thr[n] == inCycle {
 		return nil, false
 	}
 	if net.leaf[n] {
@@ -151,6 +156,7 @@ func (d *dnfReader) read(n int32, neg bool, depth int) ([][]int32, bool) {
 			if len(out)+len(c) > maxGoalConditions {
 				return nil, false
 			}
+			d.work += len(c)
 			out = append(out, c...)
 		}
 		return dedupConditions(out), exact
@@ -165,6 +171,9 @@ func (d *dnfReader) read(n int32, neg bool, depth int) ([][]int32, bool) {
 		prod := [][]int32{}
 		for _, a := range out {
 			for _, b := range c {
+				if d.work += len(a) + len(b); d.work > maxGoalWork {
+					return nil, false
+				}
 				m := mergeLiterals(a, b)
 				if m == nil {
 					continue // a fact and its negation: never holds
