@@ -49,7 +49,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
-  heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say (default on)
+  heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say (default off)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
   hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default off)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)

@@ -24,20 +24,25 @@ import (
 // each kind of each role ("(cell 3 4 white)" counts under cell/3=white)
 // and per row or column too; numeric arguments as numbers, alone and
 // summed per value of another argument (how far each role has advanced);
-// whole facts; and the mobility of each role, its number of legal moves.
-// Features nonzero in fewer than minSupport of the samples are dropped.
-// For each role, of the maxCandidates features that correlate most with
-// its goal, at most maxFeatures are chosen by forward selection and
-// weighted by a ridge regression fitted on half the samples, and the fit
-// is kept only if it predicts the goals of the other half (their
-// correlation at least Config.HeuristicQuality). A game where the fit of some role
-// with varying goals fails has no heuristic and is played as without it.
+// whole facts; the mobility of each role, its number of legal moves; and
+// where the reasoner reads the goal's conditions from the rules, how near
+// each role is to them (closeness.go). Features nonzero in fewer than
+// minSupport of the samples are dropped. For each role, of the
+// maxCandidates features that correlate most with its goal, at most
+// maxFeatures are chosen by forward selection and weighted by a ridge
+// regression fitted on half the samples, and the fit is kept only if it
+// predicts the goals of the other half (their correlation at least
+// Config.HeuristicQuality), or failing that a fit over the closeness
+// features alone does (at least minCloseQuality). A game where the fit of
+// some role with varying goals fails has no heuristic and is played as
+// without it.
 //
-// With a heuristic, playouts stop after Config.HeuristicDepth moves and
-// score the state reached by the predicted goals: the expected goal of
-// random play from there, as a playout estimates it, with less noise.
-// The matches of docs/strength.md did not show a gain, so it is off by
-// default.
+// With a heuristic, the first time the tree grows below a state each move
+// gets Config.HeuristicPrior visits valued at the heuristic's score of the
+// state it reaches (decisive.go); with Config.HeuristicCut, playouts stop
+// after Config.HeuristicDepth moves and score the state reached by the
+// predicted goals. The matches of docs/strength.md did not show a gain
+// either way, so it is off by default.
 
 // Limits of the learning phase.
 const (

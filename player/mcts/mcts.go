@@ -179,7 +179,7 @@ type Config struct {
 	// all-moves-as-first value as its visits grow. Default
 	// DefaultGRAVEBias.
 	GRAVEBias float64
-	// Heuristic switches on (the default) or off heuristics learned from
+	// Heuristic switches on or off (the default) heuristics learned from
 	// the rules: before its first search the search plays random games,
 	// fits an evaluation of states over features of their facts, the
 	// roles' mobility and how near each role is to its goal to the goals
@@ -526,7 +526,7 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	if done || ctx.Err() != nil {
 		return false, nil
 	}
-	if !s.learned && s.cfg.Heuristic.enabled(true) && len(s.roles) > 1 {
+	if !s.learned && s.cfg.Heuristic.enabled(false) && len(s.roles) > 1 {
 		// Learning plays the reasoner, which may not heed ctx (a slow
 		// game's Next): the run ends at its deadline all the same, as it
 		// does without waiting for its workers, and the heuristic comes
