@@ -162,7 +162,7 @@ func (g *grounder) rewrite(byHead [][]*clause, queries []int, eligible, whole []
 				for _, v := range f.vars {
 					bound[v] = true
 				}
-				nc = &clause{head: c.head, nvars: c.nvars, pos: c.pos}
+				nc = &clause{head: c.head, nvars: c.nvars, pos: c.pos, except: c.except}
 				nc.body = append([]literal{f}, c.body...)
 				prefix = append(prefix, f)
 			}
@@ -235,10 +235,11 @@ func (g *grounder) demandRelation(k demandKey) int {
 }
 
 // sipsOrder returns the positive literals of c in the order demand passes
-// bindings through them: at each step a literal with every argument bound,
-// else one that reads a table, the state or the moves with some argument
-// bound, else a derived relation with the most arguments bound, else the
-// first left.
+// bindings through them: the witness of an except rule first (except.go),
+// then at each step a literal with every argument bound, else one that
+// reads a table, the state or the moves with some argument bound, else a
+// derived relation with some argument bound and the fewest left free,
+// else the first left.
 func sipsOrder(c *clause, bound []bool, eligible []bool) []int {
 	bound = slices.Clone(bound)
 	var left, order []int
@@ -259,12 +260,22 @@ func sipsOrder(c *clause, bound []bool, eligible []bool) []int {
 			}
 			var score int
 			switch {
+			case c.except == 1+l.rel:
+				// The witness of an except rule first: T is asked for
+				// with R bound, and D read whole (except.go).
+				score = 5 << 16
 			case nb == len(l.args):
 				score = 4 << 16
 			case nb > 0 && !eligible[l.rel]:
 				score = 3<<16 + nb
 			case nb > 0:
-				score = 2<<16 + nb
+				// The fewest arguments left free: a call that leaves
+				// free only what its own rules bind asks for less
+				// than one binding more arguments of a larger
+				// relation (chess's queen_threatens, asked with the
+				// square a move leaves free, is derived for every
+				// square).
+				score = 2<<16 + (255-min(len(l.args)-nb, 255))<<8 + min(nb, 255)
 			case !eligible[l.rel]:
 				score = 1 << 16
 			}

@@ -225,6 +225,9 @@ type grounder struct {
 	// auxRels holds the relations added by projecting and splitting
 	// rules, by their definitions (auxRelation).
 	auxRels map[string]int
+	// disjunctionRels names the relations standing for disjunctions, by
+	// the disjunction and the variables it shares (rules.go).
+	disjunctionRels map[string]string
 	// demandOf holds, for each demand relation, the relation it asks for;
 	// -1 for the others.
 	demandOf []int
@@ -237,6 +240,13 @@ type grounder struct {
 	ninst     int
 	links     int
 	steps     int
+
+	// exceptRules holds, by relation, the except rule (except.go) whose
+	// instances are recorded once its component is complete; exist and
+	// cutLevel are the join's state for such rules.
+	exceptRules map[int]*clause
+	exist       bool
+	cutLevel    int
 
 	// join state
 	env    []termID // variable bindings, -1 unbound
@@ -320,6 +330,13 @@ func (g *grounder) ground() error {
 			}
 			for _, r := range comp {
 				lo[r], hi[r] = hi[r], len(g.rels[r].atoms)
+			}
+		}
+		for _, r := range comp {
+			if c := g.exceptRules[r]; c != nil {
+				if err := g.recordExcept(c); err != nil {
+					return err
+				}
 			}
 		}
 		for _, r := range comp {

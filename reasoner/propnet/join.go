@@ -1,6 +1,9 @@
 package propnet
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // The join: each clause's literals matched in a planned order against the
 // atoms derived so far, each instance found recorded with its literals.
@@ -45,6 +48,18 @@ func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
 		g.posOf = make([]termID, len(c.body))
 	}
 	g.posOf = g.posOf[:len(c.body)]
+	if g.exceptMode(c) {
+		// Only which heads hold: the instances are recorded once the
+		// relations read are complete (except.go).
+		g.exist, g.cutLevel = true, headLevel(c, order)
+		defer func() { g.exist = false }()
+		if g.exceptRules == nil {
+			g.exceptRules = map[int]*clause{}
+		}
+		if g.exceptRules[c.head.rel] == nil {
+			g.exceptRules[c.head.rel] = c
+		}
+	}
 	return g.step(c, order, 0)
 }
 
@@ -104,6 +119,39 @@ func (g *grounder) plan(c *clause, delta int) ([]int, error) {
 }
 
 func (g *grounder) step(c *clause, order []int, k int) error {
+	if g.exist && k == g.cutLevel {
+		// The head is bound: one instance derives it, the others add
+		// nothing.
+		if id, ok := g.boundAtom(&c.head); ok && g.isPossible(id) {
+			return nil
+		}
+		if err := g.stepAt(c, order, k); err != errFound {
+			return err
+		}
+		return nil
+	}
+	return g.stepAt(c, order, k)
+}
+
+// errFound unwinds a join that derives heads only once an instance has
+// derived the head bound.
+var errFound = errors.New("head found")
+
+// boundAtom returns the atom of l under the bindings, if interned.
+func (g *grounder) boundAtom(l *literal) (termID, bool) {
+	var buf [8]termID
+	args := buf[:0]
+	for _, p := range l.args {
+		id, ok, _ := g.resolve(p)
+		if !ok {
+			return 0, false
+		}
+		args = append(args, id)
+	}
+	return g.ts.lookup(g.rels[l.rel].sym, args)
+}
+
+func (g *grounder) stepAt(c *clause, order []int, k int) error {
 	if err := g.checkBudget(); err != nil {
 		return err
 	}
@@ -271,6 +319,10 @@ func (g *grounder) emit(c *clause) error {
 	head, err := g.buildAtom(&c.head)
 	if err != nil {
 		return err
+	}
+	if g.exist {
+		g.add(c.head.rel, head)
+		return errFound
 	}
 	if !c.relax && !g.certain[c.head.rel] {
 		start := len(g.instances)

@@ -52,6 +52,9 @@ type clause struct {
 	// init and next, does from legal) and are no gate of the network.
 	relax bool
 	pos   gdl.Pos
+	// except is 1 + the relation of the witness literal of a rule of an
+	// except relation (except.go), 0 for other rules.
+	except int
 }
 
 // relation holds the atoms of one relation found so far, in the order
@@ -84,8 +87,15 @@ func (g *grounder) compile(d *gdl.Description) error {
 		case gdl.KeyTrue, gdl.KeyDoes:
 			return fmt.Errorf("%s: a rule defines %s", r.Pos(), r.Head.Name.Name)
 		}
+		body := r.Body
+		if !g.noSplit {
+			var err error
+			if body, err = g.disjunctions(r); err != nil {
+				return err
+			}
+		}
 		alts := [][]gdl.Literal{nil}
-		for _, l := range r.Body {
+		for _, l := range body {
 			ls, err := expand(l, false)
 			if err != nil {
 				return fmt.Errorf("%s: %w", l.Pos(), err)
@@ -116,6 +126,7 @@ func (g *grounder) compile(d *gdl.Description) error {
 	}
 	if !g.noSplit {
 		g.split()
+		g.except()
 	}
 	// The relaxation: true of whatever init or next may hold of, does of
 	// whatever legal may allow.
@@ -142,6 +153,109 @@ func (g *grounder) compile(d *gdl.Description) error {
 		g.demand()
 	}
 	return nil
+}
+
+// disjunctions returns the body of r with each disjunction of sentences
+// that all mention the variables it shares with the rest of the rule
+// replaced by a relation over those, defined by one rule per disjunct.
+// Expanded, (or a b c) would copy the rule three times, and each copy's
+// joins would be grounded and split apart; chess's threatened_with_capture
+// asks whether a bishop, rook or queen attacks, with the attacker's square
+// joined with the capture square in each copy (see except.go).
+func (g *grounder) disjunctions(r *gdl.Rule) ([]gdl.Literal, error) {
+	var body []gdl.Literal
+	for i, l := range r.Body {
+		o, ok := l.(*gdl.Or)
+		if !ok || len(o.Disjuncts) < 2 {
+			body = append(body, l)
+			continue
+		}
+		outside := map[string]bool{}
+		addVars(r.Head, outside)
+		for j, m := range r.Body {
+			if j != i {
+				addVars(m, outside)
+			}
+		}
+		inside := map[string]bool{}
+		addVars(o, inside)
+		var shared []string
+		for v := range inside {
+			if outside[v] {
+				shared = append(shared, v)
+			}
+		}
+		slices.Sort(shared)
+		all := true
+		for _, d := range o.Disjuncts {
+			s, ok := d.(*gdl.Sentence)
+			if !ok {
+				all = false
+				break
+			}
+			vs := map[string]bool{}
+			addVars(s, vs)
+			if slices.ContainsFunc(shared, func(v string) bool { return !vs[v] }) {
+				all = false
+				break
+			}
+		}
+		if !all {
+			body = append(body, l)
+			continue
+		}
+		key := gdl.Format(o) + " |" + strings.Join(shared, " ")
+		name, seen := g.disjunctionRels[key]
+		if !seen {
+			name = fmt.Sprintf("disjunction %d", len(g.disjunctionRels))
+			if g.disjunctionRels == nil {
+				g.disjunctionRels = map[string]string{}
+			}
+			g.disjunctionRels[key] = name
+		}
+		head := &gdl.Sentence{Lparen: o.Lparen, Name: &gdl.Const{NamePos: o.Lparen, Name: name}}
+		for _, v := range shared {
+			head.Args = append(head.Args, &gdl.Var{NamePos: o.Lparen, Name: v})
+		}
+		body = append(body, head)
+		if seen {
+			continue
+		}
+		for _, d := range o.Disjuncts {
+			c, err := g.clause(head, []gdl.Literal{d})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", d.Pos(), err)
+			}
+			c.pos = d.Pos()
+			g.rules = append(g.rules, c)
+		}
+	}
+	return body, nil
+}
+
+// addVars adds the names of the variables of n to vs.
+func addVars(n gdl.Node, vs map[string]bool) {
+	switch n := n.(type) {
+	case *gdl.Var:
+		vs[n.Name] = true
+	case *gdl.Func:
+		for _, a := range n.Args {
+			addVars(a, vs)
+		}
+	case *gdl.Sentence:
+		for _, a := range n.Args {
+			addVars(a, vs)
+		}
+	case *gdl.Not:
+		addVars(n.Arg, vs)
+	case *gdl.Distinct:
+		addVars(n.X, vs)
+		addVars(n.Y, vs)
+	case *gdl.Or:
+		for _, d := range n.Disjuncts {
+			addVars(d, vs)
+		}
+	}
 }
 
 // project replaces each positive literal of c that has variables used

@@ -38,7 +38,7 @@ func (g *grounder) split() {
 		}
 		nd := 0
 		for _, l := range c.body {
-			if l.kind == litPos && dynamic[l.rel] {
+			if l.kind == litPos && !l.filter && dynamic[l.rel] {
 				nd++
 			}
 		}
@@ -59,18 +59,17 @@ func (g *grounder) splitClause(c *clause) {
 	}
 	for {
 		best, bestShared := -1, 0
-		var bestGroup []int
-		var bestIface []int
+		var bestGroup, bestGuards, bestIface []int
 		for v := range c.nvars {
 			if inHead[v] {
 				continue
 			}
-			group, iface, ok := c.group(v, inHead)
+			group, guards, iface, ok := c.group(v, inHead)
 			if !ok {
 				continue
 			}
 			if best < 0 || len(iface) < bestShared || (len(iface) == bestShared && len(group) < len(bestGroup)) {
-				best, bestShared, bestGroup, bestIface = v, len(iface), group, iface
+				best, bestShared, bestGroup, bestGuards, bestIface = v, len(iface), group, guards, iface
 			}
 		}
 		if best < 0 {
@@ -84,6 +83,9 @@ func (g *grounder) splitClause(c *clause) {
 				rest = append(rest, l)
 			}
 		}
+		for _, i := range bestGuards {
+			group = append(group, g.guard(c, i, group))
+		}
 		aux, isNew := g.auxRelation("split", group, bestIface)
 		c.body = append(rest, aux)
 		if isNew {
@@ -94,9 +96,23 @@ func (g *grounder) splitClause(c *clause) {
 
 // group returns the body literals of c that mention variable v, and the
 // variables they share with the rest of c or its head; ok is false when
-// they are the whole body, hold no positive literal, or hold a negation or
-// distinct with a variable their positive literals do not bind.
-func (c *clause) group(v int, inHead []bool) (group, iface []int, ok bool) {
+// they are the whole body or hold no positive literal.
+//
+// A negation or distinct of the group with a variable its positive
+// literals do not bind is bound by guards: positive literals of the rest
+// that bind those variables, copied into the new rule as filters
+// (demand.go's kind), which bind the variables in the join without being
+// a condition of the new relation. The rule keeps them as conditions, so
+// the conjunction is unchanged. Chess's
+//
+//	(<= (legal ?player (move ?piece ?u ?v ?x ?y)) ... (legal2 ?player (move
+//	    ?piece ?u ?v ?x ?y)) ... (true (cell ?kx ?ky ?king))
+//	    (not (threatened_with_capture ?player ?x ?y ?kx ?ky ?u ?v)))
+//
+// pairs each move with every square its king may stand on; with legal2 as
+// the guard, the king's square is eliminated into a relation over the
+// move, so a move's legality reads one gate, not one per square.
+func (c *clause) group(v int, inHead []bool) (group, guards, iface []int, ok bool) {
 	bound := make([]bool, c.nvars)
 	for i, l := range c.body {
 		if slices.Contains(l.vars, v) {
@@ -109,14 +125,50 @@ func (c *clause) group(v int, inHead []bool) (group, iface []int, ok bool) {
 		}
 	}
 	if len(group) == 0 || len(group) == len(c.body) || !bound[v] {
-		return nil, nil, false
+		return nil, nil, nil, false
+	}
+	var missing []int
+	for _, i := range group {
+		if l := c.body[i]; l.kind != litPos {
+			for _, w := range l.vars {
+				if !bound[w] && !slices.Contains(missing, w) {
+					missing = append(missing, w)
+				}
+			}
+		}
+	}
+	for len(missing) > 0 {
+		// The literal of the rest binding the most missing variables,
+		// of those the fewest others.
+		best, bestCover, bestOther := -1, 0, 0
+		for i, l := range c.body {
+			if l.kind != litPos || l.filter || slices.Contains(group, i) || slices.Contains(guards, i) {
+				continue
+			}
+			cover := 0
+			for _, w := range l.vars {
+				if slices.Contains(missing, w) {
+					cover++
+				}
+			}
+			if cover > 0 && (cover > bestCover || cover == bestCover && len(l.vars)-cover < bestOther) {
+				best, bestCover, bestOther = i, cover, len(l.vars)-cover
+			}
+		}
+		if best < 0 {
+			return nil, nil, nil, false
+		}
+		guards = append(guards, best)
+		for _, w := range c.body[best].vars {
+			if slices.Contains(missing, w) {
+				bound[w] = true
+			}
+		}
+		missing = slices.DeleteFunc(missing, func(w int) bool { return bound[w] })
 	}
 	outside := slices.Clone(inHead)
 	for i, l := range c.body {
 		if slices.Contains(group, i) {
-			if l.kind != litPos && !allBound(l.vars, bound) {
-				return nil, nil, false
-			}
 			continue
 		}
 		for _, w := range l.vars {
@@ -131,9 +183,32 @@ func (c *clause) group(v int, inHead []bool) (group, iface []int, ok bool) {
 	// A single positive literal is left alone: project handles it, and
 	// one literal alone multiplies nothing.
 	if len(group) == 1 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return group, iface, true
+	return group, guards, iface, true
+}
+
+// guard returns body literal i of c as a filter of the literals group:
+// the literal itself when group mentions all its variables, else its
+// projection on those, so that the guard adds no variable (chess's legal2
+// would add the piece to a relation over squares).
+func (g *grounder) guard(c *clause, i int, group []literal) literal {
+	l := c.body[i]
+	var keep []int
+	for _, v := range l.vars {
+		if slices.ContainsFunc(group, func(m literal) bool { return slices.Contains(m.vars, v) }) {
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) < len(l.vars) {
+		aux, isNew := g.auxRelation("projection", []literal{l}, keep)
+		if isNew {
+			g.rules = append(g.rules, &clause{head: aux, body: []literal{l}, nvars: c.nvars, pos: c.pos})
+		}
+		l = aux
+	}
+	l.filter = true
+	return l
 }
 
 // dynamicRelations returns the relations that depend on true or does,
