@@ -22,7 +22,8 @@ func buildWith(t *testing.T, d *gdl.Description, rewrite bool) *Reasoner {
 	return r
 }
 
-// agree plays random playouts on a and b, moves chosen among a's legal
+// agree plays random playouts on a and the reference b (the network
+// without rewriting, or the Prolog backend), moves chosen among a's legal
 // moves, and reports the first difference in legal moves, next states,
 // terminal flags or goals.
 func agree(a, b reasoner.Reasoner, playouts, maxSteps int) error {
@@ -34,14 +35,14 @@ func agree(a, b reasoner.Reasoner, playouts, maxSteps int) error {
 		joint := make([]reasoner.Move, len(a.Roles()))
 		for step := 0; step <= maxSteps; step++ {
 			if !sa.Equal(sb) {
-				return fmt.Errorf("playout %d step %d: state %s, without rewriting %s", p, step, sa, sb)
+				return fmt.Errorf("playout %d step %d: state %s, reference %s", p, step, sa, sb)
 			}
 			ta, _ := a.Terminal(ctx, sa)
 			tb, _ := b.Terminal(ctx, sb)
 			ga, erra := a.Goals(ctx, sa)
 			gb, errb := b.Goals(ctx, sb)
 			if ta != tb || !slices.Equal(ga, gb) || (erra == nil) != (errb == nil) {
-				return fmt.Errorf("playout %d step %d: terminal %v goals %v, without rewriting %v %v", p, step, ta, ga, tb, gb)
+				return fmt.Errorf("playout %d step %d: terminal %v goals %v, reference %v %v", p, step, ta, ga, tb, gb)
 			}
 			if ta {
 				break
@@ -50,7 +51,7 @@ func agree(a, b reasoner.Reasoner, playouts, maxSteps int) error {
 				la, _ := a.Legal(ctx, sa, role)
 				lb, _ := b.Legal(ctx, sb, role)
 				if !slices.Equal(la, lb) {
-					return fmt.Errorf("playout %d step %d: legal %v, without rewriting %v", p, step, la, lb)
+					return fmt.Errorf("playout %d step %d: legal %v, reference %v", p, step, la, lb)
 				}
 				if len(la) == 0 {
 					return nil

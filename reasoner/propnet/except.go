@@ -309,14 +309,7 @@ func (g *grounder) recordExcept(c *clause) error {
 	j.preRel = g.relation(fmt.Sprintf("prefix %d", c.head.rel), len(tl.args))
 	j.sufRel = g.relation(fmt.Sprintf("suffix %d", c.head.rel), len(tl.args))
 
-	if cap(g.env) < c.nvars {
-		g.env = make([]termID, c.nvars)
-	}
-	g.env = g.env[:c.nvars]
-	for i := range g.env {
-		g.env[i] = -1
-	}
-	g.trail = g.trail[:0]
+	g.resetEnv(c.nvars)
 	hrel := g.rels[c.head.rel]
 	for _, a := range hrel.atoms {
 		if err := g.checkBudget(); err != nil {

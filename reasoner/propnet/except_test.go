@@ -2,14 +2,10 @@ package propnet
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
@@ -114,48 +110,7 @@ func TestExceptKeepsTheGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p := range 30 {
-		if err := playAgainst(ctx, pn, pl, rand.New(rand.NewPCG(uint64(p), 11)), 40); err != nil {
-			t.Fatalf("playout %d: %v", p, err)
-		}
+	if err := agree(pn, pl, 30, 40); err != nil {
+		t.Fatal(err)
 	}
-}
-
-// playAgainst plays one random playout on a and the reference b and
-// reports the first answer on which they differ.
-func playAgainst(ctx context.Context, a, b reasoner.Reasoner, rng *rand.Rand, maxSteps int) error {
-	sa, _ := a.Initial(ctx)
-	sb, _ := b.Initial(ctx)
-	joint := make([]reasoner.Move, len(b.Roles()))
-	for step := 0; step <= maxSteps; step++ {
-		if !sa.Equal(sb) {
-			return fmt.Errorf("step %d: state %s, reference %s", step, sa, sb)
-		}
-		ta, _ := a.Terminal(ctx, sa)
-		tb, _ := b.Terminal(ctx, sb)
-		ga, erra := a.Goals(ctx, sa)
-		gb, errb := b.Goals(ctx, sb)
-		if ta != tb || !slices.Equal(ga, gb) || (erra == nil) != (errb == nil) {
-			return fmt.Errorf("step %d: terminal %v goals %v, reference %v %v", step, ta, ga, tb, gb)
-		}
-		if tb {
-			return nil
-		}
-		for role := range joint {
-			la, _ := a.Legal(ctx, sa, role)
-			lb, _ := b.Legal(ctx, sb, role)
-			if !slices.Equal(la, lb) {
-				return fmt.Errorf("step %d: legal %v, reference %v", step, la, lb)
-			}
-			joint[role] = lb[rng.IntN(len(lb))]
-		}
-		var err error
-		if sa, err = a.Next(ctx, sa, joint); err != nil {
-			return err
-		}
-		if sb, err = b.Next(ctx, sb, joint); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -36,14 +36,7 @@ func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
 	if err != nil {
 		return err
 	}
-	if cap(g.env) < c.nvars {
-		g.env = make([]termID, c.nvars)
-	}
-	g.env = g.env[:c.nvars]
-	for i := range g.env {
-		g.env[i] = -1
-	}
-	g.trail = g.trail[:0]
+	g.resetEnv(c.nvars)
 	if cap(g.posOf) < len(c.body) {
 		g.posOf = make([]termID, len(c.body))
 	}
@@ -61,6 +54,18 @@ func (g *grounder) join(c *clause, delta int, lo, hi []int) error {
 		}
 	}
 	return g.step(c, order, 0)
+}
+
+// resetEnv leaves n variables unbound and the trail empty.
+func (g *grounder) resetEnv(n int) {
+	if cap(g.env) < n {
+		g.env = make([]termID, n)
+	}
+	g.env = g.env[:n]
+	for i := range g.env {
+		g.env[i] = -1
+	}
+	g.trail = g.trail[:0]
 }
 
 // plan orders the body of c for a join: the positive literals in the order
