@@ -250,6 +250,21 @@ func (s *State) Facts() []Fact {
 	return s.facts
 }
 
+// Size returns an estimate of the bytes s holds: its words when a backend
+// encoded it, without decoding them into facts (a search sizing every
+// state it keeps would otherwise pay for the decoding and keep both), and
+// its facts otherwise.
+func (s *State) Size() int64 {
+	if s.enc != nil {
+		return int64(8 * len(s.words))
+	}
+	var n int64
+	for _, f := range s.facts {
+		n += int64(len(f)) + 16
+	}
+	return n
+}
+
 // Hash returns a hash of the state. Equal states of one representation
 // have equal hashes.
 func (s *State) Hash() uint64 { return s.hash }

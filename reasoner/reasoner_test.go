@@ -89,6 +89,32 @@ func TestStateFactsAndKey(t *testing.T) {
 	}
 }
 
+// countingEncoding is a bitEncoding that counts how often it decodes.
+type countingEncoding struct {
+	bitEncoding
+	decoded int
+}
+
+func (e *countingEncoding) Facts(words []uint64) []Fact {
+	e.decoded++
+	return e.bitEncoding.Facts(words)
+}
+
+func TestStateSize(t *testing.T) {
+	enc := &countingEncoding{bitEncoding: bitEncoding{facts: make([]Fact, 130)}}
+	s := NewEncodedState(enc, make([]uint64, 3))
+	if got, want := s.Size(), int64(3*8); got != want {
+		t.Errorf("encoded Size() = %d, want %d", got, want)
+	}
+	if enc.decoded != 0 {
+		t.Errorf("Size decoded the encoded state %d times, want 0", enc.decoded)
+	}
+	facts := NewState([]Fact{"(a 1)", "(bb 22)"})
+	if got, want := facts.Size(), int64(len("(a 1)")+16+len("(bb 22)")+16); got != want {
+		t.Errorf("fact state Size() = %d, want %d", got, want)
+	}
+}
+
 // counter is a one-role game: "inc" adds one to the count until limit,
 // where the game ends with goal count*10. failAt makes Next fail there.
 type counter struct {

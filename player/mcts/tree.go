@@ -123,10 +123,7 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 			n.moves[role] = ms
 		}
 	}
-	size := int64(200)
-	for _, f := range st.Facts() {
-		size += int64(len(f)) + 16
-	}
+	size := 200 + st.Size()
 	if term {
 		n.terminal, n.solved, n.moves = true, true, nil
 		n.value = make([]float64, nr)
