@@ -24,6 +24,12 @@ import (
 // maxCloseConditions bounds the conditions read, over all roles.
 const maxCloseConditions = 4096
 
+// maxCloseBlocks bounds the pairs of a fact a condition needs and a fact
+// of another role's at its place that the blocks are found among: each
+// may add an entry, and their number is the product of the roles' facts at
+// a place, which rules can make as large as the conditions allow.
+const maxCloseBlocks = 1 << 22
+
 // closeFeatures is the number of closeness features per role.
 const closeFeatures = 3
 
@@ -69,7 +75,7 @@ func place(f reasoner.Fact) (string, bool) {
 }
 
 // newCloseness reads the goal conditions of r's roles; nil when r gives
-// none.
+// none, or when finding the blocks would pass maxCloseBlocks.
 func newCloseness(r reasoner.Reasoner) *closeness {
 	gc, ok := r.(reasoner.GoalConditioner)
 	if !ok {
@@ -122,11 +128,14 @@ func newCloseness(r reasoner.Reasoner) *closeness {
 			}
 		}
 	}
-	i := int32(0)
+	i, pairs := int32(0), 0
 	for role, conds := range pos {
 		for _, cd := range conds {
 			for _, f := range cd.Pos {
 				p, _ := place(f)
+				if pairs += len(byPlace[p]); pairs > maxCloseBlocks {
+					return nil // too entangled to measure
+				}
 				for _, n := range byPlace[p] {
 					if n.role != int32(role) && n.f != f {
 						c.byFact[n.f] = append(c.byFact[n.f], i<<2|litBlock)

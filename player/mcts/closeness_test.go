@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -76,5 +77,34 @@ func TestClosenessFeatures(t *testing.T) {
 	}
 	if newCloseness(g.toyGame) != nil {
 		t.Error("closeness from a reasoner without goal conditions")
+	}
+}
+
+// TestClosenessBounded checks that goal conditions whose facts all share
+// one place, each blocking all of the other role's, give no closeness
+// rather than a table of blocks growing with the product of the two roles'
+// facts (here 2048 by 2048 per role).
+func TestClosenessBounded(t *testing.T) {
+	g := condGame{toyGame: &toyGame{roles: []string{"red", "black"}}}
+	for _, colour := range []string{"r", "k"} {
+		var conds []reasoner.Condition
+		for i := range maxCloseConditions / 2 {
+			conds = append(conds, reasoner.Condition{Pos: []reasoner.Fact{reasoner.Fact(fmt.Sprintf("(val %s%d)", colour, i))}})
+		}
+		g.conds = append(g.conds, conds)
+	}
+	c := newCloseness(g)
+	if c == nil {
+		return
+	}
+	entries, lits := 0, 0
+	for _, es := range c.byFact {
+		entries += len(es)
+	}
+	for _, n := range c.size {
+		lits += int(n)
+	}
+	if entries > maxCloseBlocks+lits {
+		t.Errorf("%d entries for %d conditions of one literal each", entries, len(c.size))
 	}
 }
