@@ -70,10 +70,7 @@ func (g *grounder) exceptClause(c *clause, d int, dynamic []bool) bool {
 	if dl.kind != litPos || dl.filter || dynamic[dl.rel] {
 		return false
 	}
-	inHead := make([]bool, c.nvars)
-	for _, v := range c.head.vars {
-		inHead[v] = true
-	}
+	inHead := varSet(c.nvars, c.head.vars)
 	var cv, uv []int
 	for _, v := range dl.vars {
 		if inHead[v] {
@@ -332,6 +329,7 @@ func (g *grounder) recordExcept(c *clause) error {
 	return nil
 }
 
+// varSet returns the set of variables vs among n, as a slice by variable.
 func varSet(n int, vs []int) []bool {
 	s := make([]bool, n)
 	for _, v := range vs {

@@ -53,10 +53,7 @@ func (g *grounder) split() {
 // leaves c with a literal and takes out a group that binds its own
 // negations and distincts.
 func (g *grounder) splitClause(c *clause) {
-	inHead := make([]bool, c.nvars)
-	for _, v := range c.head.vars {
-		inHead[v] = true
-	}
+	inHead := varSet(c.nvars, c.head.vars)
 	for {
 		best, bestShared := -1, 0
 		var bestGroup, bestGuards, bestIface []int
