@@ -342,8 +342,7 @@ func varSet(n int, vs []int) []bool {
 func (j *exceptJoin) keyOf(args []termID, positions []int) []byte {
 	j.key = j.key[:0]
 	for _, p := range positions {
-		v := args[p]
-		j.key = append(j.key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		j.key = appendInt32(j.key, int32(args[p]))
 	}
 	return j.key
 }
@@ -360,7 +359,7 @@ func (g *grounder) exceptInstances(j *exceptJoin, head termID) {
 	}
 	j.key = j.key[:0]
 	for _, v := range rvals {
-		j.key = append(j.key, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		j.key = appendInt32(j.key, int32(v))
 	}
 	ch := j.chains[string(j.key)]
 	if ch == nil {
@@ -376,8 +375,7 @@ func (g *grounder) exceptInstances(j *exceptJoin, head termID) {
 	j.key = j.key[:0]
 	for _, v := range c.head.vars {
 		if !slices.ContainsFunc(j.rPos, func(p int) bool { return tl.args[p].v == v }) {
-			b := g.env[v]
-			j.key = append(j.key, byte(b), byte(b>>8), byte(b>>16), byte(b>>24))
+			j.key = appendInt32(j.key, int32(g.env[v]))
 		}
 	}
 	exc, ok := j.exc[string(j.key)]

@@ -99,9 +99,14 @@ func (g *graph) complementInputs(live, query []bool, repl []int32, roleInputs []
 func int32Bytes(s []int32) []byte {
 	b := make([]byte, 0, 4*len(s))
 	for _, v := range s {
-		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+		b = appendInt32(b, v)
 	}
 	return b
+}
+
+// appendInt32 appends the four bytes of v to b, for map keys.
+func appendInt32(b []byte, v int32) []byte {
+	return append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 }
 
 // inputFunctions rewrites each gate that reads nothing but one role's
