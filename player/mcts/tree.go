@@ -722,7 +722,6 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 // list per step. It serves searches without decisive moves or a puzzle
 // line to record (Search.fast).
 func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reasoner.PolicyPlayouter, st *reasoner.State, maxSteps int, h *heurCache) (ok bool, err error) {
-	runtime.Gosched()
 	w.pp = pp
 	end, steps, err := pp.PolicyPlayout(ctx, st, w, maxSteps)
 	if err != nil && ctx.Err() != nil {
