@@ -384,7 +384,7 @@ func newPairTable(sizes []int32) pairTable {
 // or nil if those pairs are not kept densely or, unless alloc is set,
 // none was learned yet.
 func (t *pairTable) row(prev uint64, role int, alloc bool) []mastStat {
-	pr, pid := int(prev>>24&0xff), int32(prev&0xffffff)
+	pr, pid := nstMove(prev)
 	if pr >= len(t.sizes) || pid >= t.sizes[pr] || role >= len(t.sizes) || t.sizes[role] == 0 {
 		return nil
 	}
@@ -418,7 +418,7 @@ func (t *pairTable) hot(prev uint64, role int) pairView {
 // mean returns the mean of the pair ending in the move of NST key key and
 // whether it was played at least nstMinVisits times.
 func (v pairView) mean(key uint64) (float64, bool) {
-	if id := key & 0xffffff; id < uint64(len(v.dense)) {
+	if _, id := nstMove(key); int(id) < len(v.dense) {
 		st := &v.dense[id]
 		return st.mean(), st.n >= nstMinVisits
 	}
@@ -428,7 +428,7 @@ func (v pairView) mean(key uint64) (float64, bool) {
 // add counts value in the average of the pair of moves prev and key (NST
 // keys), unless the table holds limit averages and none for the pair yet.
 func (t *pairTable) add(prev, key uint64, value float64, limit int) {
-	role, id := int(key>>24&0xff), int32(key&0xffffff)
+	role, id := nstMove(key)
 	if row := t.row(prev, role, true); row != nil && id < int32(len(row)) {
 		st := &row[id]
 		if st.n == 0 {
@@ -446,7 +446,7 @@ func (t *pairTable) add(prev, key uint64, value float64, limit int) {
 
 // stat returns the average of the pair of moves prev and key.
 func (t *pairTable) stat(prev, key uint64) mastStat {
-	role, id := int(key>>24&0xff), int32(key&0xffffff)
+	role, id := nstMove(key)
 	if row := t.row(prev, role, false); row != nil && id < int32(len(row)) {
 		return row[id]
 	}

@@ -37,6 +37,9 @@ func (m seqMove) key() uint64 { return nstKey(int(m.role), m.id) }
 // the policy some precision and nothing else.
 func nstKey(role int, id int32) uint64 { return uint64(role&0xff)<<24 | uint64(id)&0xffffff }
 
+// nstMove returns the role and move number an NST key was made of.
+func nstMove(key uint64) (role int, id int32) { return int(key >> 24 & 0xff), int32(key & 0xffffff) }
+
 // pairKey is the key of a pair of moves, exact: the context of the
 // triples the pair starts.
 func pairKey(a, b uint64) uint64 { return a<<32 | b }
