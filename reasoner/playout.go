@@ -83,3 +83,15 @@ type PolicyPlayouter interface {
 	// steps played. A role without a legal move ends it with an error.
 	PolicyPlayout(ctx context.Context, s *State, p Policy, maxSteps int) (*State, int, error)
 }
+
+// A DecisiveMover is a PolicyPlayouter that can read from the rules which
+// moves win at once: a playout that plays them when it can ends as a game
+// between players who see a win in one move, at the cost of a look-up.
+type DecisiveMover interface {
+	// DecisiveMoves returns the numbers, in the numbering of Moves, of
+	// the moves of role that end the game with role's highest goal in
+	// whatever state role plays them and whatever the other roles play,
+	// ascending. A move that wins only in some states is not among them.
+	// The caller must not modify the slice.
+	DecisiveMoves(role int) []int32
+}

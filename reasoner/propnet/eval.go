@@ -96,6 +96,10 @@ type network struct {
 
 	stats Stats
 	renum []int32 // graph node -> network node, during build
+
+	// decisive holds each role's decisive moves (decisive.go), found
+	// when first asked; New makes it.
+	decisive *decisiveMoves
 }
 
 // compile lays out the kept nodes of g, with inputs replaced by repl, for

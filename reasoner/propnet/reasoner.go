@@ -78,6 +78,7 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 		return nil, fmt.Errorf("%w: %w", ErrNotGrounded, err)
 	}
 	net.enc = &encoding{facts: net.facts}
+	net.decisive = &decisiveMoves{}
 	net.factIndex = make(map[reasoner.Fact]int, len(net.facts))
 	for i, f := range net.facts {
 		net.factIndex[f] = i

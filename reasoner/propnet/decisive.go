@@ -1,0 +1,277 @@
+package propnet
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Decisive moves read from the network: a move that ends the game with its
+// role's highest goal in whatever state the role plays it, whatever the
+// other roles play (reasoner.DecisiveMover). In breakthrough a pawn that
+// steps onto the last row wins, so a playout that can should; found by
+// playing each move in a search would cost a next state per legal move per
+// step, read from the rules it costs a look-up.
+//
+// The reading is a three-valued evaluation of the network, each node true,
+// false or unknown: with only the move's input known true, the next state's
+// facts that come out true or false whatever else holds; then, with only
+// those facts known, the terminal and the goal. A move whose terminal and
+// best goal both come out true is decisive. Unknown where a gate's value
+// depends on what is not known, the evaluation never calls a node true or
+// false that could be otherwise, so every move found is decisive; a move
+// that wins only in some states (connect four's fourth disc) is not found.
+
+var _ reasoner.DecisiveMover = (*Reasoner)(nil)
+
+// maxDecisiveWork bounds the gate inputs read while looking for decisive
+// moves, which bounds the time (a game with many moves, each changing much
+// of the state, is left with the moves found within it).
+const maxDecisiveWork = 1 << 24
+
+// DecisiveMoves returns the numbers, in the numbering of Moves, of the moves
+// of role that end the game with role's highest goal wherever role plays
+// them, ascending. The caller must not modify the slice.
+func (r *Reasoner) DecisiveMoves(role int) []int32 {
+	d := r.net.decisive
+	d.once.Do(func() { d.moves = r.net.findDecisive() })
+	if role < 0 || role >= len(d.moves) {
+		return nil
+	}
+	return d.moves[role]
+}
+
+// decisiveMoves holds each role's decisive moves once found.
+type decisiveMoves struct {
+	once  sync.Once
+	moves [][]int32
+}
+
+// findDecisive returns the decisive moves of each role.
+func (net *network) findDecisive() [][]int32 {
+	gn := net.goalNet
+	out := make([][]int32, len(net.roles))
+	if gn == nil || net.queriesReadInputs {
+		return out
+	}
+	// The bases each next-state node is the next of.
+	nextOf := map[int32][]int32{}
+	var constant []seed // bases whose next is a constant
+	for j, n := range net.next {
+		switch n {
+		case nodeTrue, nodeFalse:
+			constant = append(constant, seed{int32(j), n == nodeTrue})
+		default:
+			nextOf[n] = append(nextOf[n], int32(j))
+		}
+	}
+	moves, states, goals := newKleene(net), newKleene(net), newKleene(gn)
+	var next []seed
+	work := 0
+	for role := range net.roles {
+		best := -1
+		for i, p := range gn.goals[role] {
+			if !p.bad && (best < 0 || p.value > gn.goals[role][best].value) {
+				best = i
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		goal := gn.goals[role][best].node
+		for i, p := range net.legal[role] {
+			if p.input < 0 {
+				continue
+			}
+			if work > maxDecisiveWork {
+				return out
+			}
+			moves.run([]seed{{p.input, true}}, nil)
+			next = append(next[:0], constant...)
+			for _, n := range moves.set {
+				if moves.val[n] == valUnknown {
+					continue
+				}
+				for _, j := range nextOf[n] {
+					next = append(next, seed{j, moves.val[n] == valTrue})
+				}
+			}
+			work += moves.reset()
+			if len(next) == 0 {
+				continue
+			}
+			states.run(next, net.bases)
+			terminal := states.value(net.terminal) == valTrue
+			work += states.reset()
+			if !terminal {
+				continue
+			}
+			goals.run(next, gn.bases)
+			won := goals.value(goal) == valTrue
+			work += goals.reset()
+			if won {
+				out[role] = append(out[role], int32(i))
+			}
+		}
+	}
+	return out
+}
+
+// A seed is a leaf's known value: a node, or a base when given with the
+// network's bases.
+type seed struct {
+	at  int32
+	val bool
+}
+
+// The three values of kleene, unknown the zero value.
+const (
+	valUnknown int8 = iota
+	valFalse
+	valTrue
+)
+
+// kleene evaluates a network in three values from some leaves' values,
+// every other leaf unknown. Only the gates the known leaves reach are
+// evaluated, in order of level, so a run costs what it reaches.
+type kleene struct {
+	net      *network
+	outStart []int32 // the gates reading node n: outs[outStart[n]:outStart[n+1]]
+	outs     []int32
+	val      []int8
+	queued   []bool
+	byLevel  [][]int32
+	set      []int32 // the nodes given a value by the run, to reset
+	work     int
+}
+
+func newKleene(net *network) *kleene {
+	count := len(net.thr)
+	k := &kleene{net: net, outStart: make([]int32, count+1), val: make([]int8, count), queued: make([]bool, count)}
+	// outs from ins: network.outs bypasses NOT gates (bypassNots), while
+	// this evaluation reads every gate as built.
+	for _, in := range net.ins {
+		k.outStart[in+1]++
+	}
+	for i := range count {
+		k.outStart[i+1] += k.outStart[i]
+	}
+	k.outs = make([]int32, len(net.ins))
+	fill := slices.Clone(k.outStart[:count])
+	for n := range count {
+		for _, in := range net.ins[net.inStart[n]:net.inStart[n+1]] {
+			k.outs[fill[in]] = int32(n)
+			fill[in]++
+		}
+	}
+	maxLevel := int32(0)
+	for _, l := range net.level {
+		maxLevel = max(maxLevel, l)
+	}
+	k.byLevel = make([][]int32, maxLevel+1)
+	return k
+}
+
+// value returns node n's value after a run.
+func (k *kleene) value(n int32) int8 {
+	switch n {
+	case nodeTrue:
+		return valTrue
+	case nodeFalse:
+		return valFalse
+	}
+	return k.val[n]
+}
+
+// run gives the seeds their values, each a base of bases when bases is not
+// nil and else a node, and evaluates the gates they reach.
+func (k *kleene) run(seeds []seed, bases []int32) {
+	net := k.net
+	lo := len(k.byLevel)
+	push := func(n int32) {
+		for _, o := range k.outs[k.outStart[n]:k.outStart[n+1]] {
+			if k.queued[o] || net.cycle[o] >= 0 {
+				continue // a gate in a cycle stays unknown
+			}
+			k.queued[o] = true
+			k.set = append(k.set, o)
+			l := int(net.level[o])
+			k.byLevel[l] = append(k.byLevel[l], o)
+			lo = min(lo, l)
+		}
+	}
+	for _, s := range seeds {
+		n := s.at
+		if bases != nil {
+			n = bases[s.at]
+		}
+		if n == nodeTrue || n == nodeFalse || k.val[n] != valUnknown {
+			continue
+		}
+		k.val[n] = valFalse
+		if s.val {
+			k.val[n] = valTrue
+		}
+		k.set = append(k.set, n)
+		push(n)
+	}
+	for l := lo; l < len(k.byLevel); l++ {
+		// Gates of a level read only lower levels: each is evaluated
+		// once, after every input it reads.
+		for i := 0; i < len(k.byLevel[l]); i++ {
+			n := k.byLevel[l][i]
+			if v := k.eval(n); v != valUnknown {
+				k.val[n] = v
+				push(n)
+			}
+		}
+		k.byLevel[l] = k.byLevel[l][:0]
+	}
+}
+
+// eval returns gate n's value from its inputs'.
+func (k *kleene) eval(n int32) int8 {
+	net := k.net
+	ins := net.ins[net.inStart[n]:net.inStart[n+1]]
+	k.work += len(ins)
+	var t, u int32
+	for _, in := range ins {
+		switch k.value(in) {
+		case valTrue:
+			t++
+		case valUnknown:
+			u++
+		}
+	}
+	thr := net.thr[n]
+	if thr > 0 { // true when at least thr inputs are
+		switch {
+		case t >= thr:
+			return valTrue
+		case t+u < thr:
+			return valFalse
+		}
+		return valUnknown
+	}
+	// NOT: true when fewer than -thr inputs are.
+	switch {
+	case t+u < -thr:
+		return valTrue
+	case t >= -thr:
+		return valFalse
+	}
+	return valUnknown
+}
+
+// reset makes every node unknown again and returns the work of the run.
+func (k *kleene) reset() int {
+	for _, n := range k.set {
+		k.val[n] = valUnknown
+		k.queued[n] = false
+	}
+	k.set = k.set[:0]
+	w := k.work
+	k.work = 0
+	return w
+}

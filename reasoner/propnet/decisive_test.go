@@ -1,0 +1,165 @@
+package propnet_test
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/propnet"
+)
+
+// steps is a game of two players taking turns to stand on places 1 to 3:
+// standing on 3 wins at once, standing on 2 wins only for a player who
+// already stands on 1.
+const steps = `
+(role a) (role b)
+(place 1) (place 2) (place 3)
+(init (control a))
+(<= (legal ?r (step ?i)) (true (control ?r)) (place ?i))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (at ?r ?i)) (does ?r (step ?i)))
+(<= (next (at ?r ?i)) (true (at ?r ?i)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (won ?r) (true (at ?r 3)))
+(<= (won ?r) (true (at ?r 1)) (true (at ?r 2)))
+(<= terminal (won ?r))
+(<= (goal ?r 100) (won ?r))
+(<= (goal ?r 0) (role ?r) (not (won ?r)))
+`
+
+func decisiveText(r *propnet.Reasoner, role int) []string {
+	var out []string
+	for _, i := range r.DecisiveMoves(role) {
+		out = append(out, string(r.Moves(role)[i]))
+	}
+	return out
+}
+
+// TestDecisiveMoves checks the moves read as winning at once: in steps,
+// the step onto 3 and not the step onto 2, which wins in some states only;
+// in breakthrough, exactly the moves onto the far row, told from the
+// moves' text; and in each game, that every decisive move met in random
+// games ends the game with its role's best goal.
+func TestDecisiveMoves(t *testing.T) {
+	pn, _ := newBoth(t, steps)
+	for role := range 2 {
+		if got, want := decisiveText(pn, role), []string{"(step 3)"}; !slices.Equal(got, want) {
+			t.Errorf("steps, role %d: decisive %q, want %q", role, got, want)
+		}
+	}
+	checkDecisiveSound(t, pn, 200)
+
+	for _, key := range []string{"breakthrough", "knightThrough", "connectFour", "ticTacToe", "checkers"} {
+		t.Run(key, func(t *testing.T) {
+			g, err := games.LoadFolder(filepath.Join(sharedGames, key))
+			if errors.Is(err, fs.ErrNotExist) {
+				t.Skip("no shared game corpus")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := gdl.ParseFile(g.Filename, g.Rules)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := propnet.New(context.Background(), d, propnet.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for role := range r.Roles() {
+				t.Logf("%s: %d decisive moves of %d", r.Roles()[role], len(r.DecisiveMoves(role)), len(r.Moves(role)))
+			}
+			if key == "breakthrough" {
+				// (move x1 y1 x2 y2): white wins on row 8, black on row 1.
+				for role, row := range map[int]string{0: "8", 1: "1"} {
+					var want []string
+					for _, m := range r.Moves(role) {
+						if f := strings.Fields(strings.Trim(string(m), "()")); f[0] == "move" && f[4] == row {
+							want = append(want, string(m))
+						}
+					}
+					if got := decisiveText(r, role); len(want) == 0 || !slices.Equal(got, want) {
+						t.Errorf("%s: decisive %q, want %q", r.Roles()[role], got, want)
+					}
+				}
+			}
+			games := 100
+			if testing.Short() {
+				games = 20
+			}
+			checkDecisiveSound(t, r, games)
+		})
+	}
+}
+
+// checkDecisiveSound plays random games of r and checks every decisive
+// move legal on the way: played, it ends the game with its role's
+// highest goal.
+func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
+	t.Helper()
+	ctx := context.Background()
+	roles := len(r.Roles())
+	best := make([]int, roles)
+	for role := range roles {
+		_, best[role], _ = r.GoalConditions(role)
+		if len(r.DecisiveMoves(role)) > 0 && best[role] == 0 {
+			t.Fatalf("role %d has decisive moves but no best goal", role)
+		}
+	}
+	checked := 0
+	for g := range n {
+		rng := rand.New(rand.NewPCG(uint64(g), 11))
+		s, err := r.Initial(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < 500; step++ {
+			if term, _ := r.Terminal(ctx, s); term {
+				break
+			}
+			joint := make([]reasoner.Move, roles)
+			for role := range roles {
+				legal, err := r.Legal(ctx, s, role)
+				if err != nil || len(legal) == 0 {
+					t.Fatalf("legal: %v %v", legal, err)
+				}
+				joint[role] = legal[rng.IntN(len(legal))]
+			}
+			for role := range roles {
+				legal, _ := r.Legal(ctx, s, role)
+				for _, i := range r.DecisiveMoves(role) {
+					m := r.Moves(role)[i]
+					if !slices.Contains(legal, m) {
+						continue
+					}
+					try := slices.Clone(joint)
+					try[role] = m
+					next, err := r.Next(ctx, s, try)
+					if err != nil {
+						t.Fatal(err)
+					}
+					term, _ := r.Terminal(ctx, next)
+					goals, err := r.Goals(ctx, next)
+					if !term || err != nil || goals[role] != best[role] {
+						t.Fatalf("game %d step %d: %s plays %s, said decisive: terminal %v, goals %v (%v), want %d", g, step, r.Roles()[role], m, term, goals, err, best[role])
+					}
+					checked++
+				}
+			}
+			if s, err = r.Next(ctx, s, joint); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d decisive moves checked", checked)
+}
