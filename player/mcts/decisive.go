@@ -115,3 +115,24 @@ func (w *worker) dropLast() {
 	w.unvisit(k)
 	w.path, w.idx, w.joint = w.path[:k], w.idx[:k*nr], w.joint[:k]
 }
+
+// decisiveBits returns, per role, the moves dm reads as winning at once
+// wherever they are played, as bits over pp's numbering of the role's
+// moves; nil for a role without any, and nil when no role has any.
+func decisiveBits(dm reasoner.DecisiveMover, pp reasoner.PolicyPlayouter, roles int) [][]uint64 {
+	var bits [][]uint64
+	for role := range roles {
+		ms := dm.DecisiveMoves(role)
+		if len(ms) == 0 {
+			continue
+		}
+		if bits == nil {
+			bits = make([][]uint64, roles)
+		}
+		bits[role] = make([]uint64, (len(pp.Moves(role))+63)/64)
+		for _, m := range ms {
+			bits[role][m>>6] |= 1 << (m & 63)
+		}
+	}
+	return bits
+}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // TestProveLeaves checks that a state in which the mover can win at once
@@ -127,6 +130,60 @@ func TestHeuristicPrior(t *testing.T) {
 		}
 		if m1, m2 := s.root.w[take1]/n1, s.root.w[take2]/n2; !(m2 > 0.7 && m1 < 0.35) {
 			t.Errorf("prior %d: means take 1 %.2f, take 2 %.2f; want about 0.2 and 0.9", prior, m1, m2)
+		}
+	}
+}
+
+// race is a game of two players taking turns to stand on places 1 to 9:
+// standing on 9 wins at once.
+const race = `
+(role a) (role b)
+(place 1) (place 2) (place 3) (place 4) (place 5) (place 6) (place 7) (place 8) (place 9)
+(init (control a))
+(<= (legal ?r (step ?i)) (true (control ?r)) (place ?i))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (at ?r ?i)) (does ?r (step ?i)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (won ?r) (true (at ?r 9)))
+(<= terminal (won ?r))
+(<= (goal ?r 100) (won ?r))
+(<= (goal ?r 0) (role ?r) (not (won ?r)))
+`
+
+// TestWins checks policy playouts with Wins: from race's first state the
+// first player steps onto 9 at once in every playout, and the policy's
+// choice is recorded as the policy's; without Wins the second player wins
+// some.
+func TestWins(t *testing.T) {
+	d, err := gdl.ParseFile("race.kif", []byte(race))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := propnet.New(context.Background(), d, propnet.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, wins := range []Switch{On, Off} {
+		s := newSearch(t, r, Config{Workers: 1, Wins: wins})
+		w := newWorker(s, 1, 0)
+		won := 0
+		const playouts = 200
+		for range playouts {
+			w.seq = w.seq[:0]
+			if _, err := w.playout(context.Background(), r, s.root.state); err != nil {
+				t.Fatal(err)
+			}
+			if w.value[0] == 1 {
+				won++
+			}
+			if wins == On && (len(w.seq) != 1 || !w.seq[0].policy) {
+				t.Fatalf("wins on: playout moves %v, want the first player's winning move, marked the policy's", w.seq)
+			}
+		}
+		if (wins == On) != (won == playouts) {
+			t.Errorf("wins %v: the first player won %d of %d playouts", wins, won, playouts)
 		}
 	}
 }

@@ -145,6 +145,12 @@ type Config struct {
 	// that role's highest goal, if there is one, instead of its usual
 	// choice. Looking costs a next state per legal move at every step.
 	Decisive Switch
+	// Wins switches on or off playing, in policy playouts, a move the
+	// rules show to win at once wherever it is played, whenever one is
+	// legal (reasoner.DecisiveMover: breakthrough's steps onto the far
+	// row): a look-up per choice, where Decisive costs a next state per
+	// legal move. A game without such moves plays as with it off.
+	Wins Switch
 	// ProveLeaves switches on (the default) or off proving, the first
 	// time the tree grows below a state where one role moves (its second
 	// visit), that the role wins at once if one of its moves ends the
@@ -338,6 +344,10 @@ type Search struct {
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
 	fast  bool         // playouts go through the reasoner's PolicyPlayout
+	// wins holds, per role, the moves that win at once wherever they are
+	// played, as bits over the PolicyPlayouter's numbering (Config.Wins);
+	// nil for a role without any, or with Wins off.
+	wins [][]uint64
 	// pinRole's move at the root is pinMove, after Commit; pinRole is
 	// -1 when nothing is committed (focus.go).
 	pinRole int
@@ -429,6 +439,9 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	// decisive move or record a single-player line.
 	s.resist = cfg.Resist.enabled(true)
 	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
+	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(false) {
+		s.wins = decisiveBits(dm, pp, len(s.roles))
+	}
 	return s, nil
 }
 

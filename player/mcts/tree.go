@@ -739,6 +739,16 @@ func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reas
 // legal holds the numbers of the legal moves, which are also their
 // numbers in the MAST table (Search.fast).
 func (w *worker) Choose(role int, legal []int32) int {
+	if role < len(w.s.wins) {
+		if win := w.s.wins[role]; win != nil {
+			for i, m := range legal {
+				if win[m>>6]&(1<<(m&63)) != 0 {
+					w.record(role, w.pp.Moves(role)[m], m, true)
+					return i
+				}
+			}
+		}
+	}
 	i, policy := w.pick(role, legal, len(legal))
 	w.record(role, w.pp.Moves(role)[legal[i]], legal[i], policy)
 	return i
