@@ -95,3 +95,17 @@ type DecisiveMover interface {
 	// The caller must not modify the slice.
 	DecisiveMoves(role int) []int32
 }
+
+// A Retracter is a Policy that lets a playout take back its moves. A
+// PolicyPlayouter that is a DecisiveMover, once its DecisiveMoves have been
+// asked for, playing a step where one role alone has a choice, asks Retract when the move chosen lets another role
+// play one of its decisive moves next; if Retract returns true, the move
+// is taken back, forgotten by the policy, and Choose is asked again
+// without it, until a move leaves no such win or one move is left
+// (anti-decisive moves).
+type Retracter interface {
+	Policy
+	// Retract reports whether the playout may take back the move role
+	// chose last; if so, the policy forgets that choice.
+	Retract(role int) bool
+}

@@ -185,5 +185,16 @@ func TestWins(t *testing.T) {
 		if (wins == On) != (won == playouts) {
 			t.Errorf("wins %v: the first player won %d of %d playouts", wins, won, playouts)
 		}
+		// A choice taken back is forgotten, with Wins only.
+		w.pp = r
+		w.seq = w.seq[:0]
+		w.Choose(0, []int32{0, 1})
+		kept := 1
+		if wins == On {
+			kept = 0
+		}
+		if ok := w.Retract(0); ok != (wins == On) || len(w.seq) != kept {
+			t.Errorf("wins %v: Retract = %v, %d moves recorded after it", wins, ok, len(w.seq))
+		}
 	}
 }

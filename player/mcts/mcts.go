@@ -145,10 +145,12 @@ type Config struct {
 	// that role's highest goal, if there is one, instead of its usual
 	// choice. Looking costs a next state per legal move at every step.
 	Decisive Switch
-	// Wins switches on or off playing, in policy playouts, a move the
-	// rules show to win at once wherever it is played, whenever one is
+	// Wins switches on or off, in policy playouts, playing a move the
+	// rules show to win at once wherever it is played whenever one is
 	// legal (reasoner.DecisiveMover: breakthrough's steps onto the far
-	// row): a look-up per choice, where Decisive costs a next state per
+	// row), and taking back a move after which another role has one, to
+	// play another (reasoner.Retracter): a look-up per choice, and a next
+	// state per move taken back, where Decisive costs a next state per
 	// legal move. A game without such moves plays as with it off.
 	Wins Switch
 	// ProveLeaves switches on (the default) or off proving, the first

@@ -754,6 +754,24 @@ func (w *worker) Choose(role int, legal []int32) int {
 	return i
 }
 
+var _ reasoner.Retracter = (*worker)(nil)
+
+// Retract takes back role's last choice in a policy playout, which let
+// another role win at once (reasoner.Retracter), with Config.Wins: the
+// record of the choice, the last made, is dropped.
+func (w *worker) Retract(role int) bool {
+	if w.s.wins == nil {
+		return false
+	}
+	if w.played != nil {
+		w.played[role] = w.played[role][:len(w.played[role])-1]
+	}
+	if w.mast != nil {
+		w.seq = w.seq[:len(w.seq)-1]
+	}
+	return true
+}
+
 // pick chooses one of the k legal moves of role, whose MAST numbers are
 // ids (nil without MAST): by Gibbs sampling, MAST's greedy choice or a
 // uniform draw. policy reports a greedy choice, which MAST learns from

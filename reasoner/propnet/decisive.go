@@ -3,6 +3,7 @@ package propnet
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -35,7 +36,7 @@ const maxDecisiveWork = 1 << 24
 // them, ascending. The caller must not modify the slice.
 func (r *Reasoner) DecisiveMoves(role int) []int32 {
 	d := r.net.decisive
-	d.once.Do(func() { d.moves = r.net.findDecisive() })
+	d.find(r.net)
 	if role < 0 || role >= len(d.moves) {
 		return nil
 	}
@@ -45,7 +46,35 @@ func (r *Reasoner) DecisiveMoves(role int) []int32 {
 // decisiveMoves holds each role's decisive moves once found.
 type decisiveMoves struct {
 	once  sync.Once
+	done  atomic.Bool // find has found them
 	moves [][]int32
+	// bits holds each role's decisive moves as bits over its legal
+	// moves, nil for a role without any; nil when no role has any.
+	bits [][]uint64
+}
+
+// known reports whether the decisive moves have been found and a role
+// has one; it does not look for them.
+func (d *decisiveMoves) known() bool { return d.done.Load() && d.bits != nil }
+
+// find finds the decisive moves of net, the first time it is called.
+func (d *decisiveMoves) find(net *network) {
+	d.once.Do(func() {
+		d.moves = net.findDecisive()
+		for role, ms := range d.moves {
+			if len(ms) == 0 {
+				continue
+			}
+			if d.bits == nil {
+				d.bits = make([][]uint64, len(d.moves))
+			}
+			d.bits[role] = make([]uint64, (len(net.legal[role])+63)/64)
+			for _, m := range ms {
+				d.bits[role][m>>6] |= 1 << (m & 63)
+			}
+		}
+		d.done.Store(true)
+	})
 }
 
 // findDecisive returns the decisive moves of each role.

@@ -163,3 +163,88 @@ func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 	}
 	t.Logf("%d decisive moves checked", checked)
 }
+
+// guard is a game of two players taking turns to stand on places: a
+// player who stands on 5 opens 9 to both, and standing on 9 wins at once.
+// After ten moves the game ends drawn.
+const guard = `
+(role a) (role b)
+(place 1) (place 2) (place 3) (place 4) (place 5)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7) (succ 7 8) (succ 8 9) (succ 9 10)
+(init (control a))
+(init (count 0))
+(<= (legal ?r (step ?i)) (true (control ?r)) (place ?i))
+(<= (legal ?r (step 9)) (true (control ?r)) (true open))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next open) (does ?r (step 5)))
+(<= (next open) (true open))
+(<= (next (at ?r ?i)) (does ?r (step ?i)))
+(<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (won ?r) (true (at ?r 9)))
+(<= terminal (won ?r))
+(<= terminal (true (count 10)))
+(<= (goal ?r 100) (won ?r))
+(<= (goal ?r 0) (role ?r) (not (won ?r)))
+`
+
+// reckless chooses (step 9) when it can, else (step 5), else the first
+// move; as a Retracter it takes its moves back when careful.
+type reckless struct {
+	r         *propnet.Reasoner
+	careful   bool
+	retracted int
+}
+
+func (p *reckless) Choose(role int, legal []int32) int {
+	for _, want := range []reasoner.Move{"(step 9)", "(step 5)"} {
+		for i, id := range legal {
+			if p.r.Moves(role)[id] == want {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+func (p *reckless) Retract(role int) bool {
+	if p.careful {
+		p.retracted++
+	}
+	return p.careful
+}
+
+// TestCarefulPlayout checks policy playouts whose policy is a Retracter:
+// a move that lets the other player win at once is taken back and another
+// played, and kept when the policy declines.
+func TestCarefulPlayout(t *testing.T) {
+	pn, _ := newBoth(t, guard)
+	if got := decisiveText(pn, 0); !slices.Equal(got, []string{"(step 9)"}) {
+		t.Fatalf("decisive %q, want (step 9)", got)
+	}
+	ctx := context.Background()
+	for _, careful := range []bool{true, false} {
+		p := &reckless{r: pn, careful: careful}
+		s, _ := pn.Initial(ctx)
+		end, steps, err := pn.PolicyPlayout(ctx, s, p, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goals, err := pn.Goals(ctx, end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantSteps := []int{0, 0}, 10 // nobody opens 9
+		if !careful {
+			want, wantSteps = []int{0, 100}, 2 // a opens 9, b steps onto it
+		}
+		if !slices.Equal(goals, want) || steps != wantSteps {
+			t.Errorf("careful %v: goals %v after %d steps, want %v after %d (%v)", careful, goals, steps, want, wantSteps, end.Facts())
+		}
+		if careful && p.retracted != 9 {
+			t.Errorf("careful: %d moves taken back, want 9 (each move onto 5 but the last, which ends the game)", p.retracted)
+		}
+	}
+}

@@ -52,6 +52,7 @@ type Reasoner struct {
 	initial *reasoner.State
 
 	words []uint64 // scratch: a state being built
+	prev  []uint64 // scratch: the state before a move a playout may take back
 	joint []int32  // scratch: input nodes of a joint move
 	ids   []int32  // scratch: numbers (positions in net.legal) of one role's legal moves
 }
@@ -93,6 +94,7 @@ func (net *network) instance() *Reasoner {
 		phases:  make([]*machine, len(net.phases)),
 		initial: reasoner.NewEncodedState(net.enc, slices.Clone(net.initial)),
 		words:   make([]uint64, len(net.initial)),
+		prev:    make([]uint64, len(net.initial)),
 	}
 }
 
@@ -295,6 +297,8 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 	cur := r.words
 	copy(cur, words)
 	done := func() *reasoner.State { return reasoner.NewEncodedState(r.net.enc, slices.Clone(cur)) }
+	rt, _ := p.(reasoner.Retracter)
+	careful := rt != nil && r.net.decisive.known()
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -307,6 +311,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 			return done(), step, nil
 		}
 		r.joint = r.joint[:0]
+		mover, chosen := noRole, -1
 		for role, ps := range net.legal {
 			words := m.legalWords(role)
 			n := 0
@@ -333,13 +338,83 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 					return done(), step, fmt.Errorf("step %d: the policy chose move %d of %d for %s", step, i, len(r.ids), net.roles[role])
 				}
 				id = int(r.ids[i])
+				if mover == noRole {
+					mover, chosen = role, i
+				} else {
+					mover = several
+				}
 			}
 			r.joint = append(r.joint, ps[id].input)
+		}
+		if careful && mover >= 0 {
+			if err := r.careful(rt, mover, chosen, cur); err != nil {
+				return done(), step, fmt.Errorf("step %d: %w", step, err)
+			}
+			continue
 		}
 		m.setInputs(r.joint)
 		m.nextState(cur)
 	}
 	return done(), maxSteps, nil
+}
+
+// noRole and several are values of a playout step's mover: no role had a
+// choice, or more than one did.
+const (
+	noRole  = -1
+	several = -2
+)
+
+// careful plays the joint move r.joint, in which mover alone chose, its
+// choice chosen of r.ids, from the state cur into cur, as a playout
+// whose policy is a Retracter: while the state reached lets another role
+// play a decisive move, and the policy agrees, the move is taken back and
+// the policy asked again without it (anti-decisive moves: a move that
+// hands the game over is played only when every other does too).
+func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint64) error {
+	copy(r.prev, cur)
+	net, m := r.machineFor(cur)
+	for {
+		m.setInputs(r.joint)
+		m.nextState(cur)
+		if len(r.ids) < 2 {
+			return nil
+		}
+		nnet, nm := r.machineFor(cur)
+		loadQuery(nnet, nm, cur)
+		if nm.value(nnet.terminal) || !r.threatened(nnet, nm, mover) || !rt.Retract(mover) {
+			return nil
+		}
+		r.ids = slices.Delete(r.ids, chosen, chosen+1)
+		copy(cur, r.prev)
+		net, m = r.machineFor(cur)
+		loadQuery(net, m, cur)
+		i := 0
+		if len(r.ids) > 1 {
+			i = rt.Choose(mover, r.ids)
+			if i < 0 || i >= len(r.ids) {
+				return fmt.Errorf("the policy chose move %d of %d for %s", i, len(r.ids), net.roles[mover])
+			}
+		}
+		chosen = i
+		r.joint[mover] = net.legal[mover][r.ids[i]].input
+	}
+}
+
+// threatened reports whether a role other than mover has a decisive move
+// among its legal moves in the state m holds.
+func (r *Reasoner) threatened(net *network, m *machine, mover int) bool {
+	for role, win := range r.net.decisive.bits {
+		if role == mover || win == nil {
+			continue
+		}
+		for i, w := range m.legalWords(role) {
+			if w&win[i] != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nthBit returns the position of the set bit of words that has k set bits
