@@ -51,6 +51,11 @@ type decisiveMoves struct {
 	// bits holds each role's decisive moves as bits over its legal
 	// moves, nil for a role without any; nil when no role has any.
 	bits [][]uint64
+	// When bits is not nil, what a Retracter's playout needs to choose
+	// which moves to try (nil when they were too many to find: it then
+	// tries every move): reads[role][i], for a decisive move i, the
+	// bases its legality reads, and touches and kills from effects.
+	reads, touches, kills [][][]int32
 }
 
 // known reports whether the decisive moves have been found and a role
@@ -73,6 +78,12 @@ func (d *decisiveMoves) find(net *network) {
 				d.bits[role][m>>6] |= 1 << (m & 63)
 			}
 		}
+		if d.bits != nil {
+			d.reads = net.reads(d.moves)
+			if d.touches, d.kills = net.effects(d.moves); d.reads == nil {
+				d.touches, d.kills = nil, nil
+			}
+		}
 		d.done.Store(true)
 	})
 }
@@ -84,20 +95,8 @@ func (net *network) findDecisive() [][]int32 {
 	if gn == nil || net.queriesReadInputs {
 		return out
 	}
-	// The bases each next-state node is the next of.
-	nextOf := map[int32][]int32{}
-	var constant []seed // bases whose next is a constant
-	for j, n := range net.next {
-		switch n {
-		case nodeTrue, nodeFalse:
-			constant = append(constant, seed{int32(j), n == nodeTrue})
-		default:
-			nextOf[n] = append(nextOf[n], int32(j))
-		}
-	}
-	moves, states, goals := newKleene(net), newKleene(net), newKleene(gn)
-	var next []seed
-	work := 0
+	st := newStepper(net)
+	goals := newKleene(gn)
 	for role := range net.roles {
 		best := -1
 		for i, p := range gn.goals[role] {
@@ -113,38 +112,192 @@ func (net *network) findDecisive() [][]int32 {
 			if p.input < 0 {
 				continue
 			}
-			if work > maxDecisiveWork {
+			if st.work > maxDecisiveWork {
 				return out
 			}
-			moves.run([]seed{{p.input, true}}, nil)
-			next = append(next[:0], constant...)
-			for _, n := range moves.set {
-				if moves.val[n] == valUnknown {
-					continue
-				}
-				for _, j := range nextOf[n] {
-					next = append(next, seed{j, moves.val[n] == valTrue})
-				}
-			}
-			work += moves.reset()
-			if len(next) == 0 {
-				continue
-			}
-			states.run(next, net.bases)
-			terminal := states.value(net.terminal) == valTrue
-			work += states.reset()
+			next := st.step([]seed{{p.input, true}})
+			terminal := st.states.value(net.terminal) == valTrue
+			st.work += st.states.reset()
 			if !terminal {
 				continue
 			}
 			goals.run(next, gn.bases)
 			won := goals.value(goal) == valTrue
-			work += goals.reset()
+			st.work += goals.reset()
 			if won {
 				out[role] = append(out[role], int32(i))
 			}
 		}
 	}
 	return out
+}
+
+// A stepper evaluates, in three values, the state that follows a move
+// played in a state of which nothing is known.
+type stepper struct {
+	net           *network
+	nextOf        map[int32][]int32 // the bases each next-state node is the next of
+	constant      []seed            // the bases whose next is a constant
+	moves, states *kleene
+	next          []seed
+	work          int // gate inputs read so far
+}
+
+func newStepper(net *network) *stepper {
+	st := &stepper{net: net, nextOf: map[int32][]int32{}, moves: newKleene(net), states: newKleene(net)}
+	for j, n := range net.next {
+		switch n {
+		case nodeTrue, nodeFalse:
+			st.constant = append(st.constant, seed{int32(j), n == nodeTrue})
+		default:
+			st.nextOf[n] = append(st.nextOf[n], int32(j))
+		}
+	}
+	return st
+}
+
+// step returns the bases whose next value is known when the inputs moves
+// are known, with their values, and leaves st.states evaluated from them,
+// to be read and reset by the caller.
+func (st *stepper) step(moves []seed) []seed {
+	st.moves.run(moves, nil)
+	st.next = append(st.next[:0], st.constant...)
+	for _, n := range st.moves.set {
+		if v := st.moves.val[n]; v != valUnknown {
+			for _, j := range st.nextOf[n] {
+				st.next = append(st.next, seed{j, v == valTrue})
+			}
+		}
+	}
+	st.work += st.moves.reset()
+	st.states.run(st.next, st.net.bases)
+	return st.next
+}
+
+// maxDependencyWork bounds the work of finding what moves touch and close
+// and what decisive moves' legality reads.
+const maxDependencyWork = 1 << 24
+
+// reads returns, for each decisive move of decisive, the bases its
+// legality reads, sorted; nil past maxDependencyWork.
+func (net *network) reads(decisive [][]int32) [][][]int32 {
+	baseOf := make(map[int32]int32, len(net.bases))
+	for j, n := range net.bases {
+		baseOf[n] = int32(j)
+	}
+	seen := make([]uint32, len(net.thr))
+	mark, work := uint32(0), 0
+	var stack []int32
+	reads := make([][][]int32, len(net.roles))
+	for role, ms := range decisive {
+		reads[role] = make([][]int32, len(net.legal[role]))
+		for _, i := range ms {
+			var bs []int32
+			mark++
+			stack = append(stack[:0], net.legal[role][i].node)
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if j, isBase := baseOf[x]; isBase {
+					bs = append(bs, j)
+				}
+				for _, y := range net.ins[net.inStart[x]:net.inStart[x+1]] {
+					if work++; work > maxDependencyWork {
+						return nil
+					}
+					if seen[y] != mark {
+						seen[y] = mark
+						stack = append(stack, y)
+					}
+				}
+			}
+			if net.legalGate != nil && net.legalGate[role] >= 0 && net.gated[role][i/64]&(1<<(i%64)) != 0 {
+				bs = append(bs, net.legalGate[role]) // the fact gate.go took out
+			}
+			slices.Sort(bs)
+			reads[role][i] = slices.Compact(bs)
+		}
+	}
+	return reads
+}
+
+// effects returns, for every move of every role played while the other
+// roles play moves that change nothing (a turn-taking game's noop, an
+// input no gate reads), the bases whose next value it fixes whatever the
+// state (touches: a step's from and to squares, not reversi's flips,
+// which depend on the state), and the decisive moves of the other roles
+// it makes illegal whatever the state (kills, each as role<<24 | number),
+// sorted; nil, nil past maxDependencyWork.
+func (net *network) effects(decisive [][]int32) (touches, kills [][][]int32) {
+	st := newStepper(net)
+	touches = make([][][]int32, len(net.roles))
+	kills = make([][][]int32, len(net.roles))
+	var inputs []seed // every input false
+	for _, ps := range net.legal {
+		for _, p := range ps {
+			if p.input >= 0 {
+				inputs = append(inputs, seed{p.input, false})
+			}
+		}
+	}
+	k := 0
+	for role, ps := range net.legal {
+		touches[role] = make([][]int32, len(ps))
+		kills[role] = make([][]int32, len(ps))
+		for i, p := range ps {
+			if p.input < 0 {
+				continue
+			}
+			if st.work > maxDependencyWork || len(ps) >= 1<<24 {
+				return nil, nil
+			}
+			inputs[k].val = true
+			next := st.step(inputs)
+			inputs[k].val = false
+			k++
+			var bs []int32
+			for _, sd := range next {
+				bs = append(bs, sd.at)
+			}
+			slices.Sort(bs)
+			touches[role][i] = slices.Compact(bs)
+			for o, ds := range decisive {
+				if o == role {
+					continue
+				}
+				gate := int32(-1)
+				if net.legalGate != nil {
+					gate = net.legalGate[o]
+				}
+				for _, dm := range ds {
+					closed := st.states.value(net.legal[o][dm].node) == valFalse
+					if gate >= 0 && net.gated[o][dm/64]&(1<<(dm%64)) != 0 && st.states.value(net.bases[gate]) == valFalse {
+						closed = true
+					}
+					if closed {
+						kills[role][i] = append(kills[role][i], int32(o)<<24|dm)
+					}
+				}
+			}
+			st.work += st.states.reset()
+		}
+	}
+	return touches, kills
+}
+
+// meet reports whether two sorted lists share an element.
+func meet(a, b []int32) bool {
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] == b[0]:
+			return true
+		case a[0] < b[0]:
+			a = a[1:]
+		default:
+			b = b[1:]
+		}
+	}
+	return false
 }
 
 // A seed is a leaf's known value: a node, or a base when given with the

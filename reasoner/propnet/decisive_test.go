@@ -165,8 +165,9 @@ func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 }
 
 // guard is a game of two players taking turns to stand on places: a
-// player who stands on 5 opens 9 to both, and standing on 9 wins at once.
-// After ten moves the game ends drawn.
+// player who stands on 5 opens 9 to the other, one who stands on a closer
+// (none here) closes it, and standing on 9 wins at once. After ten moves
+// the game ends drawn.
 const guard = `
 (role a) (role b)
 (place 1) (place 2) (place 3) (place 4) (place 5)
@@ -174,11 +175,13 @@ const guard = `
 (init (control a))
 (init (count 0))
 (<= (legal ?r (step ?i)) (true (control ?r)) (place ?i))
-(<= (legal ?r (step 9)) (true (control ?r)) (true open))
+(<= (legal ?r (step 9)) (true (control ?r)) (true (open ?r)))
 (<= (legal a noop) (true (control b)))
 (<= (legal b noop) (true (control a)))
-(<= (next open) (does ?r (step 5)))
-(<= (next open) (true open))
+(opponent a b) (opponent b a)
+(<= (next (open ?o)) (does ?r (step 5)) (opponent ?r ?o))
+(<= (next (open ?o)) (true (open ?o)) (opponent ?r ?o) (not (closing ?r)))
+(<= (closing ?r) (does ?r (step ?i)) (closer ?i))
 (<= (next (at ?r ?i)) (does ?r (step ?i)))
 (<= (next (count ?m)) (true (count ?n)) (succ ?n ?m))
 (<= (next (control b)) (true (control a)))
@@ -245,6 +248,34 @@ func TestCarefulPlayout(t *testing.T) {
 		}
 		if careful && p.retracted != 9 {
 			t.Errorf("careful: %d moves taken back, want 9 (each move onto 5 but the last, which ends the game)", p.retracted)
+		}
+	}
+
+	// With 9 open to b from the start, a's (step 5), which writes b's
+	// opening itself, is taken back as a move that may have opened it;
+	// then its next choice, (step 1), is seen to leave open a win it did
+	// not touch, which only a move that closes it can help: a plays one,
+	// (step 4), where there is one, and else keeps (step 1). Each later
+	// (step 5) is taken back as before.
+	for _, tt := range []struct {
+		rules     string
+		goals     []int
+		steps     int
+		retracted int
+	}{
+		{guard + "(init (open b))", []int{0, 100}, 2, 1},
+		{guard + "(init (open b)) (closer 4)", []int{0, 0}, 10, 10},
+	} {
+		open, _ := newBoth(t, tt.rules)
+		open.DecisiveMoves(0) // which makes its playouts careful
+		p := &reckless{r: open, careful: true}
+		s, _ := open.Initial(ctx)
+		end, steps, err := open.PolicyPlayout(ctx, s, p, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if goals, _ := open.Goals(ctx, end); !slices.Equal(goals, tt.goals) || steps != tt.steps || p.retracted != tt.retracted {
+			t.Errorf("%s: goals %v after %d steps, %d moves taken back; want %v after %d, %d taken back (%v)", tt.rules[len(guard):], goals, steps, p.retracted, tt.goals, tt.steps, tt.retracted, end.Facts())
 		}
 	}
 }

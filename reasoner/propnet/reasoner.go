@@ -370,7 +370,9 @@ const (
 // whose policy is a Retracter: while the state reached lets another role
 // play a decisive move, and the policy agrees, the move is taken back and
 // the policy asked again without it (anti-decisive moves: a move that
-// hands the game over is played only when every other does too).
+// hands the game over is played only when every other does too). Where a
+// win was open before the move, only the moves that touch what its
+// legality reads are tried.
 func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint64) error {
 	copy(r.prev, cur)
 	net, m := r.machineFor(cur)
@@ -382,10 +384,9 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 		}
 		nnet, nm := r.machineFor(cur)
 		loadQuery(nnet, nm, cur)
-		if nm.value(nnet.terminal) || !r.threatened(nnet, nm, mover) || !rt.Retract(mover) {
+		if nm.value(nnet.terminal) || !r.alternatives(net, nm, mover, chosen) || !rt.Retract(mover) {
 			return nil
 		}
-		r.ids = slices.Delete(r.ids, chosen, chosen+1)
 		copy(cur, r.prev)
 		net, m = r.machineFor(cur)
 		loadQuery(net, m, cur)
@@ -401,20 +402,51 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 	}
 }
 
-// threatened reports whether a role other than mover has a decisive move
-// among its legal moves in the state m holds.
-func (r *Reasoner) threatened(net *network, m *machine, mover int) bool {
-	for role, win := range r.net.decisive.bits {
+// alternatives reports whether, in the state m holds, reached by mover's
+// move r.ids[chosen] in the joint move r.joint of net, another role has a
+// decisive move and mover had other moves that may not allow it; if so,
+// it leaves those in r.ids.
+func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) bool {
+	d := r.net.decisive
+	played := r.ids[chosen]
+	threat := false
+	keep := r.ids[:0]
+	for i, id := range r.ids {
+		if i != chosen {
+			keep = append(keep, id)
+		}
+	}
+	// kills are known where the other roles' moves change nothing.
+	inert := true
+	for role, in := range r.joint {
+		inert = inert && (role == mover || in < 0 || net.fan[in].start == net.fan[in].end)
+	}
+	for role, win := range d.bits {
 		if role == mover || win == nil {
 			continue
 		}
 		for i, w := range m.legalWords(role) {
-			if w&win[i] != 0 {
-				return true
+			for w &= win[i]; w != 0; w &= w - 1 {
+				threat = true
+				win := int32(role)<<24 | int32(i*64+bits.TrailingZeros64(w))
+				if d.touches == nil || !inert || meet(d.touches[mover][played], d.reads[role][win&(1<<24-1)]) {
+					continue // the move may have opened it: try the others
+				}
+				// The win was open whatever mover played: only a
+				// move that closes it can help.
+				n := 0
+				for _, id := range keep {
+					if _, closes := slices.BinarySearch(d.kills[mover][id], win); closes {
+						keep[n] = id
+						n++
+					}
+				}
+				keep = keep[:n]
 			}
 		}
 	}
-	return false
+	r.ids = keep
+	return threat && len(keep) > 0
 }
 
 // nthBit returns the position of the set bit of words that has k set bits
