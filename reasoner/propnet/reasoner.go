@@ -371,8 +371,8 @@ const (
 // play a decisive move, and the policy agrees, the move is taken back and
 // the policy asked again without it (anti-decisive moves: a move that
 // hands the game over is played only when every other does too). Where a
-// win was open before the move, only the moves that touch what its
-// legality reads are tried.
+// win was open whatever the move, only the moves that close it whatever
+// the state are tried.
 func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint64) error {
 	copy(r.prev, cur)
 	net, m := r.machineFor(cur)
@@ -428,15 +428,15 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) boo
 		for i, w := range m.legalWords(role) {
 			for w &= win[i]; w != 0; w &= w - 1 {
 				threat = true
-				win := int32(role)<<24 | int32(i*64+bits.TrailingZeros64(w))
-				if d.touches == nil || !inert || meet(d.touches[mover][played], d.reads[role][win&(1<<24-1)]) {
+				dm := int32(i*64 + bits.TrailingZeros64(w))
+				if d.touches == nil || !inert || meet(d.touches[mover][played], d.reads[role][dm]) {
 					continue // the move may have opened it: try the others
 				}
 				// The win was open whatever mover played: only a
 				// move that closes it can help.
 				n := 0
 				for _, id := range keep {
-					if _, closes := slices.BinarySearch(d.kills[mover][id], win); closes {
+					if _, closes := slices.BinarySearch(d.kills[mover][id], int32(role)<<24|dm); closes {
 						keep[n] = id
 						n++
 					}
