@@ -200,6 +200,10 @@ type grounder struct {
 	keyBuf   []byte
 	plans    map[planKey]*cachedPlan
 	stats    map[statKey]*pathStats
+	// statSeen marks, by term, the parts a count of pathStats has seen
+	// with its number, statMark.
+	statSeen []uint32
+	statMark uint32
 	inComp   []bool // by relation: in the component being evaluated
 	expired  bool   // an index or statistics build saw the deadline pass
 	// certain marks the relations whose derived atoms all hold: they

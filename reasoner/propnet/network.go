@@ -76,7 +76,7 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	for _, r := range gr.rels {
 		r.indexes = nil
 	}
-	gr.stats, gr.plans = nil, nil
+	gr.stats, gr.plans, gr.statSeen = nil, nil, nil
 	var stats Stats
 	stats.Terms, stats.Instances = len(gr.ts.terms), gr.ninst
 	stats.Rewritten = !gr.noDemand || !gr.noSplit

@@ -232,11 +232,21 @@ func (g *grounder) pathStats(rel *relation, path int) *pathStats {
 		return st
 	}
 	st = &pathStats{functors: map[int32]int{}}
-	seen := map[termID]bool{}
+	// The distinct parts are counted by marking each term with this
+	// count's number: a map of the terms seen cost more than the rest of
+	// planning on games of millions of atoms (amazonsTorus).
+	g.statMark++
+	if g.statMark == 0 || len(g.statSeen) < len(g.ts.terms) {
+		g.statSeen = make([]uint32, len(g.ts.terms)+len(g.ts.terms)/2)
+		g.statMark = 1
+	}
 	p := []int{path&15 - 1}
 	if path >= 16 {
 		p = []int{path>>4 - 1, path&15 - 1}
 	}
+	// Atoms in a row mostly share their part's functor: counted in a run,
+	// added to the map when it changes.
+	runKey, run := int32(0), 0
 	for i, a := range rel.atoms {
 		if i&4095 == 4095 && g.ctx.Err() != nil {
 			g.expired = true // checkBudget reports it; the counts so far do
@@ -247,13 +257,22 @@ func (g *grounder) pathStats(rel *relation, path int) *pathStats {
 			continue
 		}
 		st.atoms++
-		if !seen[t] {
-			seen[t] = true
+		if g.statSeen[t] != g.statMark {
+			g.statSeen[t] = g.statMark
+			st.distinct++
 		}
 		tt := &g.ts.terms[t]
-		st.functors[functorKey(tt.sym, len(tt.args))]++
+		if k := functorKey(tt.sym, len(tt.args)); k != runKey || run == 0 {
+			if run > 0 {
+				st.functors[runKey] += run
+			}
+			runKey, run = k, 0
+		}
+		run++
 	}
-	st.distinct = len(seen)
+	if run > 0 {
+		st.functors[runKey] += run
+	}
 	st.atoms = max(st.atoms, len(rel.atoms))
 	g.stats[k] = st
 
