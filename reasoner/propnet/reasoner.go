@@ -408,8 +408,18 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 // it leaves those in r.ids.
 func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) bool {
 	d := r.net.decisive
-	played := r.ids[chosen]
 	threat := false
+	for role, win := range d.bits {
+		if role != mover && win != nil {
+			for i, w := range m.legalWords(role) {
+				threat = threat || w&win[i] != 0
+			}
+		}
+	}
+	if !threat {
+		return false // most steps: nothing to take back
+	}
+	played := r.ids[chosen]
 	keep := r.ids[:0]
 	for i, id := range r.ids {
 		if i != chosen {
@@ -427,7 +437,6 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) boo
 		}
 		for i, w := range m.legalWords(role) {
 			for w &= win[i]; w != 0; w &= w - 1 {
-				threat = true
 				dm := int32(i*64 + bits.TrailingZeros64(w))
 				if d.touches == nil || !inert || meet(d.touches[mover][played], d.reads[role][dm]) {
 					continue // the move may have opened it: try the others
@@ -446,7 +455,7 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) boo
 		}
 	}
 	r.ids = keep
-	return threat && len(keep) > 0
+	return len(keep) > 0
 }
 
 // nthBit returns the position of the set bit of words that has k set bits
