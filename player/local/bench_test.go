@@ -19,7 +19,7 @@ import (
 // is the default search (MAST and NST on, GRAVE off, policy playouts),
 // mast the same without NST, slow the default through Legal and Next,
 // base the plain UCT search of the mcts:base preset and basefast the same
-// with policy playouts, decisive, noprove, heur and wins the default with
+// with policy playouts, decisive, noprove, heur and nowins the default with
 // that setting changed, side by side to show what the knowledge costs and
 // what the playout loop gains:
 //
@@ -37,7 +37,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"decisive", searchConfig(b, "mcts:decisive=on")},
 		{"noprove", searchConfig(b, "mcts:prove=off")},
 		{"heur", searchConfig(b, "mcts:heur=on")},
-		{"wins", searchConfig(b, "mcts:wins=on")},
+		{"nowins", searchConfig(b, "mcts:wins=off")},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi"} {
 		d := loadGame(b, "shared/"+game)

@@ -20,9 +20,11 @@
 // together with the averages of short sequences of moves (NST), and the values
 // of moves played later in an iteration inform the selection of moves not
 // yet visited often (GRAVE). Playouts can also take a move that wins at
-// once (decisive moves). Each is switched in Config; the zero Config has
-// MAST and NST on and GRAVE and decisive moves off, as the strength measurements
-// chose (see docs/strength.md).
+// once, looking for one at every step (decisive moves) or reading from
+// the rules the moves that win wherever they are played, and then taking
+// back a move that lets another role play one (wins). Each is switched in
+// Config; the zero Config has MAST, NST and wins on and GRAVE and decisive
+// moves off, as the strength measurements chose (see docs/strength.md).
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.
@@ -145,13 +147,14 @@ type Config struct {
 	// that role's highest goal, if there is one, instead of its usual
 	// choice. Looking costs a next state per legal move at every step.
 	Decisive Switch
-	// Wins switches on or off, in policy playouts, playing a move the
-	// rules show to win at once wherever it is played whenever one is
-	// legal (reasoner.DecisiveMover: breakthrough's steps onto the far
-	// row), and taking back a move after which another role has one, to
-	// play another (reasoner.Retracter): a look-up per choice, and a next
-	// state per move taken back, where Decisive costs a next state per
-	// legal move. A game without such moves plays as with it off.
+	// Wins switches on (the default) or off, in policy playouts,
+	// playing a move the rules show to win at once wherever it is
+	// played whenever one is legal (reasoner.DecisiveMover:
+	// breakthrough's steps onto the far row), and taking back a move
+	// after which another role has one, to play another
+	// (reasoner.Retracter): a look-up per choice, and a next state per
+	// move taken back, where Decisive costs a next state per legal
+	// move. A game without such moves plays as with it off.
 	Wins Switch
 	// ProveLeaves switches on (the default) or off proving, the first
 	// time the tree grows below a state where one role moves (its second
@@ -441,7 +444,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	// decisive move or record a single-player line.
 	s.resist = cfg.Resist.enabled(true)
 	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
-	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(false) {
+	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(true) {
 		s.wins = decisiveBits(dm, pp, len(s.roles))
 	}
 	return s, nil
