@@ -31,7 +31,6 @@ import (
 // state each move reaches, by its goals if it is terminal and otherwise by
 // the heuristic, and gives the move that many visits of that value.
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
-	s := w.s
 	var h *heurCache
 	if w.prior > 0 {
 		h = w.heuristic()
@@ -71,13 +70,11 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 		w.priors = append(w.priors, w.check[m])
 	}
 	if h != nil {
-		s.mu.Lock()
 		off := int(n.off[m])
 		for i, v := range w.priors {
-			n.n[off+i] += w.prior
-			n.w[off+i] += w.prior * v
+			n.n[off+i].Add(w.prior)
+			n.w[off+i].Add(w.prior * v)
 		}
-		s.mu.Unlock()
 	}
 	return false, nil
 }
@@ -91,13 +88,13 @@ func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int
 	}
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
-	if !n.solved {
+	if !n.solved.Load() {
 		// Joint moves are numbered in mixed radix, and every role but
 		// the mover has a single move: move i of the mover is joint i.
 		if n.child(int64(i)) == nil {
-			n.children = append(n.children, edge{int64(i), child})
+			n.addChild(int64(i), child)
 		}
-		n.solved, n.value = true, child.value
+		n.prove(child.value)
 	}
 	return nil
 }

@@ -26,40 +26,40 @@ func TestProveLeaves(t *testing.T) {
 		if ch == nil {
 			t.Fatalf("prove %v: (take 2) not expanded after 2 iterations", prove)
 		}
-		if ch.solved || ch.checked {
-			t.Fatalf("prove %v: pile 2 solved %v, checked %v after one visit", prove, ch.solved, ch.checked)
+		if ch.solved.Load() || ch.checked.Load() {
+			t.Fatalf("prove %v: pile 2 solved %v, checked %v after one visit", prove, ch.solved.Load(), ch.checked.Load())
 		}
 		// Pile 2 is visited again within a few iterations; without
 		// proving, it takes the solver two more to find the win.
-		for k := 0; k < 10 && s.root.n[i] < 2; k++ {
+		for k := 0; k < 10 && s.root.n[i].Load() < 2; k++ {
 			w.iterate(context.Background(), s.main)
 		}
-		if s.root.n[i] != 2 {
-			t.Fatalf("prove %v: (take 2) visited %v times, want 2", prove, s.root.n[i])
+		if s.root.n[i].Load() != 2 {
+			t.Fatalf("prove %v: (take 2) visited %v times, want 2", prove, s.root.n[i].Load())
 		}
 		if prove == Off {
-			if ch.solved && len(ch.children) < 2 {
-				t.Errorf("prove off: pile 2 solved with %d children", len(ch.children))
+			if ch.solved.Load() && len(ch.children()) < 2 {
+				t.Errorf("prove off: pile 2 solved with %d children", len(ch.children()))
 			}
 			continue
 		}
-		if !ch.solved || ch.value[1] != 1 || ch.terminal {
-			t.Fatalf("pile 2: solved %v, value %v, terminal %v; want a win for second, not terminal", ch.solved, ch.value, ch.terminal)
+		if !ch.solved.Load() || ch.value[1] != 1 || ch.terminal {
+			t.Fatalf("pile 2: solved %v, value %v, terminal %v; want a win for second, not terminal", ch.solved.Load(), ch.value, ch.terminal)
 		}
 		if win := ch.child(int64(slices.Index(ch.moves[1], "(take 2)"))); win == nil || !win.terminal {
 			t.Errorf("pile 2: the winning move's child %v, want the terminal state", win)
 		}
 		// The selection the proof ended was undone: no move of pile 2
 		// holds a visit.
-		if ch.visits != 0 || slices.Max(ch.n) != 0 {
-			t.Errorf("pile 2: %v visits, moves %v; want none", ch.visits, ch.n)
+		if ch.visits.Load() != 0 || slices.Max(loads(ch.n)) != 0 {
+			t.Errorf("pile 2: %v visits, moves %v; want none", ch.visits.Load(), loads(ch.n))
 		}
 		// Selection never plays the first player's move that allows
 		// the win again, and Best avoids it.
 		for range 100 {
 			w.iterate(context.Background(), s.main)
 		}
-		if n := s.root.n[i]; n != 2 {
+		if n := s.root.n[i].Load(); n != 2 {
 			t.Errorf("(take 2) visited %v times, want 2", n)
 		}
 		if m, err := s.Best(0); err != nil || m != "(take 1)" {
@@ -75,15 +75,15 @@ func TestResist(t *testing.T) {
 	for _, resist := range []Switch{Off, On} {
 		s := newSearch(t, nim(3), Config{Workers: 1, Resist: resist})
 		w := newWorker(s, 1, 0)
-		for k := 0; k < 100 && !s.root.solved; k++ {
+		for k := 0; k < 100 && !s.root.solved.Load(); k++ {
 			w.iterate(context.Background(), s.main)
 		}
-		if !s.root.solved || s.root.value[0] != 0 {
-			t.Fatalf("resist %v: root solved %v, value %v; want a loss for first", resist, s.root.solved, s.root.value)
+		if !s.root.solved.Load() || s.root.value[0] != 0 {
+			t.Fatalf("resist %v: root solved %v, value %v; want a loss for first", resist, s.root.solved.Load(), s.root.value)
 		}
 		first := s.provenChoice(s.root, 0)
 		most := 1 - first
-		s.root.n[most] = s.root.n[first] + 10
+		s.root.n[most].Add(s.root.n[first].Load() + 10 - s.root.n[most].Load())
 		m, err := s.Best(0)
 		if err != nil {
 			t.Fatal(err)
@@ -121,14 +121,14 @@ func TestHeuristicPrior(t *testing.T) {
 		w := newWorker(s, 1, 0)
 		w.iterate(context.Background(), s.main)
 		take1, take2 := slices.Index(s.root.moves[0], "(take 1)"), slices.Index(s.root.moves[0], "(take 2)")
-		n1, n2 := s.root.n[take1], s.root.n[take2]
+		n1, n2 := s.root.n[take1].Load(), s.root.n[take2].Load()
 		if total := n1 + n2; total != float64(1+2*prior) {
 			t.Errorf("prior %d: %v visits at the root, want %d", prior, total, 1+2*prior)
 		}
 		if prior == 0 {
 			continue
 		}
-		if m1, m2 := s.root.w[take1]/n1, s.root.w[take2]/n2; !(m2 > 0.7 && m1 < 0.35) {
+		if m1, m2 := s.root.w[take1].Load()/n1, s.root.w[take2].Load()/n2; !(m2 > 0.7 && m1 < 0.35) {
 			t.Errorf("prior %d: means take 1 %.2f, take 2 %.2f; want about 0.2 and 0.9", prior, m1, m2)
 		}
 	}

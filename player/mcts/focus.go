@@ -34,14 +34,31 @@ func (s *Search) Commit(role int, m reasoner.Move) error {
 		return fmt.Errorf("mcts: %s is not a legal move of %s", m, s.roles[role])
 	}
 	s.pinRole, s.pinMove = role, int32(i)
+	s.publishView()
 	return nil
 }
 
-// pinned returns the move index role must play at n, or -1. s.mu must be
-// held.
-func (s *Search) pinned(n *node, role int) int {
-	if n != s.root || role != s.pinRole {
+// A view is what the workers select by, published together so that a
+// worker, which selects without the tree lock, reads them consistently:
+// the root, the tree's generation, and the move committed at the root.
+// It is never modified once published.
+type view struct {
+	root    *node
+	gen     uint64
+	pinRole int
+	pinMove int32
+}
+
+// publishView publishes the current root, generation and commitment.
+// s.mu must be held.
+func (s *Search) publishView() {
+	s.view.Store(&view{root: s.root, gen: s.gen, pinRole: s.pinRole, pinMove: s.pinMove})
+}
+
+// pinned returns the move index role must play at n, or -1.
+func (v *view) pinned(n *node, role int) int {
+	if n != v.root || role != v.pinRole {
 		return -1
 	}
-	return int(s.pinMove)
+	return int(v.pinMove)
 }

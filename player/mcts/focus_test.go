@@ -20,7 +20,7 @@ func TestCommit(t *testing.T) {
 		for range 50 {
 			w.iterate(context.Background(), s.main)
 		}
-		take2 := s.root.n[slices.Index(s.root.moves[0], "(take 2)")]
+		take2 := s.root.n[slices.Index(s.root.moves[0], "(take 2)")].Load()
 		if (take2 == 0) != (focus == On) {
 			t.Errorf("focus %v: (take 2) visited %v times after committing (take 1)", focus, take2)
 		}

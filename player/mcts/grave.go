@@ -25,7 +25,7 @@ func (s *Search) keepsAMAF(n *node) bool {
 	if n.amafN != nil {
 		return true
 	}
-	if n.visits < float64(s.cfg.GRAVERef) {
+	if n.visits.Load() < float64(s.cfg.GRAVERef) {
 		return false
 	}
 	n.amafN = make([]float64, len(n.n))
@@ -46,7 +46,7 @@ func (s *Search) keepsAMAF(n *node) bool {
 // lends reports whether n's AMAF values are used below it: it has more
 // than ref visits.
 func (s *Search) lends(n *node) bool {
-	return n.amafN != nil && n.visits > float64(s.cfg.GRAVERef)
+	return n.amafN != nil && n.visits.Load() > float64(s.cfg.GRAVERef)
 }
 
 // amafIndex returns the index in n's statistics of move m of role, or -1

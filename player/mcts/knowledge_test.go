@@ -211,19 +211,19 @@ func TestDecisivePlayouts(t *testing.T) {
 
 func TestGRAVEValue(t *testing.T) {
 	s := &Search{cfg: Config{}.withDefaults()}
-	n := &node{n: []float64{10, 0}, w: []float64{5, 0}}
+	// A node's visits and values of two moves.
+	n, w := []float64{10, 4}, []float64{5, 1}
 	ref := &node{amafN: []float64{90, 0}, amafW: []float64{81, 0}}
 	beta := 90 / (90 + 10 + s.cfg.GRAVEBias*90*10)
 	want := (1-beta)*0.5 + beta*0.9
-	if got := s.graveValue(n.w[0]/n.n[0], n.n[0], ref, 0); math.Abs(got-want) > 1e-12 {
+	if got := s.graveValue(w[0]/n[0], n[0], ref, 0); math.Abs(got-want) > 1e-12 {
 		t.Errorf("graveValue = %v, want %v", got, want)
 	}
 	// No AMAF visits, or a move not legal in ref: the move's own mean.
-	n.n[1], n.w[1] = 4, 1
-	if got := s.graveValue(n.w[1]/n.n[1], n.n[1], ref, 1); got != 0.25 {
+	if got := s.graveValue(w[1]/n[1], n[1], ref, 1); got != 0.25 {
 		t.Errorf("graveValue without AMAF visits = %v, want 0.25", got)
 	}
-	if got := s.graveValue(n.w[0]/n.n[0], n.n[0], ref, -1); got != 0.5 {
+	if got := s.graveValue(w[0]/n[0], n[0], ref, -1); got != 0.5 {
 		t.Errorf("graveValue for a move not legal in ref = %v, want 0.5", got)
 	}
 }
@@ -234,8 +234,10 @@ func TestGRAVEValue(t *testing.T) {
 func TestLearnAMAF(t *testing.T) {
 	s := &Search{cfg: Config{GRAVERef: 1}.withDefaults(), roles: []string{"x", "o"}, grave: true}
 	mk := func(visits float64, xs []reasoner.Move) *node {
-		return &node{visits: visits, moves: [][]reasoner.Move{xs, {"noop"}},
-			off: []int32{0, int32(len(xs))}, n: make([]float64, len(xs)+1), w: make([]float64, len(xs)+1)}
+		n := &node{moves: [][]reasoner.Move{xs, {"noop"}},
+			off: []int32{0, int32(len(xs))}, n: make([]afloat, len(xs)+1), w: make([]afloat, len(xs)+1)}
+		n.visits.Add(visits)
+		return n
 	}
 	root := mk(5, []reasoner.Move{"a", "b", "c", "d"})
 	child := mk(5, []reasoner.Move{"a", "c", "e"})

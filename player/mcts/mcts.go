@@ -30,8 +30,9 @@
 // move, also stops once the decision is settled.
 //
 // Several workers search in parallel, each with its own reasoner instance
-// (Fork), sharing the tree under one lock that is never held while the
-// reasoner runs.
+// (Fork), sharing the tree: they select and back up without a lock,
+// updating the statistics atomically, and take the tree's lock, never
+// while the reasoner runs, only to change the graph (tree.go).
 package mcts
 
 import (
@@ -333,10 +334,16 @@ type Search struct {
 	forks  atomic.Int32
 
 	runs atomic.Uint64 // number of Run calls, for seeding workers
+	// workers counts the workers' goroutines, which may outlive their
+	// Run by a step; the tests wait for them before reading the tree.
+	workers sync.WaitGroup
 
-	mu     sync.Mutex // guards everything below
-	gen    uint64     // incremented when the root changes
-	root   *node
+	mu   sync.Mutex // guards everything below but view, and the nodes as tree.go says
+	gen  uint64     // incremented when the root changes
+	root *node
+	// view publishes root, gen and the committed move for the workers,
+	// which select without the lock; set under mu whenever they change.
+	view   atomic.Pointer[view]
 	table  map[uint64]*node
 	nodes  int
 	bytes  int64
@@ -424,6 +431,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	s.root = root
 	s.insert(root)
+	s.publishView()
 	s.publishRoot(root)
 	s.publishAdvice()
 	pp, canFast := r.(reasoner.PolicyPlayouter)
@@ -475,7 +483,7 @@ func (s *Search) Legal(role int) []reasoner.Move {
 // game is over, the root is proven, or a single-player line reaches the
 // highest score. s.mu must be held.
 func (s *Search) finished() bool {
-	return s.root.solved || s.bscore >= 1
+	return s.root.solved.Load() || s.bscore >= 1
 }
 
 // Run searches until ctx is done or searching more is useless: the value
@@ -524,7 +532,7 @@ func (s *Search) settled(role int, start time.Time, iters int64, deadline time.T
 	off := int(n.off[role])
 	first, second := 0.0, 0.0
 	for i := range n.moves[role] {
-		switch v := n.n[off+i]; {
+		switch v := n.n[off+i].Load(); {
 		case v > first:
 			first, second = v, first
 		case v > second:
@@ -572,12 +580,12 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	active.Store(int32(s.cfg.Workers))
 	allDone := make(chan struct{})
 	for i := range s.cfg.Workers {
-		go func() {
+		s.workers.Go(func() {
 			s.work(ctx, cancel, run, i)
 			if active.Add(-1) == 0 {
 				close(allDone)
 			}
-		}()
+		})
 	}
 	deadline, hasDeadline := ctx.Deadline()
 	decide := role >= 0 && hasDeadline
@@ -738,6 +746,11 @@ func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
 }
 
 func (s *Search) isFinished() bool {
+	if s.puz == nil {
+		// Without the puzzle search there is no best line: the root's
+		// proof alone finishes the search, and needs no lock.
+		return s.view.Load().root.solved.Load()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.finished()
@@ -801,6 +814,7 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	s.gen++
 	s.root = child
 	s.pinRole = -1
+	s.publishView()
 	s.prune()
 	if len(s.best) > 0 && s.best[0] == joint[0] {
 		s.best = s.best[1:]
@@ -857,11 +871,11 @@ func (s *Search) bestMove(role int) (reasoner.Move, bool) {
 		return moves[0], true
 	}
 	if len(s.best) > 0 && s.bscore >= 0 {
-		if !n.solved || s.bscore >= n.value[0] {
+		if !n.solved.Load() || s.bscore >= n.value[0] {
 			return s.best[0], true
 		}
 	}
-	if n.mover == role && !(s.resist && n.solved && n.value[role] <= 0) {
+	if n.mover == role && !(s.resist && n.solved.Load() && n.value[role] <= 0) {
 		if i := s.provenChoice(n, role); i >= 0 {
 			return moves[i], true
 		}
@@ -932,11 +946,11 @@ func (s *Search) publishRoot(n *node) {
 // provenChoice returns the move of the mover role that reaches the proven
 // value of a solved node, or -1.
 func (s *Search) provenChoice(n *node, role int) int {
-	if !n.solved {
+	if !n.solved.Load() {
 		return -1
 	}
 	for i := range n.moves[role] {
-		if c := n.child(int64(i)); c != nil && c.solved && c.value[role] == n.value[role] {
+		if c := n.child(int64(i)); c != nil && c.solved.Load() && c.value[role] == n.value[role] {
 			return i
 		}
 	}
@@ -953,21 +967,21 @@ func (s *Search) robustChoice(n *node, role int) int {
 	proven, bestProven := -1, -1.0
 	if n.mover == role {
 		for i := range k {
-			if c := n.child(int64(i)); c != nil && c.solved && c.value[role] > bestProven {
+			if c := n.child(int64(i)); c != nil && c.solved.Load() && c.value[role] > bestProven {
 				proven, bestProven = i, c.value[role]
 			}
 		}
 	}
 	best, bestN, bestV, bestSolved := -1, 0.0, -1.0, false
 	for i := range k {
-		visits := n.n[off+i]
+		visits := n.n[off+i].Load()
 		v := 0.0
 		if visits > 0 {
-			v = n.w[off+i] / visits
+			v = n.w[off+i].Load() / visits
 		}
 		solved := false
 		if n.mover == role {
-			if c := n.child(int64(i)); c != nil && c.solved {
+			if c := n.child(int64(i)); c != nil && c.solved.Load() {
 				if c.value[role] < bestProven {
 					continue
 				}
@@ -997,8 +1011,8 @@ func (s *Search) Stats() Stats {
 		Nodes:      s.nodes,
 		Bytes:      s.bytes,
 		Full:       s.full,
-		RootVisits: int64(s.root.visits),
-		Solved:     s.root.solved,
+		RootVisits: int64(s.root.visits.Load()),
+		Solved:     s.root.solved.Load(),
 		Value:      make([]float64, len(s.roles)),
 		BestLine:   len(s.best),
 		BestScore:  s.bscore,
@@ -1012,14 +1026,14 @@ func (s *Search) Stats() Stats {
 	n := s.root
 	for r := range st.Value {
 		switch {
-		case n.solved:
+		case n.solved.Load():
 			st.Value[r] = n.value[r]
 		default:
 			var visits, sum float64
 			off := int(n.off[r])
 			for i := range n.moves[r] {
-				visits += n.n[off+i]
-				sum += n.w[off+i]
+				visits += n.n[off+i].Load()
+				sum += n.w[off+i].Load()
 			}
 			if visits > 0 {
 				st.Value[r] = sum / visits
@@ -1038,9 +1052,12 @@ func (s *Search) Close() {
 	s.gen++
 	s.table = map[uint64]*node{}
 	s.nodes, s.bytes = 0, 0
-	s.root = &node{state: s.root.state, terminal: s.root.terminal, solved: s.root.solved,
-		value: s.root.value, mover: s.root.mover, moves: s.root.moves, off: s.root.off,
-		n: make([]float64, len(s.root.n)), w: make([]float64, len(s.root.w))}
+	old := s.root
+	s.root = &node{state: old.state, terminal: old.terminal, value: old.value,
+		mover: old.mover, moves: old.moves, off: old.off,
+		n: make([]afloat, len(old.n)), w: make([]afloat, len(old.w))}
+	s.root.solved.Store(old.solved.Load())
+	s.publishView()
 	s.best = nil
 	s.mu.Unlock()
 	if s.puz != nil {

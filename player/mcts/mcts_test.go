@@ -479,3 +479,12 @@ func TestSettled(t *testing.T) {
 		}
 	}
 }
+
+// loads returns the values of fs.
+func loads(fs []afloat) []float64 {
+	out := make([]float64, len(fs))
+	for i := range fs {
+		out[i] = fs[i].Load()
+	}
+	return out
+}

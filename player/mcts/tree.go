@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
@@ -13,19 +14,28 @@ import (
 
 // A node is a state of the search graph with the statistics of the moves
 // played from it.
+//
+// Workers select and back up without the tree lock (Search.mu): the
+// statistics (visits, n, w) are updated atomically, and the fields a
+// worker reads on its way down are published atomically (checked,
+// solved, the children). The lock serialises what changes the graph's
+// structure or a proof: adding children, the transposition table, solved
+// and value, and GRAVE's AMAF statistics.
 type node struct {
 	state *reasoner.State
-	next  *node // next node in the same transposition table bucket
+	next  *node // next node in the same transposition table bucket, under Search.mu
 
 	terminal bool
 	// checked means a worker has claimed, in descend, the look expand
 	// makes from the state: a win at once (Config.ProveLeaves) and the
 	// heuristic prior (decisive.go).
-	checked bool
+	checked atomic.Bool
 	// solved means value holds the exact goal values of the state, in
 	// [0,1] and role order: the goals of a terminal state, or a value
-	// proven from the children.
-	solved bool
+	// proven from the children. It is set once, under Search.mu, after
+	// value, which then never changes: value may be read by whoever has
+	// seen solved set.
+	solved atomic.Bool
 	value  []float64
 
 	// mover is the only role with a choice, noMover when no role has one
@@ -34,18 +44,35 @@ type node struct {
 
 	moves [][]reasoner.Move // legal moves of each role, nil when terminal
 	off   []int32           // offset of each role's moves in n and w
-	n     []float64         // visits of each role's moves
-	w     []float64         // sum of each role's values over those visits
+	n     []afloat          // visits of each role's moves
+	w     []afloat          // sum of each role's values over those visits
 
 	// AMAF statistics for GRAVE, aligned with n and w, and an index of
-	// the moves; nil until the node has enough visits (grave.go).
+	// the moves; nil until the node has enough visits (grave.go). Read
+	// and written under Search.mu.
 	amafN, amafW []float64
 	index        []map[reasoner.Move]int32
 
-	visits   float64 // iterations through the node, including running ones
-	children []edge
-	size     int64  // estimated bytes
-	mark     uint64 // stamp of the last graph walk that reached the node
+	visits afloat                    // iterations through the node, including running ones
+	kids   atomic.Pointer[edgeBlock] // the children, nil before the first
+	size   int64                     // estimated bytes, under Search.mu
+	mark   uint64                    // stamp of the last graph walk that reached the node, under Search.mu
+}
+
+// afloat is a float64 read and updated atomically: the statistics that
+// workers update without the tree lock.
+type afloat struct{ bits atomic.Uint64 }
+
+func (f *afloat) Load() float64 { return math.Float64frombits(f.bits.Load()) }
+
+// Add adds d to f.
+func (f *afloat) Add(d float64) {
+	for {
+		old := f.bits.Load()
+		if f.bits.CompareAndSwap(old, math.Float64bits(math.Float64frombits(old)+d)) {
+			return
+		}
+	}
 }
 
 // Values of node.mover.
@@ -62,11 +89,56 @@ type edge struct {
 	child *node
 }
 
+// An edgeBlock holds a node's children in the order they were added: the
+// first len of e. Edges are only appended, under Search.mu, each written
+// before len counts it, so a reader without the lock sees the first len
+// whole; a block that is full is replaced by a copy twice its size.
+type edgeBlock struct {
+	e   []edge
+	len atomic.Int32
+}
+
+// children returns the children of n in the order they were added. The
+// slice is never modified.
+func (n *node) children() []edge {
+	b := n.kids.Load()
+	if b == nil {
+		return nil
+	}
+	return b.e[:b.len.Load()]
+}
+
+// addChild appends the edge of joint move j to c. Search.mu must be held.
+func (n *node) addChild(j int64, c *node) {
+	b := n.kids.Load()
+	k := 0
+	if b != nil {
+		k = int(b.len.Load())
+	}
+	if b == nil || k == len(b.e) {
+		nb := &edgeBlock{e: make([]edge, max(1, 2*k))}
+		if b != nil {
+			copy(nb.e, b.e)
+		}
+		nb.e[k] = edge{j, c}
+		nb.len.Store(int32(k + 1))
+		n.kids.Store(nb)
+		return
+	}
+	b.e[k] = edge{j, c}
+	b.len.Store(int32(k + 1))
+}
+
 // child returns the child reached by joint move number j, or nil.
 func (n *node) child(j int64) *node {
-	for i := range n.children {
-		if n.children[i].joint == j {
-			return n.children[i].child
+	return childOf(n.children(), j)
+}
+
+// childOf returns the child in kids reached by joint move number j, or nil.
+func childOf(kids []edge, j int64) *node {
+	for i := range kids {
+		if kids[i].joint == j {
+			return kids[i].child
 		}
 	}
 	return nil
@@ -125,11 +197,12 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 	}
 	size := 200 + st.Size()
 	if term {
-		n.terminal, n.solved, n.moves = true, true, nil
+		n.terminal, n.moves = true, nil
 		n.value = make([]float64, nr)
 		if err := goalsOf(ctx, r, st, n.value); err != nil && ctx.Err() != nil {
 			return nil, err
 		}
+		n.solved.Store(true)
 		n.size = size + int64(8*nr)
 		return n, nil
 	}
@@ -150,8 +223,8 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 			}
 		}
 	}
-	n.n = make([]float64, total)
-	n.w = make([]float64, total)
+	n.n = make([]afloat, total)
+	n.w = make([]afloat, total)
 	n.size = size + int64(16*total+4*nr)
 	return n, nil
 }
@@ -203,7 +276,7 @@ func (s *Search) prune() {
 		table[h] = n
 		s.nodes++
 		s.bytes += n.size
-		for _, e := range n.children {
+		for _, e := range n.children() {
 			if e.child.mark != stamp {
 				e.child.mark = stamp
 				stack = append(stack, e.child)
@@ -270,7 +343,8 @@ type worker struct {
 	moves []reasoner.Move // a joint move
 	value []float64       // goal values of the current iteration
 	line  []reasoner.Move // single-player: moves from the root
-	gen   uint64
+	gen   uint64          // generation of the tree the iteration runs in
+	view  *view           // the root and focus the iteration selects by
 
 	puzzleTime, treeTime time.Duration
 }
@@ -324,13 +398,13 @@ func (w *worker) abandon() {
 }
 
 // unvisit takes back the visit the selection counted at the k-th node of
-// the path: the node's and each role's chosen move's. s.mu must be held.
+// the path: the node's and each role's chosen move's.
 func (w *worker) unvisit(k int) {
 	nr := len(w.s.roles)
 	n := w.path[k]
-	n.visits--
+	n.visits.Add(-1)
 	for r := range nr {
-		n.n[int(n.off[r])+int(w.idx[k*nr+r])]--
+		n.n[int(n.off[r])+int(w.idx[k*nr+r])].Add(-1)
 	}
 }
 
@@ -341,17 +415,19 @@ func (w *worker) unvisit(k int) {
 // nothing more, so the mover picks among the unproven moves while there
 // are any, and otherwise the best proven one. With GRAVE, ref is the node
 // that lends its AMAF values (n or an ancestor), nil when none does yet.
-// s.mu must be held.
+// It reads and counts the statistics atomically; with GRAVE, s.mu must
+// be held for the AMAF values.
 func (w *worker) selectJoint(n, ref *node) int64 {
 	s := w.s
 	c := s.cfg.Exploration
-	logN := math.Log(n.visits + 1)
+	logN := math.Log(n.visits.Load() + 1)
+	kids := n.children()
 	var j int64
 	stride := int64(1)
 	for r, ms := range n.moves {
 		k := len(ms)
 		best := 0
-		if p := s.pinned(n, r); p >= 0 {
+		if p := w.view.pinned(n, r); p >= 0 {
 			best = p
 		} else if k > 1 {
 			off := int(n.off[r])
@@ -363,19 +439,19 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 					i -= k
 				}
 				if n.mover == r {
-					if ch := n.child(int64(i)); ch != nil && ch.solved {
+					if ch := childOf(kids, int64(i)); ch != nil && ch.solved.Load() {
 						if ch.value[r] > provenV {
 							proven, provenV = i, ch.value[r]
 						}
 						continue
 					}
 				}
-				visits := n.n[off+i]
+				visits := n.n[off+i].Load()
 				if visits == 0 {
 					best, bestV = i, math.Inf(1)
 					break
 				}
-				mean := n.w[off+i] / visits
+				mean := n.w[off+i].Load() / visits
 				if ref != nil {
 					at := off + i
 					if ref != n {
@@ -395,24 +471,24 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 		j += int64(best) * stride
 		stride *= int64(k)
 	}
-	n.visits++
+	n.visits.Add(1)
 	base := len(w.idx) - len(n.moves)
 	for r := range n.moves {
-		n.n[int(n.off[r])+int(w.idx[base+r])]++
+		n.n[int(n.off[r])+int(w.idx[base+r])].Add(1)
 	}
 	return j
 }
 
 // provenFloor returns the solved child of n whose value is best for the
 // role that moves in n, or nil: the value of n for that role is at least
-// that child's. s.mu must be held.
+// that child's.
 func provenFloor(n *node) *node {
 	if n.mover < 0 {
 		return nil
 	}
 	var best *node
-	for _, e := range n.children {
-		if c := e.child; c.solved && (best == nil || c.value[n.mover] > best.value[n.mover]) {
+	for _, e := range n.children() {
+		if c := e.child; c.solved.Load() && (best == nil || c.value[n.mover] > best.value[n.mover]) {
 			best = c
 		}
 	}
@@ -526,16 +602,23 @@ func (w *worker) treeMoves() {
 // node, returned as leaf with its value in w.value; at a node whose
 // selected child is not in the tree yet, returned as parent; or on a cycle
 // or at the depth limit, returning the state to play out from.
+//
+// It runs without the tree lock, reading the statistics and the children
+// as they are, so that workers select in parallel; with GRAVE, whose AMAF
+// statistics the lock guards, it holds the lock.
 func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 	s := w.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if s.grave {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
 	w.path, w.idx, w.joint = w.path[:0], w.idx[:0], w.joint[:0]
-	w.gen = s.gen
+	w.view = s.view.Load()
+	w.gen = w.view.gen
 	var ref *node // GRAVE: the node lending AMAF values
-	n := s.root
+	n := w.view.root
 	for {
-		if n.solved {
+		if n.solved.Load() {
 			copy(w.value, n.value)
 			return n, nil, nil
 		}
@@ -548,12 +631,8 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 		ch := n.child(j)
 		if ch == nil {
 			// The first time the tree grows below n, this worker
-			// claims the look for what expand does there, under the
-			// lock it already holds.
-			w.claimed = (w.prove || w.prior > 0) && !n.checked && n.mover >= 0
-			if w.claimed {
-				n.checked = true
-			}
+			// claims the look for what expand does there.
+			w.claimed = (w.prove || w.prior > 0) && n.mover >= 0 && n.checked.CompareAndSwap(false, true)
 			return nil, n, nil
 		}
 		if len(w.path) >= maxSelectDepth || w.onPath(ch) {
@@ -586,7 +665,7 @@ func (w *worker) attach(parent *node, st *reasoner.State, made *node) *node {
 		s.insert(ch)
 	}
 	if j := w.joint[len(w.joint)-1]; parent.child(j) == nil {
-		parent.children = append(parent.children, edge{j, ch})
+		parent.addChild(j, ch)
 	}
 	return ch
 }
@@ -594,12 +673,11 @@ func (w *worker) attach(parent *node, st *reasoner.State, made *node) *node {
 // solvedValue reports whether n is solved, leaving its value in w.value
 // if so.
 func (w *worker) solvedValue(n *node) bool {
-	w.s.mu.Lock()
-	defer w.s.mu.Unlock()
-	if n.solved {
-		copy(w.value, n.value)
+	if !n.solved.Load() {
+		return false
 	}
-	return n.solved
+	copy(w.value, n.value)
+	return true
 }
 
 // onPath reports whether n is already on the path of this iteration.
@@ -884,25 +962,28 @@ func (w *worker) recordLine(tail []reasoner.Move) {
 
 // backup adds the values in w.value to the statistics along the path, and
 // tries to prove the nodes of the path when leaf, the node that ended the
-// descent, is solved.
+// descent, is solved. It adds atomically without the tree lock, and takes
+// the lock to prove, and with GRAVE.
 func (w *worker) backup(leaf *node) {
 	s := w.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w.gen != s.gen {
+	proving := leaf != nil && leaf.solved.Load()
+	if proving || s.grave {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	if w.gen != s.view.Load().gen {
 		return
 	}
 	nr := len(s.roles)
 	if s.grave && w.played != nil {
 		w.learnAMAF()
 	}
-	proving := leaf != nil && leaf.solved
 	for k := len(w.path) - 1; k >= 0; k-- {
 		n := w.path[k]
 		for r := range nr {
-			n.w[int(n.off[r])+int(w.idx[k*nr+r])] += w.value[r]
+			n.w[int(n.off[r])+int(w.idx[k*nr+r])].Add(w.value[r])
 		}
-		if proving && !n.solved {
+		if proving && !n.solved.Load() {
 			proving = s.solve(n)
 		}
 		// What n is worth to its parent is at least its best proven
@@ -921,7 +1002,7 @@ func (w *worker) backup(leaf *node) {
 // move is solved only when all its children are solved with equal values.
 // s.mu must be held.
 func (s *Search) solve(n *node) bool {
-	if n.solved {
+	if n.solved.Load() {
 		return true
 	}
 	switch n.mover {
@@ -930,13 +1011,14 @@ func (s *Search) solve(n *node) bool {
 		for _, ms := range n.moves {
 			total *= int64(len(ms))
 		}
-		if int64(len(n.children)) < total {
+		kids := n.children()
+		if int64(len(kids)) < total {
 			return false
 		}
-		first := n.children[0].child
-		for _, e := range n.children {
+		first := kids[0].child
+		for _, e := range kids {
 			c := e.child
-			if !c.solved {
+			if !c.solved.Load() {
 				return false
 			}
 			for r := range c.value {
@@ -945,7 +1027,7 @@ func (s *Search) solve(n *node) bool {
 				}
 			}
 		}
-		n.solved, n.value = true, first.value
+		n.prove(first.value)
 		return true
 	default:
 		m, k := n.mover, 1
@@ -958,12 +1040,12 @@ func (s *Search) solve(n *node) bool {
 		all := true
 		for i := range k {
 			c := n.child(int64(i))
-			if c == nil || !c.solved {
+			if c == nil || !c.solved.Load() {
 				all = false
 				continue
 			}
 			if c.value[m] >= 1 {
-				n.solved, n.value = true, c.value
+				n.prove(c.value)
 				return true
 			}
 			if best == nil || c.value[m] > best.value[m] {
@@ -971,8 +1053,15 @@ func (s *Search) solve(n *node) bool {
 			}
 		}
 		if all {
-			n.solved, n.value = true, best.value
+			n.prove(best.value)
 		}
 		return all
 	}
+}
+
+// prove marks n solved with value v, publishing v with it. s.mu must be
+// held, and n not solved yet.
+func (n *node) prove(v []float64) {
+	n.value = v
+	n.solved.Store(true)
 }

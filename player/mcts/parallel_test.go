@@ -1,0 +1,95 @@
+package mcts
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/player/internal/playertest"
+)
+
+// TestParallelTreeInvariants runs searches whose workers update the tree
+// together without its lock (tree.go), then checks at every node of the
+// graph that no update was lost or counted twice: each role's move visits
+// sum to the node's visits, a move's value lies between 0 and its visits,
+// and, the goals of these games summing to 100 in every terminal state,
+// the values of all roles' moves sum to the node's visits, every
+// iteration through the node having added goals that sum to 1. Workers
+// outnumber the cores so that they interleave; run it with -race too.
+func TestParallelTreeInvariants(t *testing.T) {
+	d := 300 * time.Millisecond
+	if testing.Short() {
+		d = 100 * time.Millisecond
+	}
+	for _, game := range []string{"connectFour", "breakthrough"} {
+		t.Run(game, func(t *testing.T) {
+			desc := playertest.LoadGame(t, game)
+			r, err := playertest.Factory(t, "propnet")(context.Background(), desc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newSearch(t, r, Config{Workers: 4})
+			run(t, s, d)
+			s.workers.Wait()
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			nodes := checkTree(t, s)
+			if nodes < 10 || s.root.visits.Load() < 10 {
+				t.Fatalf("%d nodes, %v visits at the root: too small a search to check", nodes, s.root.visits.Load())
+			}
+			t.Logf("%d iterations, %d nodes checked", s.iterations.Load(), nodes)
+		})
+	}
+}
+
+// checkTree checks the invariants of TestParallelTreeInvariants at every
+// node reachable from the root, and returns the number of nodes. s.mu
+// must be held, and no worker running.
+func checkTree(t *testing.T, s *Search) int {
+	t.Helper()
+	seen := map[*node]bool{s.root: true}
+	stack := []*node{s.root}
+	errs := 0
+	fail := func(n *node, format string, args ...any) {
+		if errs++; errs <= 10 {
+			t.Errorf("node %v: "+format, append([]any{n.state.Hash()}, args...)...)
+		}
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		visits := n.visits.Load()
+		var total float64
+		for r, ms := range n.moves {
+			var sum float64
+			for i := range ms {
+				at := int(n.off[r]) + i
+				nv, wv := n.n[at].Load(), n.w[at].Load()
+				if wv < -1e-9 || wv > nv+1e-9 {
+					fail(n, "role %d move %s: value %v over %v visits", r, ms[i], wv, nv)
+				}
+				sum += nv
+				total += wv
+			}
+			if sum != visits {
+				fail(n, "role %d: its moves' visits sum to %v, the node's visits are %v", r, sum, visits)
+			}
+		}
+		if !n.terminal && math.Abs(total-visits) > 1e-6*max(1, visits) {
+			fail(n, "values sum to %v over %v visits, want the visits", total, visits)
+		}
+		joints := make(map[int64]bool)
+		for _, e := range n.children() {
+			if joints[e.joint] {
+				fail(n, "two children for joint move %d", e.joint)
+			}
+			joints[e.joint] = true
+			if !seen[e.child] {
+				seen[e.child] = true
+				stack = append(stack, e.child)
+			}
+		}
+	}
+	return len(seen)
+}
