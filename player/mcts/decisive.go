@@ -86,14 +86,18 @@ func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int
 	if err != nil {
 		return err
 	}
-	w.s.mu.Lock()
-	defer w.s.mu.Unlock()
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if !n.solved.Load() {
 		// Joint moves are numbered in mixed radix, and every role but
 		// the mover has a single move: move i of the mover is joint i.
+		sh := s.shardOf(n.state.Hash())
+		sh.mu.Lock()
 		if n.child(int64(i)) == nil {
 			n.addChild(int64(i), child)
 		}
+		sh.mu.Unlock()
 		n.prove(child.value)
 	}
 	return nil

@@ -39,7 +39,7 @@ func (s *Search) keepsAMAF(n *node) bool {
 	}
 	grow := int64(16 * len(n.n))
 	n.size += grow
-	s.bytes += grow
+	s.bytes.Add(grow)
 	return true
 }
 

@@ -338,16 +338,21 @@ type Search struct {
 	// Run by a step; the tests wait for them before reading the tree.
 	workers sync.WaitGroup
 
-	mu   sync.Mutex // guards everything below but view, and the nodes as tree.go says
-	gen  uint64     // incremented when the root changes
+	// The transposition table (table.go), under its own locks, and the
+	// memory it holds.
+	shards [tableShards]shard
+	nodes  atomic.Int64 // states in the table
+	bytes  atomic.Int64 // estimated memory of the states in the table
+	full   atomic.Bool  // a memory bound is reached
+
+	// mu guards everything below but the atomic fields, and the nodes as
+	// tree.go says.
+	mu   sync.Mutex
+	gen  uint64 // incremented when the root changes
 	root *node
 	// view publishes root, gen and the committed move for the workers,
 	// which select without the lock; set under mu whenever they change.
 	view   atomic.Pointer[view]
-	table  map[uint64]*node
-	nodes  int
-	bytes  int64
-	full   bool
 	mark   uint64 // stamp for graph walks
 	best   []reasoner.Move
 	bscore float64        // goal of best, or -1
@@ -408,7 +413,6 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		roles:   r.Roles(),
 		main:    r,
 		pool:    make(chan reasoner.Reasoner, 2*cfg.Workers+1),
-		table:   map[uint64]*node{},
 		bscore:  -1,
 		grave:   cfg.GRAVE.enabled(false),
 		pinRole: -1,
@@ -429,6 +433,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	if err != nil {
 		return nil, fmt.Errorf("mcts: initial state: %w", err)
 	}
+	s.clearTable(0)
 	s.root = root
 	s.insert(root)
 	s.publishView()
@@ -1008,9 +1013,9 @@ func (s *Search) Stats() Stats {
 	st := Stats{
 		Iterations: s.iterations.Load(),
 		Expansions: s.expansions.Load(),
-		Nodes:      s.nodes,
-		Bytes:      s.bytes,
-		Full:       s.full,
+		Nodes:      int(s.nodes.Load()),
+		Bytes:      s.bytes.Load(),
+		Full:       s.full.Load(),
 		RootVisits: int64(s.root.visits.Load()),
 		Solved:     s.root.solved.Load(),
 		Value:      make([]float64, len(s.roles)),
@@ -1050,8 +1055,9 @@ func (s *Search) Close() {
 	s.focus.Store(false)
 	s.mu.Lock()
 	s.gen++
-	s.table = map[uint64]*node{}
-	s.nodes, s.bytes = 0, 0
+	s.lockTable()
+	s.clearTable(0)
+	s.unlockTable()
 	old := s.root
 	s.root = &node{state: old.state, terminal: old.terminal, value: old.value,
 		mover: old.mover, moves: old.moves, off: old.off,

@@ -8,17 +8,9 @@ import "github.com/ggp-go/ggp/reasoner"
 // calls them holding its own lock, never the reverse.
 type searchHost struct{ s *Search }
 
-func (h searchHost) MemoryFull() bool {
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	return h.s.full
-}
+func (h searchHost) MemoryFull() bool { return h.s.full.Load() }
 
-func (h searchHost) SizeChanged() {
-	h.s.mu.Lock()
-	defer h.s.mu.Unlock()
-	h.s.checkFull()
-}
+func (h searchHost) SizeChanged() { h.s.checkFull() }
 
 func (h searchHost) BestScore() float64 {
 	h.s.mu.Lock()

@@ -18,12 +18,12 @@ import (
 // Workers select and back up without the tree lock (Search.mu): the
 // statistics (visits, n, w) are updated atomically, and the fields a
 // worker reads on its way down are published atomically (checked,
-// solved, the children). The lock serialises what changes the graph's
-// structure or a proof: adding children, the transposition table, solved
-// and value, and GRAVE's AMAF statistics.
+// solved, the children). Search.mu serialises proofs (solved and value)
+// and GRAVE's AMAF statistics; the transposition table's shard locks
+// serialise adding nodes and children (table.go).
 type node struct {
 	state *reasoner.State
-	next  *node // next node in the same transposition table bucket, under Search.mu
+	next  *node // next node in the same transposition table bucket, under its shard's lock
 
 	terminal bool
 	// checked means a worker has claimed, in descend, the look expand
@@ -90,7 +90,7 @@ type edge struct {
 }
 
 // An edgeBlock holds a node's children in the order they were added: the
-// first len of e. Edges are only appended, under Search.mu, each written
+// first len of e. Edges are only appended, under a lock, each written
 // before len counts it, so a reader without the lock sees the first len
 // whole; a block that is full is replaced by a copy twice its size.
 type edgeBlock struct {
@@ -108,7 +108,8 @@ func (n *node) children() []edge {
 	return b.e[:b.len.Load()]
 }
 
-// addChild appends the edge of joint move j to c. Search.mu must be held.
+// addChild appends the edge of joint move j to c. The lock of n's shard of
+// the transposition table must be held (table.go).
 func (n *node) addChild(j int64, c *node) {
 	b := n.kids.Load()
 	k := 0
@@ -227,64 +228,6 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 	n.w = make([]afloat, total)
 	n.size = size + int64(16*total+4*nr)
 	return n, nil
-}
-
-// lookup returns the node of st in the transposition table, or nil.
-// s.mu must be held.
-func (s *Search) lookup(st *reasoner.State) *node {
-	for n := s.table[st.Hash()]; n != nil; n = n.next {
-		if n.state.Equal(st) {
-			return n
-		}
-	}
-	return nil
-}
-
-// insert adds n to the transposition table. s.mu must be held.
-func (s *Search) insert(n *node) {
-	h := n.state.Hash()
-	n.next = s.table[h]
-	s.table[h] = n
-	s.nodes++
-	s.bytes += n.size
-	s.checkFull()
-}
-
-// checkFull updates s.full from the memory bounds. s.mu must be held.
-func (s *Search) checkFull() {
-	pn, pb := 0, int64(0)
-	if s.puz != nil {
-		pn, pb = s.puz.Size()
-	}
-	s.full = s.nodes+pn >= s.cfg.MaxNodes || s.bytes+pb >= s.cfg.MaxBytes
-}
-
-// prune keeps in the table only the nodes reachable from the root.
-// s.mu must be held.
-func (s *Search) prune() {
-	s.mark++
-	stamp := s.mark
-	table := make(map[uint64]*node, s.nodes)
-	s.nodes, s.bytes = 0, 0
-	stack := []*node{s.root}
-	s.root.mark = stamp
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		h := n.state.Hash()
-		n.next = table[h]
-		table[h] = n
-		s.nodes++
-		s.bytes += n.size
-		for _, e := range n.children() {
-			if e.child.mark != stamp {
-				e.child.mark = stamp
-				stack = append(stack, e.child)
-			}
-		}
-	}
-	s.table = table
-	s.checkFull()
 }
 
 // A worker holds one search goroutine's scratch space, reused from one
@@ -646,28 +589,47 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 // joint move of the path, in the table, or adds made when it is not there
 // and memory allows, and links it to parent. Without made, it returns nil
 // when the table does not hold st.
+//
+// It holds st's shard of the table, then parent's, one at a time, and
+// checks under each that the root has not changed since the iteration
+// began: Advance publishes the new generation before prune locks the
+// shards to rebuild the table from the new root, so a node added or
+// linked under an unchanged generation is seen by that rebuild, and none
+// is added or linked after it.
 func (w *worker) attach(parent *node, st *reasoner.State, made *node) *node {
 	s := w.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w.gen != s.gen {
+	sh := s.shardOf(st.Hash())
+	sh.mu.Lock()
+	if w.gen != s.view.Load().gen {
+		sh.mu.Unlock()
 		return made
 	}
-	ch := s.lookup(st)
+	ch := sh.find(st)
 	if ch == nil {
-		if made == nil {
-			return nil
+		if made == nil || s.full.Load() {
+			sh.mu.Unlock()
+			return made
 		}
 		ch = made
-		if s.full {
-			return ch
-		}
-		s.insert(ch)
+		s.add(sh, ch)
 	}
-	if j := w.joint[len(w.joint)-1]; parent.child(j) == nil {
-		parent.addChild(j, ch)
+	sh.mu.Unlock()
+	if ch == made {
+		s.checkFull()
 	}
+	s.link(parent, w.joint[len(w.joint)-1], ch, w.gen)
 	return ch
+}
+
+// link makes c the child of n by joint move j, unless n has one already or
+// the root's generation is no longer gen (see attach).
+func (s *Search) link(n *node, j int64, c *node, gen uint64) {
+	sh := s.shardOf(n.state.Hash())
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if gen == s.view.Load().gen && n.child(j) == nil {
+		n.addChild(j, c)
+	}
 }
 
 // solvedValue reports whether n is solved, leaving its value in w.value
