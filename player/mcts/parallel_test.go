@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // TestParallelTreeInvariants runs searches whose workers update the tree
@@ -40,6 +41,76 @@ func TestParallelTreeInvariants(t *testing.T) {
 			}
 			t.Logf("%d iterations, %d nodes checked", s.iterations.Load(), nodes)
 		})
+	}
+}
+
+// TestParallelTableAfterAdvance advances the root while the workers of a
+// search may still be finishing a step, as they may after Run returns, and
+// searches on: the transposition table, to which workers add nodes under
+// its shards' locks while Advance rebuilds it (table.go), must hold only
+// nodes reachable from the root, one for each state, and as many as it
+// counts, and every reachable node. Terminal states are the exception: a
+// proof links the terminal state it found without the table (decisive.go),
+// so the table may lack one or, after a rebuild, hold it twice.
+func TestParallelTableAfterAdvance(t *testing.T) {
+	desc := playertest.LoadGame(t, "connectFour")
+	r, err := playertest.Factory(t, "propnet")(context.Background(), desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(t, r, Config{Workers: 4})
+	for range 3 {
+		run(t, s, 50*time.Millisecond)
+		joint := make([]reasoner.Move, len(s.roles))
+		for role := range joint {
+			if joint[role], err = s.Best(role); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Advance(context.Background(), joint); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, s, 100*time.Millisecond)
+	s.workers.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reachable := map[*node]bool{s.root: true}
+	stack := []*node{s.root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range n.children() {
+			if !reachable[e.child] {
+				reachable[e.child] = true
+				stack = append(stack, e.child)
+			}
+		}
+	}
+	inTable := 0
+	for i := range s.shards {
+		for _, n := range s.shards[i].m {
+			for ; n != nil; n = n.next {
+				inTable++
+				if !reachable[n] {
+					t.Errorf("state %v: in the table, not reachable from the root", n.state)
+				}
+				if !n.terminal && s.lookup(n.state) != n {
+					t.Errorf("state %v: the table finds another node", n.state)
+				}
+			}
+		}
+	}
+	for n := range reachable {
+		if !n.terminal && s.lookup(n.state) != n {
+			t.Errorf("state %v: reachable, not in the table", n.state)
+		}
+	}
+	if got := s.nodes.Load(); got != int64(inTable) {
+		t.Errorf("the table counts %d nodes, holds %d", got, inTable)
+	}
+	if inTable < 10 {
+		t.Errorf("%d nodes in the table: too small a search to check", inTable)
 	}
 }
 
