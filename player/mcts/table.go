@@ -73,7 +73,10 @@ func (s *Search) checkFull() {
 	if s.puz != nil {
 		pn, pb = s.puz.Size()
 	}
-	s.full.Store(int(s.nodes.Load())+pn >= s.cfg.MaxNodes || s.bytes.Load()+pb >= s.cfg.MaxBytes)
+	full := int(s.nodes.Load())+pn >= s.cfg.MaxNodes || s.bytes.Load()+pb >= s.cfg.MaxBytes
+	if full != s.full.Load() {
+		s.full.Store(full)
+	}
 }
 
 // lockTable locks every shard, so that no worker adds a node or a child

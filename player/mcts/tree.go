@@ -92,10 +92,13 @@ type edge struct {
 // An edgeBlock holds a node's children in the order they were added: the
 // first len of e. Edges are only appended, under a lock, each written
 // before len counts it, so a reader without the lock sees the first len
-// whole; a block that is full is replaced by a copy twice its size.
+// whole; a block that is full is replaced by a copy twice its size. The
+// first block holds its edges in first: one allocation for the node's
+// first two children, as many nodes have no more.
 type edgeBlock struct {
-	e   []edge
-	len atomic.Int32
+	e     []edge
+	len   atomic.Int32
+	first [2]edge
 }
 
 // children returns the children of n in the order they were added. The
@@ -117,8 +120,11 @@ func (n *node) addChild(j int64, c *node) {
 		k = int(b.len.Load())
 	}
 	if b == nil || k == len(b.e) {
-		nb := &edgeBlock{e: make([]edge, max(1, 2*k))}
-		if b != nil {
+		nb := &edgeBlock{}
+		if b == nil {
+			nb.e = nb.first[:]
+		} else {
+			nb.e = make([]edge, 2*k)
 			copy(nb.e, b.e)
 		}
 		nb.e[k] = edge{j, c}
