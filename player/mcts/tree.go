@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -53,10 +54,16 @@ type node struct {
 	amafN, amafW []float64
 	index        []map[reasoner.Move]int32
 
-	visits afloat                    // iterations through the node, including running ones
-	kids   atomic.Pointer[edgeBlock] // the children, nil before the first
-	size   int64                     // estimated bytes, under Search.mu
-	mark   uint64                    // stamp of the last graph walk that reached the node, under Search.mu
+	visits afloat // iterations through the node, including running ones
+	// The children, in the order they were added: kids, appended only
+	// under the lock of the node's table shard and read only there, and
+	// published for readers without it as the address of its first edge
+	// and its length (children).
+	kids    []edge
+	kidsAt  atomic.Pointer[edge]
+	kidsLen atomic.Int32
+	size    int64  // estimated bytes, under Search.mu
+	mark    uint64 // stamp of the last graph walk that reached the node, under Search.mu
 }
 
 // afloat is a float64 read and updated atomically: the statistics that
@@ -89,51 +96,28 @@ type edge struct {
 	child *node
 }
 
-// An edgeBlock holds a node's children in the order they were added: the
-// first len of e. Edges are only appended, under a lock, each written
-// before len counts it, so a reader without the lock sees the first len
-// whole; a block that is full is replaced by a copy twice its size. The
-// first block holds its edges in first: one allocation for the node's
-// first two children, as many nodes have no more.
-type edgeBlock struct {
-	e     []edge
-	len   atomic.Int32
-	first [2]edge
-}
-
 // children returns the children of n in the order they were added. The
 // slice is never modified.
+//
+// An edge is only appended, under a lock (addChild), written into the
+// backing array before the array's address and then the new length are
+// published; an array too small is replaced by a copy (append), which
+// readers of the old one never see change. So a reader that loads the
+// length and then the address finds at least that many edges, written.
 func (n *node) children() []edge {
-	b := n.kids.Load()
-	if b == nil {
+	k := n.kidsLen.Load()
+	if k == 0 {
 		return nil
 	}
-	return b.e[:b.len.Load()]
+	return unsafe.Slice(n.kidsAt.Load(), k)
 }
 
 // addChild appends the edge of joint move j to c. The lock of n's shard of
 // the transposition table must be held (table.go).
 func (n *node) addChild(j int64, c *node) {
-	b := n.kids.Load()
-	k := 0
-	if b != nil {
-		k = int(b.len.Load())
-	}
-	if b == nil || k == len(b.e) {
-		nb := &edgeBlock{}
-		if b == nil {
-			nb.e = nb.first[:]
-		} else {
-			nb.e = make([]edge, 2*k)
-			copy(nb.e, b.e)
-		}
-		nb.e[k] = edge{j, c}
-		nb.len.Store(int32(k + 1))
-		n.kids.Store(nb)
-		return
-	}
-	b.e[k] = edge{j, c}
-	b.len.Store(int32(k + 1))
+	n.kids = append(n.kids, edge{j, c})
+	n.kidsAt.Store(&n.kids[0])
+	n.kidsLen.Store(int32(len(n.kids)))
 }
 
 // child returns the child reached by joint move number j, or nil.
