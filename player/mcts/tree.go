@@ -55,13 +55,12 @@ type node struct {
 	index        []map[reasoner.Move]int32
 
 	visits afloat // iterations through the node, including running ones
-	// The children, in the order they were added: kids, appended only
-	// under the lock of the node's table shard and read only there, and
-	// published for readers without it as the address of its first edge
-	// and its length (children).
-	kids    []edge
+	// The children, in the order they were added: the address of the
+	// first edge of their array, their number, and the array's capacity,
+	// which only addChild reads (children).
 	kidsAt  atomic.Pointer[edge]
 	kidsLen atomic.Int32
+	kidsCap int32
 	size    int64  // estimated bytes, under Search.mu
 	mark    uint64 // stamp of the last graph walk that reached the node, under Search.mu
 }
@@ -115,9 +114,14 @@ func (n *node) children() []edge {
 // addChild appends the edge of joint move j to c. The lock of n's shard of
 // the transposition table must be held (table.go).
 func (n *node) addChild(j int64, c *node) {
-	n.kids = append(n.kids, edge{j, c})
-	n.kidsAt.Store(&n.kids[0])
-	n.kidsLen.Store(int32(len(n.kids)))
+	var kids []edge
+	if k := n.kidsLen.Load(); k > 0 {
+		kids = unsafe.Slice(n.kidsAt.Load(), n.kidsCap)[:k]
+	}
+	kids = append(kids, edge{j, c})
+	n.kidsCap = int32(cap(kids))
+	n.kidsAt.Store(&kids[0])
+	n.kidsLen.Store(int32(len(kids)))
 }
 
 // child returns the child reached by joint move number j, or nil.
