@@ -2,16 +2,11 @@ package propnet_test
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"math/rand/v2"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/games"
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 	"github.com/ggp-go/ggp/reasoner/propnet"
@@ -58,17 +53,7 @@ func cpuTime() time.Duration {
 // backends side by side.
 func BenchmarkCorpus(b *testing.B) {
 	for _, key := range []string{"ticTacToe", "connectFour", "breakthrough", "hanoi", "eightPuzzle"} {
-		g, err := games.LoadFolder(filepath.Join(sharedGames, key))
-		if errors.Is(err, fs.ErrNotExist) {
-			b.Skip("no shared game corpus")
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		d, err := gdl.ParseFile(g.Filename, g.Rules)
-		if err != nil {
-			b.Fatal(err)
-		}
+		d := sharedGame(b, key)
 		b.Run(key+"/propnet", func(b *testing.B) {
 			r, err := propnet.New(context.Background(), d, propnet.Options{})
 			if err != nil {

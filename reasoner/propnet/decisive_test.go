@@ -2,16 +2,11 @@ package propnet_test
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ggp-go/ggp/games"
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/propnet"
 )
@@ -61,18 +56,7 @@ func TestDecisiveMoves(t *testing.T) {
 
 	for _, key := range []string{"breakthrough", "knightThrough", "connectFour", "ticTacToe", "checkers"} {
 		t.Run(key, func(t *testing.T) {
-			g, err := games.LoadFolder(filepath.Join(sharedGames, key))
-			if errors.Is(err, fs.ErrNotExist) {
-				t.Skip("no shared game corpus")
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := gdl.ParseFile(g.Filename, g.Rules)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := propnet.New(context.Background(), d, propnet.Options{})
+			r, err := propnet.New(context.Background(), sharedGame(t, key), propnet.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -22,6 +22,24 @@ import (
 
 var sharedGames = gamestest.Games()
 
+// sharedGame returns the rules of the corpus game key, skipping tb when
+// the corpus is absent.
+func sharedGame(tb testing.TB, key string) *gdl.Description {
+	tb.Helper()
+	g, err := games.LoadFolder(filepath.Join(sharedGames, key))
+	if errors.Is(err, fs.ErrNotExist) {
+		tb.Skip("no shared game corpus")
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
 // TestAgainstProlog plays random playouts of every corpus game that grounds
 // on both backends and compares every legal set, next state, terminal flag
 // and goal vector. With -short it samples every eighth game and the
