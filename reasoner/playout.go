@@ -102,10 +102,54 @@ type DecisiveMover interface {
 // play one of its decisive moves next; if Retract returns true, the move
 // is taken back, forgotten by the policy, and Choose is asked again
 // without it, until a move leaves no such win or one move is left
-// (anti-decisive moves).
+// (anti-decisive moves). A FactWinner whose policy seeks wins
+// (WinSeeker) does the same for the wins on facts that hold in the state
+// reached, for a bounded number of moves.
 type Retracter interface {
 	Policy
 	// Retract reports whether the playout may take back the move role
 	// chose last; if so, the policy forgets that choice.
 	Retract(role int) bool
+}
+
+// A WinCondition is a move that ends the game at once with its role's
+// highest goal, whatever the other roles play, in every state where the
+// facts Pos hold and the facts Neg do not.
+type WinCondition struct {
+	Move int32 // in the numbering of PolicyPlayouter.Moves
+	Condition
+}
+
+// A FactWinner is a PolicyPlayouter that can read from the rules which
+// moves win at once in the states where a few facts hold: connect four's
+// disc dropped where it completes a line of four, which a DecisiveMover
+// does not find, for it does not win wherever it is played. Once
+// WinConditions has been asked for, its playouts whose policy is a
+// WinSeeker that seeks wins play, where a role has a choice and a win
+// among its legal moves, one of its wins; and, when the policy is also a
+// Retracter, take back a move after which another role has a win, as for
+// decisive moves. Testing the facts costs a few bit tests per legal move
+// per step.
+type FactWinner interface {
+	PolicyPlayouter
+	// WinConditions returns role's moves that win at once in the states
+	// where some facts hold, with the facts, a move once per set of
+	// facts; moves that win wherever they are played (DecisiveMoves) are
+	// not among them. The first call finds them for every role, within a
+	// bounded time, and may return only some.
+	WinConditions(role int) []WinCondition
+}
+
+// A WinSeeker is a Policy that may ask a FactWinner's playouts to play
+// wins on facts.
+type WinSeeker interface {
+	Policy
+	// SeekWins reports whether the playout about to start plays the
+	// wins; it is asked once per playout.
+	SeekWins() bool
+	// ChooseWin returns the position, in wins, of the move role plays,
+	// where each move of wins (one or more, ascending, in the numbering
+	// of Moves) ends the game at once with role's highest goal; Choose is
+	// not asked for that role at that step. ChooseWin must not keep wins.
+	ChooseWin(role int, wins []int32) int
 }

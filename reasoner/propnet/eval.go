@@ -100,6 +100,9 @@ type network struct {
 	// decisive holds each role's decisive moves (decisive.go), found
 	// when first asked; New makes it.
 	decisive *decisiveMoves
+	// wins holds each role's wins on facts of the state (winfacts.go),
+	// found when first asked; New makes it.
+	wins *winFacts
 }
 
 // compile lays out the kept nodes of g, with inputs replaced by repl, for

@@ -80,6 +80,7 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 	}
 	net.enc = &encoding{facts: net.facts}
 	net.decisive = &decisiveMoves{}
+	net.wins = &winFacts{}
 	net.factIndex = make(map[reasoner.Fact]int, len(net.facts))
 	for i, f := range net.facts {
 		net.factIndex[f] = i
@@ -298,7 +299,9 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 	copy(cur, words)
 	done := func() *reasoner.State { return reasoner.NewEncodedState(r.net.enc, slices.Clone(cur)) }
 	rt, _ := p.(reasoner.Retracter)
-	careful := rt != nil && r.net.decisive.known()
+	ws, seek := p.(reasoner.WinSeeker)
+	seek = seek && r.net.wins.known() && ws.SeekWins()
+	careful := rt != nil && (r.net.decisive.known() || seek)
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -333,7 +336,12 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 						r.ids = append(r.ids, int32(i*64+bits.TrailingZeros64(w)))
 					}
 				}
-				i := p.Choose(role, r.ids)
+				var i int
+				if seek && r.keepWins(role, cur) {
+					i = ws.ChooseWin(role, r.ids)
+				} else {
+					i = p.Choose(role, r.ids)
+				}
 				if i < 0 || i >= len(r.ids) {
 					return done(), step, fmt.Errorf("step %d: the policy chose move %d of %d for %s", step, i, len(r.ids), net.roles[role])
 				}
@@ -347,7 +355,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 			r.joint = append(r.joint, ps[id].input)
 		}
 		if careful && mover >= 0 {
-			if err := r.careful(rt, mover, chosen, cur); err != nil {
+			if err := r.careful(rt, mover, chosen, cur, seek); err != nil {
 				return done(), step, fmt.Errorf("step %d: %w", step, err)
 			}
 			continue
@@ -368,14 +376,17 @@ const (
 // careful plays the joint move r.joint, in which mover alone chose, its
 // choice chosen of r.ids, from the state cur into cur, as a playout
 // whose policy is a Retracter: while the state reached lets another role
-// play a decisive move, and the policy agrees, the move is taken back and
-// the policy asked again without it (anti-decisive moves: a move that
-// hands the game over is played only when every other does too). Where a
-// win was open whatever the move, only the moves that close it whatever
-// the state are tried.
-func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint64) error {
+// play a decisive move, or with seek a win on facts (winfacts.go) that
+// holds in it, and the policy agrees, the move is taken back and the
+// policy asked again without it (anti-decisive moves: a move that hands
+// the game over is played only when every other does too). Where a
+// decisive win was open whatever the move, only the moves that close it
+// whatever the state are tried; a win on facts is tried against at most
+// maxWinRetracts moves.
+func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint64, seek bool) error {
 	copy(r.prev, cur)
 	net, m := r.machineFor(cur)
+	tries := 0
 	for {
 		m.setInputs(r.joint)
 		m.nextState(cur)
@@ -384,8 +395,15 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 		}
 		nnet, nm := r.machineFor(cur)
 		loadQuery(nnet, nm, cur)
-		if nm.value(nnet.terminal) || !r.alternatives(net, nm, mover, chosen) || !rt.Retract(mover) {
+		if nm.value(nnet.terminal) {
 			return nil
+		}
+		open, onFacts := r.alternatives(net, nm, mover, chosen, seek, cur)
+		if !open || onFacts && tries >= maxWinRetracts || !rt.Retract(mover) {
+			return nil
+		}
+		if onFacts {
+			tries++
 		}
 		copy(cur, r.prev)
 		net, m = r.machineFor(cur)
@@ -402,11 +420,17 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 	}
 }
 
-// alternatives reports whether, in the state m holds, reached by mover's
-// move r.ids[chosen] in the joint move r.joint of net, another role has a
-// decisive move and mover had other moves that may not allow it; if so,
-// it leaves those in r.ids.
-func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) bool {
+// maxWinRetracts bounds the moves a playout step takes back for letting
+// another role play a win on facts: where every move lets one through,
+// trying them all would cost a next state each.
+const maxWinRetracts = 8
+
+// alternatives reports whether, in the state m holds, words, reached by
+// mover's move r.ids[chosen] in the joint move r.joint of net, another
+// role has a decisive move, or with seek a win on facts, and mover had
+// other moves that may not allow it; if so, it leaves those in r.ids.
+// onFacts reports that the win is on facts only.
+func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, seek bool, words []uint64) (open, onFacts bool) {
 	d := r.net.decisive
 	threat := false
 	for role, win := range d.bits {
@@ -416,8 +440,8 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) boo
 			}
 		}
 	}
-	if !threat {
-		return false // most steps: nothing to take back
+	if !threat && (!seek || !r.factThreat(m, mover, words)) {
+		return false, false // most steps: nothing to take back
 	}
 	played := r.ids[chosen]
 	keep := r.ids[:0]
@@ -425,6 +449,10 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) boo
 		if i != chosen {
 			keep = append(keep, id)
 		}
+	}
+	if !threat {
+		r.ids = keep
+		return len(keep) > 0, true
 	}
 	// kills are known where the other roles' moves change nothing.
 	inert := true
@@ -455,7 +483,48 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int) boo
 		}
 	}
 	r.ids = keep
-	return len(keep) > 0
+	return len(keep) > 0, false
+}
+
+// factThreat reports whether a role other than mover has a legal move, in
+// the state m holds, words, with a win on facts that holds in it.
+func (r *Reasoner) factThreat(m *machine, mover int, words []uint64) bool {
+	wf := r.net.wins
+	for role, first := range wf.first {
+		if role == mover || first == nil {
+			continue
+		}
+		for i, w := range m.legalWords(role) {
+			for ; w != 0; w &= w - 1 {
+				if wf.holds(role, int32(i*64+bits.TrailingZeros64(w)), words) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// keepWins leaves in r.ids, role's legal moves in the state words, those
+// with a win on facts that holds in it, and reports whether there is
+// one; if not, r.ids is unchanged.
+func (r *Reasoner) keepWins(role int, words []uint64) bool {
+	wf := r.net.wins
+	if wf.first[role] == nil {
+		return false
+	}
+	n := 0
+	for _, id := range r.ids {
+		if wf.holds(role, id, words) {
+			r.ids[n] = id // n never passes the entry read
+			n++
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	r.ids = r.ids[:n]
+	return true
 }
 
 // nthBit returns the position of the set bit of words that has k set bits

@@ -1,0 +1,660 @@
+package propnet
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Wins conditioned on a few facts of the state (reasoner.FactWinner): in
+// connect four a disc dropped into a column wins when three of the
+// role's discs stand in a line with the square it lands on, and the square
+// below is taken. Decisive moves (decisive.go) are the wins that need no
+// fact; these need some, and a playout tests them against its state.
+//
+// Finding them is two steps. A generator regresses the role's best goal
+// and the terminal, both read in the next state, through the network
+// that computes the next state, to terms: conjunctions of facts of the
+// current state and moves, each sufficient for the role to win (a bounded
+// disjunctive normal form, in which dropping terms keeps every remaining
+// one sufficient, so every bound only loses wins). A term with the role's
+// move and no other role's move is a candidate. A verifier then runs the
+// three-valued step of decisive.go with the candidate's move played and
+// its facts known, every other fact and every other role's move unknown,
+// and keeps it only if the terminal and the best goal come out true: what
+// the generator gets wrong, the verifier rejects.
+
+var _ reasoner.FactWinner = (*Reasoner)(nil)
+
+// Bounds of the search for wins on facts. maxWinWork bounds the literals
+// written by the generator and the gate inputs read by the verifier, which
+// bounds the time (about a fifth of a second on the corpus's worst game).
+const (
+	maxWinTerms    = 4096 // terms kept per node and polarity
+	maxWinFacts    = 10   // facts per term
+	maxWinDepth    = 256  // gates read below the goal, terminal and next
+	maxWinCombos   = 64   // subsets read of a threshold gate that is neither AND nor OR
+	maxWinPatterns = 1 << 14
+	maxWinWork     = 1 << 23
+	// winSamples random games from the initial state give how often each
+	// fact holds, to test first the fact of a pattern that holds least.
+	winSamples     = 16
+	winSampleSteps = 200
+)
+
+// WinConditions returns the moves of role, in the numbering of Moves, that
+// end the game at once with role's highest goal whatever the other roles
+// play, in every state where some facts hold, with those facts. Moves that
+// win wherever they are played are DecisiveMoves and not among them. The
+// first call finds them for every role, within a bound of time; later
+// calls only read them. Once asked for, policy playouts whose policy is a
+// reasoner.WinSeeker play them (see reasoner.FactWinner).
+func (r *Reasoner) WinConditions(role int) []reasoner.WinCondition {
+	w := r.net.wins
+	w.find(r.net)
+	if role < 0 || role >= len(w.first) || w.first[role] == nil {
+		return nil
+	}
+	var out []reasoner.WinCondition
+	first := w.first[role]
+	for i := range len(first) - 1 {
+		for p := first[i]; p < first[i+1]; p++ {
+			c := reasoner.WinCondition{Move: int32(i)}
+			for _, l := range w.lits[w.litStart[p]:w.litStart[p+1]] {
+				if f := r.net.facts[l>>1]; l&1 == 0 {
+					c.Pos = append(c.Pos, f)
+				} else {
+					c.Neg = append(c.Neg, f)
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// winFacts holds the wins on facts once found, indexed by move for the
+// playouts.
+type winFacts struct {
+	once sync.Once
+	done atomic.Bool
+	// first[role][i] to first[role][i+1] are the patterns of move i of
+	// role; nil for a role without any.
+	first [][]int32
+	// Pattern p's facts are lits[litStart[p]:litStart[p+1]], each a base
+	// times two, plus one when it must not hold; the fact least often
+	// true in random games first.
+	litStart []int32
+	lits     []int32
+}
+
+// known reports whether the wins have been found and a role has one; it
+// does not look for them.
+func (w *winFacts) known() bool { return w.done.Load() && len(w.litStart) > 1 }
+
+// holds reports whether a pattern of move id of role holds in the state
+// words. known must be true.
+func (w *winFacts) holds(role int, id int32, words []uint64) bool {
+	first := w.first[role]
+	if first == nil {
+		return false
+	}
+next:
+	for p := first[id]; p < first[id+1]; p++ {
+		for _, l := range w.lits[w.litStart[p]:w.litStart[p+1]] {
+			j := l >> 1
+			if words[j>>6]>>(j&63)&1 == uint64(l&1) {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// find finds the wins of net, the first time it is called.
+func (w *winFacts) find(net *network) {
+	w.once.Do(func() {
+		found := net.findWinFacts()
+		freq := net.factFrequencies()
+		w.litStart = []int32{0}
+		w.first = make([][]int32, len(net.roles))
+		for role, pats := range found {
+			if len(pats) == 0 {
+				continue
+			}
+			first := make([]int32, len(net.legal[role])+1)
+			at := 0
+			for i := range net.legal[role] {
+				first[i] = int32(len(w.litStart) - 1)
+				for ; at < len(pats) && pats[at].move == int32(i); at++ {
+					lits := pats[at].lits
+					// Rarest first: a pattern is mostly rejected by its
+					// first fact.
+					slices.SortStableFunc(lits, func(a, b int32) int {
+						return compareFloat(holdRate(freq, a), holdRate(freq, b))
+					})
+					w.lits = append(w.lits, lits...)
+					w.litStart = append(w.litStart, int32(len(w.lits)))
+				}
+			}
+			first[len(net.legal[role])] = int32(len(w.litStart) - 1)
+			w.first[role] = first
+		}
+		w.done.Store(true)
+	})
+}
+
+func compareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// holdRate returns how often the literal l held in the sampled states.
+func holdRate(freq []float64, l int32) float64 {
+	if l&1 == 0 {
+		return freq[l>>1]
+	}
+	return 1 - freq[l>>1]
+}
+
+// factFrequencies returns, for each base, the share of the states of a few
+// random games from the initial state in which it holds, the same each
+// time.
+func (net *network) factFrequencies() []float64 {
+	freq := make([]float64, len(net.bases))
+	if net.queriesReadInputs {
+		return freq
+	}
+	m := net.newMachine()
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := make([]uint64, len(net.initial))
+	joint := make([]int32, len(net.roles))
+	states := 0
+	for range winSamples {
+		copy(words, net.initial)
+	game:
+		for range winSampleSteps {
+			m.load(words)
+			states++
+			for j := range freq {
+				if words[j/64]&(1<<(j%64)) != 0 {
+					freq[j]++
+				}
+			}
+			if m.value(net.terminal) {
+				break
+			}
+			for role, ps := range net.legal {
+				lw := m.legalWords(role)
+				n := 0
+				for _, x := range lw {
+					n += bits.OnesCount64(x)
+				}
+				if n == 0 {
+					break game
+				}
+				joint[role] = ps[nthBit(lw, rng.IntN(n))].input
+			}
+			m.setInputs(joint)
+			m.nextState(words)
+		}
+	}
+	for j := range freq {
+		freq[j] /= float64(max(states, 1))
+	}
+	return freq
+}
+
+// A winPattern is a move and the facts (literals as in winFacts) in which
+// it wins.
+type winPattern struct {
+	move int32
+	lits []int32
+}
+
+// findWinFacts returns each role's wins on facts, by move, then by count
+// of facts.
+func (net *network) findWinFacts() [][]winPattern {
+	gn := net.goalNet
+	out := make([][]winPattern, len(net.roles))
+	if gn == nil || net.queriesReadInputs {
+		return out
+	}
+	nb := int32(len(net.bases))
+	vars := make(map[int32]int32, len(net.bases))
+	for j, n := range net.bases {
+		vars[n] = int32(j)
+	}
+	goalVars := make(map[int32]int32, len(gn.bases))
+	for j, n := range gn.bases {
+		goalVars[n] = int32(j)
+	}
+	// Inputs are variables nb and up: their roles and move numbers.
+	var inputRole, inputMove []int32
+	for role, ps := range net.legal {
+		for i, p := range ps {
+			if p.input >= 0 {
+				if _, dup := vars[p.input]; !dup {
+					vars[p.input] = nb + int32(len(inputRole))
+					inputRole = append(inputRole, int32(role))
+					inputMove = append(inputMove, int32(i))
+				}
+			}
+		}
+	}
+	work := 0
+	st := newStepper(net)
+	goals := newKleene(gn)
+	total := 0
+	for role := range net.roles {
+		best := -1
+		for i, p := range gn.goals[role] {
+			if !p.bad && (best < 0 || p.value > gn.goals[role][best].value) {
+				best = i
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		goal := gn.goals[role][best].node
+		mk := func(on *network, vars map[int32]int32) *regressor {
+			return &regressor{net: on, vars: vars, nb: nb, inputRole: inputRole, role: int32(role), memo: map[int64][][]int32{}, work: &work}
+		}
+		cur := mk(net, vars)
+		// Terms over the next state: the terminal's and the goal's,
+		// both read from it.
+		ends := cur.product(cur.terms(net.terminal, false, 0), mk(gn, goalVars).terms(goal, false, 0))
+		var cands []winPattern
+		for _, t := range ends {
+			acc := always
+			for _, l := range t {
+				if acc = cur.product(acc, cur.terms(net.next[l>>1], l&1 == 1, 0)); len(acc) == 0 {
+					break
+				}
+			}
+			for _, c := range acc {
+				// One move of role, which ends the term, and facts.
+				if k := len(c); k > 1 && c[k-1]>>1 >= nb && c[k-1]&1 == 0 && c[k-2]>>1 < nb {
+					v := c[k-1]>>1 - nb
+					cands = append(cands, winPattern{inputMove[v], c[:k-1]})
+				}
+			}
+		}
+		slices.SortFunc(cands, func(a, b winPattern) int {
+			if a.move != b.move {
+				return int(a.move - b.move)
+			}
+			if len(a.lits) != len(b.lits) {
+				return len(a.lits) - len(b.lits)
+			}
+			return slices.Compare(a.lits, b.lits)
+		})
+		// The verifier's seeds: the move played, the role's other
+		// moves not, and the facts.
+		var seeds []seed
+		var kept []winPattern
+		for i, c := range cands {
+			if i > 0 && c.move == cands[i-1].move && slices.Equal(c.lits, cands[i-1].lits) {
+				continue
+			}
+			if total >= maxWinPatterns || work+st.work > maxWinWork {
+				break
+			}
+			if subsumed(kept, c) {
+				continue
+			}
+			// Facts that make the state terminal already say nothing
+			// for a playout, which asks in live states only.
+			seeds = seeds[:0]
+			for _, l := range c.lits {
+				seeds = append(seeds, seed{l >> 1, l&1 == 0})
+			}
+			st.states.run(seeds, net.bases)
+			over := st.states.value(net.terminal) == valTrue
+			st.work += st.states.reset()
+			if over {
+				continue
+			}
+			seeds = seeds[:0]
+			for i, p := range net.legal[role] {
+				if p.input >= 0 {
+					seeds = append(seeds, seed{p.input, int32(i) == c.move})
+				}
+			}
+			for _, l := range c.lits {
+				seeds = append(seeds, seed{net.bases[l>>1], l&1 == 0})
+			}
+			next := st.step(seeds)
+			terminal := st.states.value(net.terminal) == valTrue
+			st.work += st.states.reset()
+			if !terminal {
+				continue
+			}
+			goals.run(next, gn.bases)
+			won := goals.value(goal) == valTrue
+			st.work += goals.reset()
+			if won {
+				kept = append(kept, winPattern{c.move, slices.Clone(c.lits)})
+				total++
+			}
+		}
+		out[role] = kept
+	}
+	return out
+}
+
+// subsumed reports whether a pattern of pats, sorted by move and then by
+// count of facts, for c's move has facts all among c's: c then says
+// nothing more.
+func subsumed(pats []winPattern, c winPattern) bool {
+	for i := len(pats) - 1; i >= 0 && pats[i].move == c.move; i-- {
+		if subset(pats[i].lits, c.lits) {
+			return true
+		}
+	}
+	return false
+}
+
+// subset reports whether the sorted list a is a subset of the sorted list b.
+func subset(a, b []int32) bool {
+	for _, x := range a {
+		for len(b) > 0 && b[0] < x {
+			b = b[1:]
+		}
+		if len(b) == 0 || b[0] != x {
+			return false
+		}
+		b = b[1:]
+	}
+	return true
+}
+
+// always is the terms of what always holds: one term without literals.
+var always = [][]int32{{}}
+
+// A regressor writes, for a node of a network and a polarity, a bounded
+// list of terms each sufficient for the node to take that value: sorted
+// lists of literals, each a variable times two, plus one when negated. A
+// variable is a base (its number), or an input (nb and up) of role, the
+// role whose wins are sought: a term that needs another role's move, or
+// its absence, says nothing of what wins whatever they play, and none is
+// written. A term with two moves of role never holds and is dropped; in a
+// term with one, the other moves' absence goes without saying and is
+// left out.
+type regressor struct {
+	net       *network
+	vars      map[int32]int32 // leaf node to variable
+	nb        int32           // the first input variable
+	inputRole []int32         // role of input variable nb+k
+	role      int32
+	memo      map[int64][][]int32
+	work      *int // literals written, shared by the regressors of a search
+}
+
+// terms returns the terms of node n with value !neg. Past a bound, it
+// returns fewer (none: nil), each still sufficient.
+func (g *regressor) terms(n int32, neg bool, depth int) [][]int32 {
+	switch n {
+	case nodeTrue, nodeFalse:
+		if (n == nodeTrue) != neg {
+			return always
+		}
+		return nil
+	}
+	key := int64(n) << 1
+	if neg {
+		key |= 1
+	}
+	if t, ok := g.memo[key]; ok {
+		return t
+	}
+	t := g.read(n, neg, depth)
+	g.memo[key] = t
+	return t
+}
+
+func (g *regressor) read(n int32, neg bool, depth int) [][]int32 {
+	net := g.net
+	if *g.work > maxWinWork || depth > maxWinDepth || net.cycle[n] >= 0 || net.thr[n] == inCycle {
+		return nil
+	}
+	var nl int32
+	if neg {
+		nl = 1
+	}
+	if net.leaf[n] {
+		v, ok := g.vars[n]
+		if !ok || v >= g.nb && g.inputRole[v-g.nb] != g.role {
+			return nil
+		}
+		return [][]int32{{v<<1 | nl}}
+	}
+	ins := net.ins[net.inStart[n]:net.inStart[n+1]]
+	k, thr := len(ins), int(net.thr[n])
+	// The node has its value when at least need of its inputs have the
+	// value !childNeg.
+	var need int
+	var childNeg bool
+	switch {
+	case thr > 0 && !neg: // at least thr true
+		need = thr
+	case thr > 0: // fewer than thr true: more than k-thr false
+		need, childNeg = k-thr+1, true
+	case !neg: // fewer than -thr true
+		need, childNeg = k+thr+1, true
+	default: // at least -thr true
+		need = -thr
+	}
+	return g.atLeast(ins, need, childNeg, depth+1)
+}
+
+// atLeast returns the terms of at least need of ins having value !neg.
+func (g *regressor) atLeast(ins []int32, need int, neg bool, depth int) [][]int32 {
+	switch {
+	case need <= 0:
+		return always
+	case need > len(ins):
+		return nil
+	case need == 1:
+		var out [][]int32
+		for _, in := range ins {
+			t := g.terms(in, neg, depth)
+			if len(t) == 1 && len(t[0]) == 0 {
+				return always
+			}
+			out = append(out, t...)
+		}
+		return g.normalise(out)
+	case need == len(ins):
+		acc := always
+		for _, in := range ins {
+			if acc = g.product(acc, g.terms(in, neg, depth)); len(acc) == 0 {
+				return nil
+			}
+		}
+		return acc
+	}
+	if binomialOver(len(ins), need, maxWinCombos) {
+		return nil
+	}
+	var out [][]int32
+	pick := make([]int32, 0, need)
+	var walk func(from int)
+	walk = func(from int) {
+		if len(pick) == need {
+			acc := always
+			for _, in := range pick {
+				if acc = g.product(acc, g.terms(in, neg, depth)); len(acc) == 0 {
+					return
+				}
+			}
+			out = append(out, acc...)
+			return
+		}
+		for i := from; i <= len(ins)-(need-len(pick)); i++ {
+			pick = append(pick, ins[i])
+			walk(i + 1)
+			pick = pick[:len(pick)-1]
+		}
+	}
+	walk(0)
+	return g.normalise(out)
+}
+
+// binomialOver reports whether n choose k exceeds limit.
+func binomialOver(n, k, limit int) bool {
+	c := 1
+	for i := range k {
+		c = c * (n - i) / (i + 1)
+		if c > limit {
+			return true
+		}
+	}
+	return false
+}
+
+// product returns the terms of both a and b holding: the merge of a term
+// of each. A term of one that holds a term of the other is kept alone, for
+// every merge with it holds it.
+func (g *regressor) product(a, b [][]int32) [][]int32 {
+	if len(a) == 0 || len(b) == 0 {
+		return nil
+	}
+	if len(a) == 1 && len(a[0]) == 0 {
+		return b
+	}
+	if len(b) == 1 && len(b[0]) == 0 {
+		return a
+	}
+	var out [][]int32
+	// holdsOne reports whether x holds a term of ts.
+	holdsOne := func(x []int32, ts [][]int32) bool {
+		*g.work += len(ts)
+		for _, y := range ts {
+			if len(y) <= len(x) && subset(y, x) {
+				return true
+			}
+		}
+		return false
+	}
+	var restA, restB [][]int32
+	for _, x := range a {
+		if holdsOne(x, b) {
+			out = append(out, x)
+		} else {
+			restA = append(restA, x)
+		}
+	}
+	for _, y := range b {
+		if holdsOne(y, a) {
+			out = append(out, y)
+		} else {
+			restB = append(restB, y)
+		}
+	}
+	for _, x := range restA {
+		if *g.work > maxWinWork {
+			break
+		}
+		for _, y := range restB {
+			if m := g.merge(x, y); m != nil {
+				out = append(out, m)
+			}
+		}
+		if len(out) > 4*maxWinTerms {
+			out = g.normalise(out)
+		}
+	}
+	return g.normalise(out)
+}
+
+// merge returns the union of the terms a and b, or nil when it never holds
+// (a literal and its negation, two moves of the role) or has too many
+// facts.
+func (g *regressor) merge(a, b []int32) []int32 {
+	m := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			m = append(m, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			m = append(m, b[j])
+			j++
+		default:
+			m = append(m, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	*g.work += len(m)
+	facts, moves := 0, 0
+	for k, l := range m {
+		if k > 0 && l>>1 == m[k-1]>>1 {
+			return nil // l and its negation
+		}
+		switch {
+		case l>>1 < g.nb:
+			facts++
+		case l&1 == 0:
+			moves++
+		}
+	}
+	if facts > maxWinFacts || moves > 1 {
+		return nil
+	}
+	if moves == 1 {
+		// The move's literal is the only input left.
+		keep := m[:facts]
+		for _, l := range m[facts:] {
+			if l&1 == 0 {
+				keep = append(keep, l)
+			}
+		}
+		m = keep
+	}
+	return m
+}
+
+// normalise sorts terms by length, then literals, drops repeats and those
+// holding a shorter one when few, and keeps at most maxWinTerms.
+func (g *regressor) normalise(ts [][]int32) [][]int32 {
+	slices.SortFunc(ts, func(a, b []int32) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return slices.Compare(a, b)
+	})
+	ts = slices.CompactFunc(ts, slices.Equal)
+	if len(ts) <= 64 {
+		out := ts[:0]
+		for _, t := range ts {
+			held := false
+			for _, s := range out {
+				if len(s) < len(t) && subset(s, t) {
+					held = true
+					break
+				}
+			}
+			if !held {
+				out = append(out, t)
+			}
+		}
+		*g.work += len(ts) * len(ts)
+		ts = out
+	}
+	if len(ts) > maxWinTerms {
+		ts = ts[:maxWinTerms]
+	}
+	return ts
+}

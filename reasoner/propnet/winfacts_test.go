@@ -1,0 +1,303 @@
+package propnet_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/propnet"
+)
+
+// winText writes role's wins on facts as "move: +fact -fact", sorted.
+func winText(r *propnet.Reasoner, role int) []string {
+	var out []string
+	for _, c := range r.WinConditions(role) {
+		s := string(r.Moves(role)[c.Move]) + ":"
+		for _, f := range c.Pos {
+			s += " +" + string(f)
+		}
+		for _, f := range c.Neg {
+			s += " -" + string(f)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pairs is a game of two players taking turns to stand on places 1 to 4:
+// a player who stands on both 1 and 2, or on both 3 and 4, wins. No move
+// wins wherever it is played; each wins where the player stands on the
+// other place of its pair.
+const pairs = `
+(role a) (role b)
+(place 1) (place 2) (place 3) (place 4)
+(init (control a))
+(<= (legal ?r (step ?i)) (true (control ?r)) (place ?i))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (at ?r ?i)) (does ?r (step ?i)))
+(<= (next (at ?r ?i)) (true (at ?r ?i)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (won ?r) (true (at ?r 1)) (true (at ?r 2)))
+(<= (won ?r) (true (at ?r 3)) (true (at ?r 4)))
+(<= terminal (won ?r))
+(<= (goal ?r 100) (won ?r))
+(<= (goal ?r 0) (role ?r) (not (won ?r)))
+`
+
+// TestWinConditions checks the wins on facts read from small games: each
+// with the fact it needs, and none without it, nor for a move that wins
+// wherever it is played (a decisive move) or that wins only with another
+// role's move.
+func TestWinConditions(t *testing.T) {
+	for _, tt := range []struct {
+		name, rules string
+		role        int
+		want        []string
+	}{
+		// step 3 is decisive; step 2 wins on 1 and step 1 on 2.
+		{"steps", steps, 0, []string{"(step 1): +(at a 2)", "(step 2): +(at a 1)"}},
+		{"steps", steps, 1, []string{"(step 1): +(at b 2)", "(step 2): +(at b 1)"}},
+		{"pairs", pairs, 0, []string{"(step 1): +(at a 2)", "(step 2): +(at a 1)", "(step 3): +(at a 4)", "(step 4): +(at a 3)"}},
+		// 9 is open only by the other's step onto 5; the count ending
+		// the game is no win.
+		{"guard", guard, 0, nil},
+		// A win onto 4 where the other player does not stand on 1 is
+		// not found: as far as the rules say without legality, the
+		// other may step onto 1 in the same step.
+		{"contested", pairs + "(<= (won ?r) (true (at ?r 4)) (opponent ?r ?o) (not (true (at ?o 1)))) (opponent a b) (opponent b a)", 0,
+			[]string{"(step 1): +(at a 2)", "(step 2): +(at a 1)", "(step 3): +(at a 4)", "(step 4): +(at a 3)"}},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tt.name, tt.role), func(t *testing.T) {
+			r, _ := newBoth(t, tt.rules)
+			if got := winText(r, tt.role); !slices.Equal(got, tt.want) {
+				t.Errorf("wins on facts %q, want %q", got, tt.want)
+			}
+			for _, c := range r.WinConditions(tt.role) {
+				if len(c.Pos)+len(c.Neg) == 0 || slices.Contains(r.DecisiveMoves(tt.role), c.Move) {
+					t.Errorf("%s listed with facts %v %v, a decisive move", r.Moves(tt.role)[c.Move], c.Pos, c.Neg)
+				}
+			}
+			checkWinsSound(t, r, 50)
+		})
+	}
+}
+
+// TestWinConditionsCorpus checks the wins on facts of corpus games: every
+// one met holding in random games, played, ends the game with its role's
+// best goal (by the network's own Next, Terminal and Goals), and a
+// connection game has about one per line and landing square.
+func TestWinConditionsCorpus(t *testing.T) {
+	for _, tt := range []struct {
+		key      string
+		min, max int // wins on facts per role
+	}{
+		// 84 lines of four on the corpus's 8 by 6 board, each
+		// completed by any of its four squares where the square below
+		// is taken, by either colour: 84*4*2 less the bottom row's,
+		// which need nothing below, and less the lines' own squares
+		// below (672 less some), and a few more of states no game
+		// reaches (a gap in a column).
+		{"connectFour", 500, 750},
+		// 8 lines, each completed by any of its 3 squares: 24.
+		{"ticTacToe", 24, 24},
+		// A line of one's own and none of the other's: the other's
+		// lines do not reduce to a few facts. None found.
+		{"pentago", 0, 0},
+		// Reaching the far row wins wherever it is played: decisive
+		// moves, none on facts.
+		{"breakthrough", 0, 0},
+	} {
+		t.Run(tt.key, func(t *testing.T) {
+			r, err := propnet.New(context.Background(), sharedGame(t, tt.key), propnet.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			r.WinConditions(0)
+			t.Logf("found in %v", time.Since(start))
+			for role := range r.Roles() {
+				n := len(r.WinConditions(role))
+				t.Logf("%s: %d wins on facts, %d moves", r.Roles()[role], n, len(r.Moves(role)))
+				if n < tt.min || n > tt.max {
+					t.Errorf("%s: %d wins on facts, want %d to %d", r.Roles()[role], n, tt.min, tt.max)
+				}
+			}
+			games := 100
+			if testing.Short() {
+				games = 20
+			}
+			checkWinsSound(t, r, games)
+		})
+	}
+}
+
+// checkWinsSound plays n random games of r and checks every win on facts
+// whose facts hold and whose move is legal on the way: played, with the
+// other roles' random moves, it ends the game with its role's highest
+// goal.
+func checkWinsSound(t *testing.T, r *propnet.Reasoner, n int) {
+	t.Helper()
+	ctx := context.Background()
+	roles := len(r.Roles())
+	best := make([]int, roles)
+	conds := make([][]reasoner.WinCondition, roles)
+	for role := range roles {
+		_, best[role], _ = r.GoalConditions(role)
+		conds[role] = r.WinConditions(role)
+	}
+	checked := 0
+	for g := range n {
+		rng := rand.New(rand.NewPCG(uint64(g), 13))
+		s, err := r.Initial(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < 500; step++ {
+			if term, _ := r.Terminal(ctx, s); term {
+				break
+			}
+			joint := make([]reasoner.Move, roles)
+			legal := make([][]reasoner.Move, roles)
+			for role := range roles {
+				legal[role], err = r.Legal(ctx, s, role)
+				if err != nil || len(legal[role]) == 0 {
+					t.Fatalf("legal: %v %v", legal[role], err)
+				}
+				joint[role] = legal[role][rng.IntN(len(legal[role]))]
+			}
+			for role := range roles {
+				for _, c := range conds[role] {
+					m := r.Moves(role)[c.Move]
+					if !slices.Contains(legal[role], m) || !holds([]reasoner.Condition{c.Condition}, s) {
+						continue
+					}
+					try := slices.Clone(joint)
+					try[role] = m
+					next, err := r.Next(ctx, s, try)
+					if err != nil {
+						t.Fatal(err)
+					}
+					term, _ := r.Terminal(ctx, next)
+					goals, err := r.Goals(ctx, next)
+					if !term || err != nil || goals[role] != best[role] {
+						t.Fatalf("game %d step %d: %s plays %s where %v and not %v hold: terminal %v, goals %v (%v), want %d", g, step, r.Roles()[role], m, c.Pos, c.Neg, term, goals, err, best[role])
+					}
+					checked++
+				}
+			}
+			if s, err = r.Next(ctx, s, joint); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d wins on facts checked", checked)
+}
+
+// first is a policy that chooses the first move offered; as a WinSeeker
+// it seeks wins when seek is set, and as a Retracter takes moves back
+// then.
+type first struct {
+	r                *propnet.Reasoner
+	seek             bool
+	wins, retracted  int
+	winMoves, chosen []string
+}
+
+func (p *first) Choose(role int, legal []int32) int {
+	p.chosen = append(p.chosen, string(p.r.Moves(role)[legal[0]]))
+	return 0
+}
+
+func (p *first) SeekWins() bool { return p.seek }
+
+func (p *first) ChooseWin(role int, wins []int32) int {
+	p.wins++
+	for _, id := range wins {
+		p.winMoves = append(p.winMoves, string(p.r.Moves(role)[id]))
+	}
+	return 0
+}
+
+func (p *first) Retract(role int) bool {
+	if p.seek {
+		p.retracted++
+	}
+	return p.seek
+}
+
+// TestWinSeekingPlayout checks policy playouts whose policy seeks wins on
+// facts: in pairs, a steps onto 1; b's step onto 1 is taken back, as are
+// its steps onto 2 and 3, each leaving a its win onto 2, and b keeps the
+// last, 4; a then plays its win. Without seeking, both stand on 1 to the
+// end.
+func TestWinSeekingPlayout(t *testing.T) {
+	ctx := context.Background()
+	for _, seek := range []bool{true, false} {
+		r, _ := newBoth(t, pairs)
+		r.WinConditions(0)
+		p := &first{r: r, seek: seek}
+		s, _ := r.Initial(ctx)
+		end, steps, err := r.PolicyPlayout(ctx, s, p, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goals, _ := r.Goals(ctx, end)
+		want := struct {
+			goals            []int
+			steps            int
+			facts            string
+			wins, retracted  int
+			winMoves, chosen []string
+		}{[]int{100, 0}, 3, "(at a 1) (at a 2) (at b 4) (control b)", 1, 3, []string{"(step 2)"},
+			[]string{"(step 1)", "(step 1)", "(step 2)", "(step 3)"}}
+		if !seek {
+			want.goals, want.steps, want.facts, want.wins, want.retracted, want.winMoves = []int{0, 0}, 20, "(at a 1) (at b 1) (control a)", 0, 0, nil
+			want.chosen = slices.Repeat([]string{"(step 1)"}, 20)
+		}
+		facts := fmt.Sprint(end.Facts())
+		facts = strings.Trim(facts, "[]")
+		if !slices.Equal(goals, want.goals) || steps != want.steps || facts != want.facts || p.wins != want.wins || p.retracted != want.retracted ||
+			!slices.Equal(p.winMoves, want.winMoves) || !slices.Equal(p.chosen, want.chosen) {
+			t.Errorf("seek %v: goals %v after %d steps in %s, %d wins chosen %q, %d taken back, chosen %q; want %+v", seek, goals, steps, facts, p.wins, p.winMoves, p.retracted, p.chosen, want)
+		}
+	}
+}
+
+// BenchmarkWinConditions measures finding the wins on facts of corpus
+// games, from a network that has not looked yet, and reports how many
+// each role has:
+//
+//	go test -run XXX -bench WinConditions -benchtime 1x ./reasoner/propnet/
+func BenchmarkWinConditions(b *testing.B) {
+	for _, key := range []string{"connectFour", "pentago", "hex", "reversi", "checkers", "breakthrough", "knightThrough", "minichess", "ticTacToe", "connect5", "connectFourLarge", "gomoku_11x11", "nineBoardTicTacToe", "3pConnectFour", "dualConnect4"} {
+		b.Run(key, func(b *testing.B) {
+			d := sharedGame(b, key)
+			var counts []int
+			for range b.N {
+				b.StopTimer()
+				r, err := propnet.New(context.Background(), d, propnet.Options{})
+				if err != nil {
+					b.Skip(err)
+				}
+				b.StartTimer()
+				r.WinConditions(0)
+				b.StopTimer()
+				counts = counts[:0]
+				for role := range r.Roles() {
+					counts = append(counts, len(r.WinConditions(role)))
+				}
+			}
+			for role, n := range counts {
+				b.ReportMetric(float64(n), fmt.Sprintf("wins/role%d", role))
+			}
+		})
+	}
+}
