@@ -30,16 +30,17 @@ import (
 
 var _ reasoner.FactWinner = (*Reasoner)(nil)
 
-// Bounds of the search for wins on facts. maxWinWork bounds the literals
-// written by the generator and the gate inputs read by the verifier, which
-// bounds the time (about a fifth of a second on the corpus's worst game).
+// Bounds of the search for wins on facts. maxWinWork bounds, per role, the
+// literals written and compared by the generator and the gate inputs read
+// by the verifier, which bounds the time (BenchmarkWinConditions).
 const (
 	maxWinTerms    = 4096 // terms kept per node and polarity
 	maxWinFacts    = 10   // facts per term
 	maxWinDepth    = 256  // gates read below the goal, terminal and next
 	maxWinCombos   = 64   // subsets read of a threshold gate that is neither AND nor OR
 	maxWinPatterns = 1 << 14
-	maxWinWork     = 1 << 23
+	maxWinProduct  = 1 << 16 // pairs of terms merged by a product
+	maxWinWork     = 1 << 22
 	// winSamples random games from the initial state give how often each
 	// fact holds, to test first the fact of a pattern that holds least.
 	winSamples     = 16
@@ -120,7 +121,12 @@ next:
 func (w *winFacts) find(net *network) {
 	w.once.Do(func() {
 		found := net.findWinFacts()
-		freq := net.factFrequencies()
+		var freq []float64
+		for _, pats := range found {
+			if len(pats) > 0 && freq == nil {
+				freq = net.factFrequencies()
+			}
+		}
 		w.litStart = []int32{0}
 		w.first = make([][]int32, len(net.roles))
 		for role, pats := range found {
@@ -256,6 +262,7 @@ func (net *network) findWinFacts() [][]winPattern {
 	st := newStepper(net)
 	goals := newKleene(gn)
 	total := 0
+	var seeds []seed
 	for role := range net.roles {
 		best := -1
 		for i, p := range gn.goals[role] {
@@ -267,13 +274,35 @@ func (net *network) findWinFacts() [][]winPattern {
 			continue
 		}
 		goal := gn.goals[role][best].node
+		// Each role has the same budget: one that needs more is left
+		// with what it found within it.
+		work, st.work = 0, 0
 		mk := func(on *network, vars map[int32]int32) *regressor {
 			return &regressor{net: on, vars: vars, nb: nb, inputRole: inputRole, role: int32(role), memo: map[int64][][]int32{}, work: &work}
 		}
 		cur := mk(net, vars)
-		// Terms over the next state: the terminal's and the goal's,
-		// both read from it.
-		ends := cur.product(cur.terms(net.terminal, false, 0), mk(gn, goalVars).terms(goal, false, 0))
+		// Terms over the next state for the goal and the terminal: a
+		// term of the goal alone where it makes the terminal true (a
+		// line of four, both), and else with a term of the terminal's,
+		// read only then.
+		var ends, unended [][]int32
+		for _, t := range mk(gn, goalVars).terms(goal, false, 0) {
+			seeds = seeds[:0]
+			for _, l := range t {
+				seeds = append(seeds, seed{l >> 1, l&1 == 0})
+			}
+			st.states.run(seeds, net.bases)
+			ended := st.states.value(net.terminal) == valTrue
+			st.work += st.states.reset()
+			if ended {
+				ends = append(ends, t)
+			} else {
+				unended = append(unended, t)
+			}
+		}
+		if len(unended) > 0 {
+			ends = append(ends, cur.product(unended, cur.terms(net.terminal, false, 0))...)
+		}
 		var cands []winPattern
 		for _, t := range ends {
 			acc := always
@@ -299,9 +328,6 @@ func (net *network) findWinFacts() [][]winPattern {
 			}
 			return slices.Compare(a.lits, b.lits)
 		})
-		// The verifier's seeds: the move played, the role's other
-		// moves not, and the facts.
-		var seeds []seed
 		var kept []winPattern
 		for i, c := range cands {
 			if i > 0 && c.move == cands[i-1].move && slices.Equal(c.lits, cands[i-1].lits) {
@@ -325,6 +351,8 @@ func (net *network) findWinFacts() [][]winPattern {
 			if over {
 				continue
 			}
+			// The verifier's seeds: the move played, the role's other
+			// moves not, and the facts.
 			seeds = seeds[:0]
 			for i, p := range net.legal[role] {
 				if p.input >= 0 {
@@ -536,10 +564,22 @@ func (g *regressor) product(a, b [][]int32) [][]int32 {
 	if len(b) == 1 && len(b[0]) == 0 {
 		return a
 	}
+	// Past maxWinProduct pairs, the longer terms of the larger side are
+	// left out (both are sorted shortest first).
+	for len(a)*len(b) > maxWinProduct {
+		if len(a) >= len(b) {
+			a = a[:max(1, maxWinProduct/len(b))]
+		} else {
+			b = b[:max(1, maxWinProduct/len(a))]
+		}
+	}
 	var out [][]int32
 	// holdsOne reports whether x holds a term of ts.
 	holdsOne := func(x []int32, ts [][]int32) bool {
-		*g.work += len(ts)
+		if *g.work > maxWinWork {
+			return false
+		}
+		*g.work += len(ts) * (len(x) + 1)
 		for _, y := range ts {
 			if len(y) <= len(x) && subset(y, x) {
 				return true
@@ -629,6 +669,7 @@ func (g *regressor) merge(a, b []int32) []int32 {
 // normalise sorts terms by length, then literals, drops repeats and those
 // holding a shorter one when few, and keeps at most maxWinTerms.
 func (g *regressor) normalise(ts [][]int32) [][]int32 {
+	*g.work += 16 * len(ts) // the sort
 	slices.SortFunc(ts, func(a, b []int32) int {
 		if len(a) != len(b) {
 			return len(a) - len(b)
