@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -49,6 +49,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   wins=on|off         policy playouts play a move the rules show wins at once wherever it is played, and take back one that lets another role play such a move (default on)
+  winfacts=on|off     policy playouts play a move the rules show wins at once where a few facts of the state hold (connect four's fourth disc), and take back one that lets another role play such a move (default off)
   prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
   heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say (default off)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
@@ -139,6 +140,8 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.Decisive)
 	case "wins":
 		return parseSwitch(value, &cfg.Wins)
+	case "winfacts":
+		return parseSwitch(value, &cfg.WinFacts)
 	case "resist":
 		return parseSwitch(value, &cfg.Resist)
 	case "focus":

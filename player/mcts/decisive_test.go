@@ -198,3 +198,80 @@ func TestWins(t *testing.T) {
 		}
 	}
 }
+
+// claim is a game of two players taking turns to claim places 1 to 9: one
+// who holds both 1 and 2, or both 8 and 9, wins; a place claimed is
+// closed to the other. No move wins wherever it is played; each of 1, 2,
+// 8 and 9 wins where the player holds the other of its pair.
+const claim = `
+(role a) (role b)
+(place 1) (place 2) (place 3) (place 4) (place 5) (place 6) (place 7) (place 8) (place 9)
+(init (control a))
+(<= (taken ?i) (true (at ?r ?i)))
+(<= open (place ?i) (not (taken ?i)))
+(<= (legal ?r (step ?i)) (true (control ?r)) (place ?i) (not (taken ?i)))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (at ?r ?i)) (does ?r (step ?i)))
+(<= (next (at ?r ?i)) (true (at ?r ?i)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (won ?r) (true (at ?r 1)) (true (at ?r 2)))
+(<= (won ?r) (true (at ?r 8)) (true (at ?r 9)))
+(<= terminal (won ?r))
+(<= terminal (not open))
+(<= (goal ?r 100) (won ?r))
+(<= (goal ?r 0) (role ?r) (not (won ?r)))
+`
+
+// TestWinFacts checks policy playouts with WinFacts: holding 1, the first
+// player claims 2 at once in every playout, a win recorded as the policy's
+// choice; with the other holding 1, the first player claims 2 in every
+// playout, for every other move is taken back. Without WinFacts, neither
+// happens in every playout.
+func TestWinFacts(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		init string
+		won  bool // the first move wins
+	}{
+		{"(init (at a 1))", true},
+		{"(init (at b 1))", false},
+	} {
+		d, err := gdl.ParseFile("claim.kif", []byte(claim+tt.init))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := propnet.New(ctx, d, propnet.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, winfacts := range []Switch{On, Off} {
+			s := newSearch(t, r, Config{Workers: 1, WinFacts: winfacts})
+			w := newWorker(s, 1, 0)
+			w.pp = r
+			claimed, wins := 0, 0
+			const playouts = 200
+			for range playouts {
+				w.seq = w.seq[:0]
+				// The first step only: a forced move is not recorded.
+				end, _, err := r.PolicyPlayout(ctx, s.root.state, w, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if slices.Contains(end.Facts(), "(at a 2)") {
+					claimed++
+				}
+				if over, _ := r.Terminal(ctx, end); over {
+					wins++
+					if winfacts == On && (len(w.seq) != 1 || !w.seq[0].policy) {
+						t.Errorf("%s: the win at once is not recorded as the policy's: %v", tt.init, w.seq)
+					}
+				}
+			}
+			if on := winfacts == On; (claimed == playouts) != on || tt.won && (wins == playouts) != on {
+				t.Errorf("%s, winfacts %v: 2 claimed first in %d of %d playouts, %d won at once", tt.init, winfacts, claimed, playouts, wins)
+			}
+		}
+	}
+}

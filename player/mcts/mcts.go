@@ -157,6 +157,15 @@ type Config struct {
 	// move taken back, where Decisive costs a next state per legal
 	// move. A game without such moves plays as with it off.
 	Wins Switch
+	// WinFacts switches on or off (the default), in policy playouts,
+	// playing a move the rules show to win at once in the states where
+	// a few facts hold whenever one is legal and its facts hold
+	// (reasoner.FactWinner: connect four's disc completing a line), and
+	// taking back a move after which another role has one, as Wins does
+	// for moves that win wherever they are played: a few bit tests per
+	// legal move per choice, and a next state per move taken back. A
+	// game without such moves plays as with it off.
+	WinFacts Switch
 	// ProveLeaves switches on (the default) or off proving, the first
 	// time the tree grows below a state where one role moves (its second
 	// visit), that the role wins at once if one of its moves ends the
@@ -365,6 +374,9 @@ type Search struct {
 	// played, as bits over the PolicyPlayouter's numbering (Config.Wins);
 	// nil for a role without any, or with Wins off.
 	wins [][]uint64
+	// winfacts: policy playouts play the wins on facts the reasoner
+	// found (Config.WinFacts); false without any.
+	winfacts bool
 	// pinRole's move at the root is pinMove, after Commit; pinRole is
 	// -1 when nothing is committed (focus.go).
 	pinRole int
@@ -459,6 +471,11 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
 	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(true) {
 		s.wins = decisiveBits(dm, pp, len(s.roles))
+	}
+	if fw, ok := r.(reasoner.FactWinner); ok && s.fast && cfg.WinFacts.enabled(false) {
+		for role := range s.roles {
+			s.winfacts = s.winfacts || len(fw.WinConditions(role)) > 0
+		}
 	}
 	return s, nil
 }

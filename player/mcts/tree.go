@@ -788,13 +788,32 @@ func (w *worker) Choose(role int, legal []int32) int {
 	return i
 }
 
-var _ reasoner.Retracter = (*worker)(nil)
+var (
+	_ reasoner.Retracter = (*worker)(nil)
+	_ reasoner.WinSeeker = (*worker)(nil)
+)
+
+// SeekWins reports whether policy playouts play wins on facts
+// (reasoner.WinSeeker), with Config.WinFacts.
+func (w *worker) SeekWins() bool { return w.s.winfacts }
+
+// ChooseWin chooses one of role's moves wins, each of which wins at once
+// in the playout's state, uniformly, and records it as the policy's
+// choice, as Choose does a decisive move.
+func (w *worker) ChooseWin(role int, wins []int32) int {
+	i := 0
+	if len(wins) > 1 {
+		i = w.rng.IntN(len(wins))
+	}
+	w.record(role, w.pp.Moves(role)[wins[i]], wins[i], true)
+	return i
+}
 
 // Retract takes back role's last choice in a policy playout, which let
-// another role win at once (reasoner.Retracter), with Config.Wins: the
-// record of the choice, the last made, is dropped.
+// another role win at once (reasoner.Retracter), with Config.Wins or
+// Config.WinFacts: the record of the choice, the last made, is dropped.
 func (w *worker) Retract(role int) bool {
-	if w.s.wins == nil {
+	if w.s.wins == nil && !w.s.winfacts {
 		return false
 	}
 	if w.played != nil {
