@@ -55,6 +55,10 @@ type Reasoner struct {
 	prev  []uint64 // scratch: the state before a move a playout may take back
 	joint []int32  // scratch: input nodes of a joint move
 	ids   []int32  // scratch: numbers (positions in net.legal) of one role's legal moves
+	// cleared is, in a playout seeking wins on facts, the role whose
+	// move reached the current state, when every other role was found
+	// to have no win on facts in it; noRole when not known.
+	cleared int
 }
 
 var (
@@ -302,6 +306,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 	ws, seek := p.(reasoner.WinSeeker)
 	seek = seek && r.net.wins.known() && ws.SeekWins()
 	careful := rt != nil && (r.net.decisive.known() || seek)
+	r.cleared = noRole
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -315,6 +320,8 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 		}
 		r.joint = r.joint[:0]
 		mover, chosen := noRole, -1
+		cleared := r.cleared
+		r.cleared = noRole
 		for role, ps := range net.legal {
 			words := m.legalWords(role)
 			n := 0
@@ -337,7 +344,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 					}
 				}
 				var i int
-				if seek && r.keepWins(role, cur) {
+				if seek && (cleared == noRole || cleared == role) && r.keepWins(role, cur) {
 					i = ws.ChooseWin(role, r.ids)
 				} else {
 					i = p.Choose(role, r.ids)
@@ -441,6 +448,9 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, see
 		}
 	}
 	if !threat && (!seek || !r.factThreat(m, mover, words)) {
+		if seek {
+			r.cleared = mover // the next step need not look again
+		}
 		return false, false // most steps: nothing to take back
 	}
 	played := r.ids[chosen]

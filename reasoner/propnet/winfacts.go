@@ -57,45 +57,47 @@ const (
 func (r *Reasoner) WinConditions(role int) []reasoner.WinCondition {
 	w := r.net.wins
 	w.find(r.net)
-	if role < 0 || role >= len(w.first) || w.first[role] == nil {
+	if role < 0 || role >= len(w.pats) {
 		return nil
 	}
 	var out []reasoner.WinCondition
-	first := w.first[role]
-	for i := range len(first) - 1 {
-		for p := first[i]; p < first[i+1]; p++ {
-			c := reasoner.WinCondition{Move: int32(i)}
-			for _, l := range w.lits[w.litStart[p]:w.litStart[p+1]] {
-				if f := r.net.facts[l>>1]; l&1 == 0 {
-					c.Pos = append(c.Pos, f)
-				} else {
-					c.Neg = append(c.Neg, f)
-				}
+	for _, p := range w.pats[role] {
+		c := reasoner.WinCondition{Move: p.move}
+		for _, l := range p.lits {
+			if f := r.net.facts[l>>1]; l&1 == 0 {
+				c.Pos = append(c.Pos, f)
+			} else {
+				c.Neg = append(c.Neg, f)
 			}
-			out = append(out, c)
 		}
+		out = append(out, c)
 	}
 	return out
 }
 
-// winFacts holds the wins on facts once found, indexed by move for the
-// playouts.
+// winFacts holds the wins on facts once found, and for the playouts, each
+// move's as a trie of facts.
 type winFacts struct {
 	once sync.Once
 	done atomic.Bool
-	// first[role][i] to first[role][i+1] are the patterns of move i of
-	// role; nil for a role without any.
+	pats [][]winPattern // per role, by move
+	// first[role][i] to first[role][i+1] are the trie nodes of move i of
+	// role; nil for a role without any. Node k tests the fact lit[k], a
+	// base times two, plus one when it must not hold: if it holds, the
+	// move wins when end[k] is set and else node k+1 is tested next; if
+	// not, skip[k], past the nodes below k. The nodes are in preorder, so
+	// that patterns sharing facts test them once, the facts most of a
+	// move's patterns share first, and the least often true in random
+	// games first among those.
 	first [][]int32
-	// Pattern p's facts are lits[litStart[p]:litStart[p+1]], each a base
-	// times two, plus one when it must not hold; the fact least often
-	// true in random games first.
-	litStart []int32
-	lits     []int32
+	lit   []int32
+	skip  []int32
+	end   []bool
 }
 
 // known reports whether the wins have been found and a role has one; it
 // does not look for them.
-func (w *winFacts) known() bool { return w.done.Load() && len(w.litStart) > 1 }
+func (w *winFacts) known() bool { return w.done.Load() && len(w.lit) > 0 }
 
 // holds reports whether a pattern of move id of role holds in the state
 // words. known must be true.
@@ -104,15 +106,17 @@ func (w *winFacts) holds(role int, id int32, words []uint64) bool {
 	if first == nil {
 		return false
 	}
-next:
-	for p := first[id]; p < first[id+1]; p++ {
-		for _, l := range w.lits[w.litStart[p]:w.litStart[p+1]] {
-			j := l >> 1
-			if words[j>>6]>>(j&63)&1 == uint64(l&1) {
-				continue next
-			}
+	for k, stop := first[id], first[id+1]; k < stop; {
+		l := w.lit[k]
+		j := l >> 1
+		if words[j>>6]>>(j&63)&1 == uint64(l&1) {
+			k = w.skip[k] // the fact does not hold
+			continue
 		}
-		return true
+		if w.end[k] {
+			return true
+		}
+		k++
 	}
 	return false
 }
@@ -120,39 +124,87 @@ next:
 // find finds the wins of net, the first time it is called.
 func (w *winFacts) find(net *network) {
 	w.once.Do(func() {
-		found := net.findWinFacts()
-		var freq []float64
-		for _, pats := range found {
-			if len(pats) > 0 && freq == nil {
-				freq = net.factFrequencies()
-			}
-		}
-		w.litStart = []int32{0}
+		w.pats = net.findWinFacts()
 		w.first = make([][]int32, len(net.roles))
-		for role, pats := range found {
+		var freq []float64
+		for role, pats := range w.pats {
 			if len(pats) == 0 {
 				continue
+			}
+			if freq == nil {
+				freq = net.factFrequencies()
 			}
 			first := make([]int32, len(net.legal[role])+1)
 			at := 0
 			for i := range net.legal[role] {
-				first[i] = int32(len(w.litStart) - 1)
-				for ; at < len(pats) && pats[at].move == int32(i); at++ {
-					lits := pats[at].lits
-					// Rarest first: a pattern is mostly rejected by its
-					// first fact.
-					slices.SortStableFunc(lits, func(a, b int32) int {
-						return compareFloat(holdRate(freq, a), holdRate(freq, b))
-					})
-					w.lits = append(w.lits, lits...)
-					w.litStart = append(w.litStart, int32(len(w.lits)))
+				first[i] = int32(len(w.lit))
+				from := at
+				for at < len(pats) && pats[at].move == int32(i) {
+					at++
 				}
+				w.addTrie(pats[from:at], freq)
 			}
-			first[len(net.legal[role])] = int32(len(w.litStart) - 1)
+			first[len(net.legal[role])] = int32(len(w.lit))
 			w.first[role] = first
 		}
 		w.done.Store(true)
 	})
+}
+
+// addTrie appends the trie of one move's patterns.
+func (w *winFacts) addTrie(pats []winPattern, freq []float64) {
+	count := map[int32]int{}
+	for _, p := range pats {
+		for _, l := range p.lits {
+			count[l]++
+		}
+	}
+	before := func(a, b int32) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		if c := compareFloat(holdRate(freq, a), holdRate(freq, b)); c != 0 {
+			return c
+		}
+		return int(a - b)
+	}
+	seqs := make([][]int32, len(pats))
+	for i, p := range pats {
+		seqs[i] = slices.Clone(p.lits)
+		slices.SortFunc(seqs[i], before)
+	}
+	slices.SortFunc(seqs, func(a, b []int32) int {
+		for i := range min(len(a), len(b)) {
+			if c := before(a[i], b[i]); c != 0 {
+				return c
+			}
+		}
+		return len(a) - len(b)
+	})
+	var build func(seqs [][]int32, depth int)
+	build = func(seqs [][]int32, depth int) {
+		for len(seqs) > 0 {
+			if len(seqs[0]) <= depth {
+				seqs = seqs[1:] // a repeat of a pattern already ended
+				continue
+			}
+			l := seqs[0][depth]
+			n := 1
+			for n < len(seqs) && len(seqs[n]) > depth && seqs[n][depth] == l {
+				n++
+			}
+			k := len(w.lit)
+			w.lit = append(w.lit, l)
+			w.skip = append(w.skip, 0)
+			w.end = append(w.end, len(seqs[0]) == depth+1)
+			if !w.end[k] {
+				build(seqs[:n], depth+1)
+			}
+			w.skip[k] = int32(len(w.lit))
+			seqs = seqs[n:]
+		}
+	}
+	build(seqs, 0)
 }
 
 func compareFloat(a, b float64) int {
