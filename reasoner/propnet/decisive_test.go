@@ -91,18 +91,31 @@ func TestDecisiveMoves(t *testing.T) {
 // highest goal.
 func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 	t.Helper()
+	for role := range r.Roles() {
+		if _, best, _ := r.GoalConditions(role); len(r.DecisiveMoves(role)) > 0 && best == 0 {
+			t.Fatalf("role %d has decisive moves but no best goal", role)
+		}
+	}
+	checked := checkWinning(t, r, n, 11, "decisive", func(role int, _ *reasoner.State) []int32 { return r.DecisiveMoves(role) })
+	t.Logf("%d decisive moves checked", checked)
+}
+
+// checkWinning plays n random games of r, from generators of the given
+// stream, and checks every move wins names for a role in a state on the
+// way that is legal there: played, with the other roles' random moves, it
+// ends the game with its role's highest goal. what names such moves in
+// failures. It returns the number of moves checked.
+func checkWinning(t *testing.T, r *propnet.Reasoner, n int, stream uint64, what string, wins func(role int, s *reasoner.State) []int32) int {
+	t.Helper()
 	ctx := context.Background()
 	roles := len(r.Roles())
 	best := make([]int, roles)
 	for role := range roles {
 		_, best[role], _ = r.GoalConditions(role)
-		if len(r.DecisiveMoves(role)) > 0 && best[role] == 0 {
-			t.Fatalf("role %d has decisive moves but no best goal", role)
-		}
 	}
 	checked := 0
 	for g := range n {
-		rng := rand.New(rand.NewPCG(uint64(g), 11))
+		rng := rand.New(rand.NewPCG(uint64(g), stream))
 		s, err := r.Initial(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -112,18 +125,18 @@ func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 				break
 			}
 			joint := make([]reasoner.Move, roles)
+			legal := make([][]reasoner.Move, roles)
 			for role := range roles {
-				legal, err := r.Legal(ctx, s, role)
-				if err != nil || len(legal) == 0 {
-					t.Fatalf("legal: %v %v", legal, err)
+				legal[role], err = r.Legal(ctx, s, role)
+				if err != nil || len(legal[role]) == 0 {
+					t.Fatalf("legal: %v %v", legal[role], err)
 				}
-				joint[role] = legal[rng.IntN(len(legal))]
+				joint[role] = legal[role][rng.IntN(len(legal[role]))]
 			}
 			for role := range roles {
-				legal, _ := r.Legal(ctx, s, role)
-				for _, i := range r.DecisiveMoves(role) {
+				for _, i := range wins(role, s) {
 					m := r.Moves(role)[i]
-					if !slices.Contains(legal, m) {
+					if !slices.Contains(legal[role], m) {
 						continue
 					}
 					try := slices.Clone(joint)
@@ -135,7 +148,7 @@ func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 					term, _ := r.Terminal(ctx, next)
 					goals, err := r.Goals(ctx, next)
 					if !term || err != nil || goals[role] != best[role] {
-						t.Fatalf("game %d step %d: %s plays %s, said decisive: terminal %v, goals %v (%v), want %d", g, step, r.Roles()[role], m, term, goals, err, best[role])
+						t.Fatalf("game %d step %d: %s plays %s, said %s in %v: terminal %v, goals %v (%v), want %d", g, step, r.Roles()[role], m, what, s.Facts(), term, goals, err, best[role])
 					}
 					checked++
 				}
@@ -145,7 +158,7 @@ func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 			}
 		}
 	}
-	t.Logf("%d decisive moves checked", checked)
+	return checked
 }
 
 // guard is a game of two players taking turns to stand on places: a

@@ -37,12 +37,7 @@ func (r *Reasoner) GoalConditions(role int) (conds []reasoner.Condition, value i
 	if gn == nil || role < 0 || role >= len(gn.goals) {
 		return nil, 0, false
 	}
-	best := -1
-	for i, p := range gn.goals[role] {
-		if !p.bad && (best < 0 || p.value > gn.goals[role][best].value) {
-			best = i
-		}
-	}
+	best := gn.bestGoal(role)
 	if best < 0 {
 		return nil, 0, false
 	}
@@ -209,4 +204,16 @@ func mergeLiterals(a, b []int32) []int32 {
 func dedupConditions(cs [][]int32) [][]int32 {
 	slices.SortFunc(cs, slices.Compare)
 	return slices.CompactFunc(cs, slices.Equal)
+}
+
+// bestGoal returns the position, in the goal network gn's goals of role,
+// of its highest numeric goal, or -1 when it has none.
+func (gn *network) bestGoal(role int) int {
+	best := -1
+	for i, p := range gn.goals[role] {
+		if !p.bad && (best < 0 || p.value > gn.goals[role][best].value) {
+			best = i
+		}
+	}
+	return best
 }

@@ -316,12 +316,7 @@ func (net *network) findWinFacts() [][]winPattern {
 	total := 0
 	var seeds []seed
 	for role := range net.roles {
-		best := -1
-		for i, p := range gn.goals[role] {
-			if !p.bad && (best < 0 || p.value > gn.goals[role][best].value) {
-				best = i
-			}
-		}
+		best := gn.bestGoal(role)
 		if best < 0 {
 			continue
 		}

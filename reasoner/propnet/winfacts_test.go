@@ -3,7 +3,6 @@ package propnet_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -145,59 +144,20 @@ func TestWinConditionsCorpus(t *testing.T) {
 // goal.
 func checkWinsSound(t *testing.T, r *propnet.Reasoner, n int) {
 	t.Helper()
-	ctx := context.Background()
-	roles := len(r.Roles())
-	best := make([]int, roles)
-	conds := make([][]reasoner.WinCondition, roles)
-	for role := range roles {
-		_, best[role], _ = r.GoalConditions(role)
+	conds := make([][]reasoner.WinCondition, len(r.Roles()))
+	for role := range conds {
 		conds[role] = r.WinConditions(role)
 	}
-	checked := 0
-	for g := range n {
-		rng := rand.New(rand.NewPCG(uint64(g), 13))
-		s, err := r.Initial(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for step := 0; step < 500; step++ {
-			if term, _ := r.Terminal(ctx, s); term {
-				break
-			}
-			joint := make([]reasoner.Move, roles)
-			legal := make([][]reasoner.Move, roles)
-			for role := range roles {
-				legal[role], err = r.Legal(ctx, s, role)
-				if err != nil || len(legal[role]) == 0 {
-					t.Fatalf("legal: %v %v", legal[role], err)
-				}
-				joint[role] = legal[role][rng.IntN(len(legal[role]))]
-			}
-			for role := range roles {
-				for _, c := range conds[role] {
-					m := r.Moves(role)[c.Move]
-					if !slices.Contains(legal[role], m) || !holds([]reasoner.Condition{c.Condition}, s) {
-						continue
-					}
-					try := slices.Clone(joint)
-					try[role] = m
-					next, err := r.Next(ctx, s, try)
-					if err != nil {
-						t.Fatal(err)
-					}
-					term, _ := r.Terminal(ctx, next)
-					goals, err := r.Goals(ctx, next)
-					if !term || err != nil || goals[role] != best[role] {
-						t.Fatalf("game %d step %d: %s plays %s where %v and not %v hold: terminal %v, goals %v (%v), want %d", g, step, r.Roles()[role], m, c.Pos, c.Neg, term, goals, err, best[role])
-					}
-					checked++
-				}
-			}
-			if s, err = r.Next(ctx, s, joint); err != nil {
-				t.Fatal(err)
+	var moves []int32
+	checked := checkWinning(t, r, n, 13, "winning on facts", func(role int, s *reasoner.State) []int32 {
+		moves = moves[:0]
+		for _, c := range conds[role] {
+			if holds([]reasoner.Condition{c.Condition}, s) {
+				moves = append(moves, c.Move)
 			}
 		}
-	}
+		return moves
+	})
 	t.Logf("%d wins on facts checked", checked)
 }
 
