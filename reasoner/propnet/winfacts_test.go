@@ -3,11 +3,14 @@ package propnet_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/propnet"
 )
@@ -233,17 +236,30 @@ func TestWinSeekingPlayout(t *testing.T) {
 
 // BenchmarkWinConditions measures finding the wins on facts of corpus
 // games, from a network that has not looked yet, and reports how many
-// each role has:
+// each role has; GGP_PROPNET_ALL=1 measures every game that grounds:
 //
 //	go test -run XXX -bench WinConditions -benchtime 1x ./reasoner/propnet/
 func BenchmarkWinConditions(b *testing.B) {
-	for _, key := range []string{"connectFour", "pentago", "hex", "reversi", "checkers", "breakthrough", "knightThrough", "minichess", "ticTacToe", "connect5", "connectFourLarge", "gomoku_11x11", "nineBoardTicTacToe", "3pConnectFour", "dualConnect4"} {
+	keys := []string{"connectFour", "pentago", "hex", "reversi", "checkers", "breakthrough", "knightThrough", "minichess", "ticTacToe", "connect5", "connectFourLarge", "gomoku_11x11", "nineBoardTicTacToe", "3pConnectFour", "dualConnect4"}
+	if os.Getenv("GGP_PROPNET_ALL") != "" {
+		dirs, err := games.Corpus(sharedGames)
+		if err != nil {
+			b.Skip(err)
+		}
+		keys = keys[:0]
+		for _, dir := range dirs {
+			keys = append(keys, filepath.Base(dir))
+		}
+	}
+	for _, key := range keys {
 		b.Run(key, func(b *testing.B) {
 			d := sharedGame(b, key)
 			var counts []int
 			for range b.N {
 				b.StopTimer()
-				r, err := propnet.New(context.Background(), d, propnet.Options{})
+				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				r, err := propnet.New(ctx, d, propnet.Options{})
+				cancel()
 				if err != nil {
 					b.Skip(err)
 				}
