@@ -44,6 +44,20 @@ const maxWholeStatic = 1 << 18
 // Past it grounding starts again with the relation derived whole.
 const maxDemand = 1 << 15
 
+// maxAbstractedDemand bounds the demand of a relation whose argument was
+// abstracted (abstract.go) instead: derived whole, such a relation is the
+// product of its other arguments' atoms and the abstracted argument's
+// values, which its demand, however large, can only be smaller than.
+const maxAbstractedDemand = 1 << 20
+
+// demandBound returns the bound on the demand of relation r.
+func (g *grounder) demandBound(r int) int {
+	if g.abstracted[r] {
+		return maxAbstractedDemand
+	}
+	return maxDemand
+}
+
 // maxAttempts bounds the attempts at grounding a game.
 const maxAttempts = 8
 
@@ -106,7 +120,7 @@ func groundRewritten(ctx context.Context, d *gdl.Description, limits Limits, mem
 		// Every relation on its way past a bound changes now, rather
 		// than one per attempt.
 		for r, rel := range gr.rels {
-			if q := gr.demandFor(r); q >= 0 && len(rel.atoms) >= maxDemand/2 {
+			if q := gr.demandFor(r); q >= 0 && len(rel.atoms) >= gr.demandBound(q)/2 {
 				gr.flip = append(gr.flip, relKey{gr.rels[q].name, gr.rels[q].arity})
 			} else if gr.wholeStatic(r) && len(rel.atoms) >= maxWholeStatic/2 {
 				gr.flip = append(gr.flip, relKey{rel.name, rel.arity})
@@ -166,6 +180,8 @@ type Limits struct {
 	// (unfold.go), for tests; rewriteAlways rewrites the rules even of a
 	// game that grounds as written.
 	noDemand, noSplit, noUnfold, rewriteAlways bool
+	// noAbstract leaves pass-through arguments as written (abstract.go).
+	noAbstract bool
 	// maxSteps bounds the join steps (0: no bound).
 	maxSteps int
 }
@@ -226,6 +242,9 @@ type grounder struct {
 	flip    []relKey
 	// settled names the relations too large both ways: derived whole.
 	settled map[relKey]bool
+	// abstracted marks the relations whose arguments were abstracted,
+	// and their tied parts (abstract.go).
+	abstracted map[int]bool
 	// auxRels holds the relations added by projecting and splitting
 	// rules, by their definitions (auxRelation).
 	auxRels map[string]int

@@ -376,8 +376,8 @@ func (g *grounder) add(r int, atom termID) {
 		if g.wholeStatic(r) {
 			g.flip = append(g.flip, relKey{rel.name, rel.arity})
 		}
-	case maxDemand:
-		if q := g.demandFor(r); q >= 0 {
+	case maxDemand, maxAbstractedDemand:
+		if q := g.demandFor(r); q >= 0 && len(rel.atoms) == g.demandBound(q) {
 			g.flip = append(g.flip, relKey{g.rels[q].name, g.rels[q].arity})
 		}
 	}

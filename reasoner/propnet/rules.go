@@ -121,6 +121,9 @@ func (g *grounder) compile(d *gdl.Description) error {
 			g.project(c)
 		}
 	}
+	if !g.noSplit && !g.limits.noAbstract {
+		g.abstract()
+	}
 	if !g.noSplit && !g.noUnfold {
 		g.unfold()
 	}
