@@ -554,3 +554,15 @@ func dropArg(l literal, k int) literal {
 	}
 	return l
 }
+
+// inheritAbstracted marks the relations split off a rule of relation r
+// (split.go, except.go) abstracted when r is: they answer r's demand, and
+// keep its bound.
+func (g *grounder) inheritAbstracted(r int, parts ...int) {
+	if !g.abstracted[r] {
+		return
+	}
+	for _, p := range parts {
+		g.abstracted[p] = true
+	}
+}

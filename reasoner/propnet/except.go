@@ -156,6 +156,7 @@ func (g *grounder) exceptClause(c *clause, d int, dynamic []bool) bool {
 	}
 	xbody = append([]literal{t}, xbody...)
 	x, isNew := g.auxRelation("except", xbody, append(cv, rv...))
+	g.inheritAbstracted(c.head.rel, t.rel, x.rel)
 	if isNew {
 		g.rules = append(g.rules, &clause{head: x, body: xbody, nvars: c.nvars, pos: c.pos, except: 1 + t.rel})
 	}

@@ -84,6 +84,7 @@ func (g *grounder) splitClause(c *clause) {
 			group = append(group, g.guard(c, i, group))
 		}
 		aux, isNew := g.auxRelation("split", group, bestIface)
+		g.inheritAbstracted(c.head.rel, aux.rel)
 		c.body = append(rest, aux)
 		if isNew {
 			g.rules = append(g.rules, &clause{head: aux, body: group, nvars: c.nvars, pos: c.pos})
