@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/gdl/scc"
 )
 
 // Abstracting pass-through arguments. Chess asks whether a square is
@@ -102,17 +101,7 @@ func (g *grounder) abstractableGroup(done map[int]bool) ([]posKey, map[posKey][]
 			}
 		}
 	}
-	comp, _ := scc.Components(len(g.rels), func(v int) []int {
-		var out []int
-		for _, c := range byHead[v] {
-			for _, l := range c.body {
-				if l.kind != litDistinct {
-					out = append(out, l.rel)
-				}
-			}
-		}
-		return out
-	})
+	comp := components(len(g.rels), byHead)
 	for {
 		rules := map[posKey][]passRule{}
 		for p := range cand {

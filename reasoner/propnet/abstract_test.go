@@ -103,11 +103,7 @@ func TestAbstractKeepsTheGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			limits := Limits{rewriteAlways: true}.withDefaults()
-			gr, err := groundRules(ctx, d, limits, newMemoryBudget(limits.MaxMemory))
-			if err != nil {
-				t.Fatal(err)
-			}
+			gr := groundRewrittenForTest(t, d)
 			abstracted := 0
 			for _, r := range gr.rels {
 				if strings.Contains(r.name, " without ") {

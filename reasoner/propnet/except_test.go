@@ -91,11 +91,7 @@ func TestExceptKeepsTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	limits := Limits{rewriteAlways: true}.withDefaults()
-	gr, err := groundRules(ctx, d, limits, newMemoryBudget(limits.MaxMemory))
-	if err != nil {
-		t.Fatal(err)
-	}
+	gr := groundRewrittenForTest(t, d)
 	chains := 0
 	for _, r := range gr.rels {
 		if strings.HasPrefix(r.name, "prefix ") || strings.HasPrefix(r.name, "suffix ") {
@@ -113,4 +109,15 @@ func TestExceptKeepsTheGame(t *testing.T) {
 	if err := agree(pn, pl, 30, 40); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// groundRewrittenForTest grounds d with its rules rewritten.
+func groundRewrittenForTest(t *testing.T, d *gdl.Description) *grounder {
+	t.Helper()
+	limits := Limits{rewriteAlways: true}.withDefaults()
+	gr, err := groundRules(context.Background(), d, limits, newMemoryBudget(limits.MaxMemory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gr
 }

@@ -98,17 +98,7 @@ func (g *grounder) unfoldable() (int, bool) {
 			}
 		}
 	}
-	comp, _ := scc.Components(len(g.rels), func(v int) []int {
-		var out []int
-		for _, c := range byHead[v] {
-			for _, l := range c.body {
-				if l.kind != litDistinct {
-					out = append(out, l.rel)
-				}
-			}
-		}
-		return out
-	})
+	comp := components(len(g.rels), byHead)
 	recursive := make([]bool, len(g.rels))
 	for _, c := range g.rules {
 		for _, l := range c.body {
@@ -379,4 +369,21 @@ func (u *unifier) apply(p pat, number []int, n *int) pat {
 		return q
 	}
 	return p
+}
+
+// components numbers the strongly connected components of the relation
+// dependency graph of the rules byHead, by relation.
+func components(n int, byHead [][]*clause) []int {
+	comp, _ := scc.Components(n, func(v int) []int {
+		var out []int
+		for _, c := range byHead[v] {
+			for _, l := range c.body {
+				if l.kind != litDistinct {
+					out = append(out, l.rel)
+				}
+			}
+		}
+		return out
+	})
+	return comp
 }
