@@ -471,44 +471,110 @@ func (g *grounder) abstractGroup(group []posKey, rules map[posKey][]passRule, ty
 			rules2 = append(rules2, c)
 		}
 	}
+	x := &callExpansion{posOf: posOf, bottom: bottom, tied: tied, types: types, members: g.typeMembers(types)}
 	g.rules = rules2[:0:0]
 	for _, c := range append(rules2, added...) {
-		g.rules = append(g.rules, expandCalls(c, posOf, bottom, tied, types)...)
+		g.rules = append(g.rules, x.expand(c)...)
 	}
+}
+
+// maxTypeFacts bounds the facts of a type that a negated call spells out
+// as distincts.
+const maxTypeFacts = 64
+
+// typeMembers returns, for each type, its values, when every type is a
+// relation of at most maxTypeFacts ground facts; nil otherwise.
+func (g *grounder) typeMembers(types []int) [][]termID {
+	members := make([][]termID, len(types))
+	for _, c := range g.rules {
+		j := slices.Index(types, c.head.rel)
+		if j < 0 {
+			continue
+		}
+		if len(c.body) > 0 || c.head.args[0].kind != patGround || len(members[j]) == maxTypeFacts {
+			return nil
+		}
+		members[j] = append(members[j], c.head.args[0].id)
+	}
+	return members
 }
 
 // maxCallExpansion bounds the clauses one rule's calls of an abstracted
 // group expand into.
 const maxCallExpansion = 16
 
-// expandCalls returns c with each positive call R(a, i) of a relation of
-// an abstracted group replaced by its two cases, R⊥(a), T(i) or Rᵉ(a, i):
-// the caller then asks R⊥ for a alone, and Rᵉ where i is tied. Negated
-// calls keep R. c itself when it calls none, or its cases would be too
-// many.
-func expandCalls(c *clause, posOf, bottom, tied map[int]int, types []int) []*clause {
+// callExpansion rewrites the calls of the relations of an abstracted
+// group.
+type callExpansion struct {
+	posOf, bottom, tied map[int]int
+	types               []int
+	// members holds the values of each type, when they are few facts:
+	// then a negated call is expanded too.
+	members [][]termID
+}
+
+// expand returns c with each call R(a, i) of a relation of the group
+// replaced by its cases, so that the caller asks R⊥ for a alone, and Rᵉ
+// for a and i, which holds only where i is tied. A positive call becomes
+// R⊥(a), T(i) or Rᵉ(a, i). A negated one, not (R⊥(a) and T(i)) and not
+// Rᵉ(a, i), becomes not R⊥(a), not Rᵉ(a, i) or, for each type, i none of
+// its values (distincts), not Rᵉ(a, i); that needs the types' values, and
+// is left as written without. c itself when it calls none, or its cases
+// would be too many.
+func (x *callExpansion) expand(c *clause) []*clause {
 	alts := [][]literal{nil}
 	calls := false
 	for _, l := range c.body {
-		k, ok := posOf[l.rel]
-		if l.kind != litPos || l.filter || !ok {
+		k, ok := x.posOf[l.rel]
+		if l.kind == litDistinct || l.filter || !ok || l.kind == litNeg && x.members == nil {
 			for i := range alts {
 				alts[i] = append(alts[i], l)
 			}
 			continue
 		}
 		calls = true
-		var next [][]literal
-		for _, a := range alts {
-			b := append(slices.Clip(a), dropArg(renamed(l, bottom[l.rel]), k))
-			for _, t := range types {
+		var cases [][]literal
+		if l.kind == litPos {
+			b := []literal{dropArg(renamed(l, x.bottom[l.rel]), k)}
+			for _, t := range x.types {
 				tl := literal{kind: litPos, rel: t, args: []pat{l.args[k]}}
 				collectVars(l.args[k], &tl.vars)
 				b = append(b, tl)
 			}
-			next = append(next, b)
-			if e, ok := tied[l.rel]; ok {
-				next = append(next, append(slices.Clip(a), renamed(l, e)))
+			cases = append(cases, b)
+			if e, ok := x.tied[l.rel]; ok {
+				cases = append(cases, []literal{renamed(l, e)})
+			}
+		} else {
+			var tail []literal
+			if e, ok := x.tied[l.rel]; ok {
+				tail = []literal{renamed(l, e)}
+			}
+			i := l.args[k]
+			if i.kind != patGround || !slices.ContainsFunc(x.members, func(m []termID) bool { return !slices.Contains(m, i.id) }) {
+				cases = append(cases, append([]literal{dropArg(renamed(l, x.bottom[l.rel]), k)}, tail...))
+			}
+			for _, m := range x.members {
+				if i.kind == patGround {
+					if !slices.Contains(m, i.id) {
+						cases = append(cases, tail)
+						break
+					}
+					continue
+				}
+				var b []literal
+				for _, id := range m {
+					d := literal{kind: litDistinct, x: i, y: pat{kind: patGround, id: id}}
+					collectVars(i, &d.vars)
+					b = append(b, d)
+				}
+				cases = append(cases, append(b, tail...))
+			}
+		}
+		var next [][]literal
+		for _, a := range alts {
+			for _, cs := range cases {
+				next = append(next, append(slices.Clip(a), cs...))
 			}
 		}
 		if len(next) > maxCallExpansion {
@@ -528,22 +594,6 @@ func expandCalls(c *clause, posOf, bottom, tied map[int]int, types []int) []*cla
 	return out
 }
 
-// renamed returns l as a literal of relation rel.
-func renamed(l literal, rel int) literal {
-	l.rel = rel
-	return l
-}
-
-// dropArg returns l without its argument at position k.
-func dropArg(l literal, k int) literal {
-	l.args = slices.Delete(slices.Clone(l.args), k, k+1)
-	l.vars = nil
-	for _, p := range l.args {
-		collectVars(p, &l.vars)
-	}
-	return l
-}
-
 // inheritAbstracted marks the relations split off a rule of relation r
 // (split.go, except.go) abstracted when r is: they answer r's demand, and
 // keep its bound.
@@ -554,4 +604,19 @@ func (g *grounder) inheritAbstracted(r int, parts ...int) {
 	for _, p := range parts {
 		g.abstracted[p] = true
 	}
+}
+
+// renamed returns l as a literal of relation rel.
+func renamed(l literal, rel int) literal {
+	l.rel = rel
+	return l
+}
+// dropArg returns l without its argument at position k.
+func dropArg(l literal, k int) literal {
+	l.args = slices.Delete(slices.Clone(l.args), k, k+1)
+	l.vars = nil
+	for _, p := range l.args {
+		collectVars(p, &l.vars)
+	}
+	return l
 }

@@ -13,8 +13,10 @@ import (
 // where the attack along a row or column ignores the square the move
 // leaves (ix, iy). The recursion carries the ignored square through every
 // step; the rule that skips it ties it to the segment. The attack is asked
-// negated (legal), positively (next: check), with constants (a goal), and
-// with the ignored square tied to the attacker's own (a rook's move).
+// negated (legal), positively (next: check), with constants, negated or
+// not, one of them no square, with a variable that is sometimes no square
+// (goals), and with the ignored square tied to the attacker's own (a
+// rook's move).
 // RECURSE, BASE_TYPE and KING_TYPE are replaced by each case.
 const ignoreGame = `
 (role white) (role black)
@@ -71,9 +73,17 @@ const ignoreGame = `
 (<= terminal (true (step 4)))
 (<= (alive ?r) (owner ?k ?r) (king ?k) (true (at ?k ?x ?y)))
 (<= (corner ?r) (owner ?k ?r) (king ?k) (true (at ?k ?x ?y)) (attacked ?r ?x ?y 1 1))
+(spot 1) (spot 9)
+(<= (far ?r ?a) (owner ?k ?r) (king ?k) (true (at ?k ?x ?y)) (opponent ?r ?o)
+    (spot ?a) (not (attacked ?o ?x ?y ?a 1)))
+(<= (safe ?r) (owner ?k ?r) (king ?k) (true (at ?k ?x ?y)) (opponent ?r ?o)
+    (not (attacked ?o ?x ?y 2 2)) (not (attacked ?o ?x ?y 9 9)))
 (<= (goal ?r 100) (alive ?r) (opponent ?r ?o) (not (alive ?o)))
 (<= (goal ?r 75) (alive ?r) (opponent ?r ?o) (alive ?o) (corner ?o))
-(<= (goal ?r 50) (alive ?r) (opponent ?r ?o) (alive ?o) (not (corner ?o)))
+(<= (goal ?r 60) (alive ?r) (opponent ?r ?o) (alive ?o) (not (corner ?o)) (safe ?r))
+(<= (goal ?r 55) (alive ?r) (opponent ?r ?o) (alive ?o) (not (corner ?o)) (not (safe ?r)) (far ?r 9) (not (far ?r 1)))
+(<= (goal ?r 50) (alive ?r) (opponent ?r ?o) (alive ?o) (not (corner ?o)) (not (safe ?r)) (not (far ?r 9)))
+(<= (goal ?r 45) (alive ?r) (opponent ?r ?o) (alive ?o) (not (corner ?o)) (not (safe ?r)) (far ?r 1))
 (<= (goal ?r 0) (role ?r) (not (alive ?r)))
 `
 
