@@ -611,6 +611,7 @@ func renamed(l literal, rel int) literal {
 	l.rel = rel
 	return l
 }
+
 // dropArg returns l without its argument at position k.
 func dropArg(l literal, k int) literal {
 	l.args = slices.Delete(slices.Clone(l.args), k, k+1)
