@@ -3,6 +3,7 @@ package propnet_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -274,6 +275,54 @@ func BenchmarkWinConditions(b *testing.B) {
 			for role, n := range counts {
 				b.ReportMetric(float64(n), fmt.Sprintf("wins/role%d", role))
 			}
+		})
+	}
+}
+
+// uniform is a policy that chooses uniformly, seeks wins when seek is set,
+// and takes moves back then, counting them.
+type uniform struct {
+	rng       *rand.Rand
+	seek      bool
+	retracted int
+}
+
+func (p *uniform) Choose(role int, legal []int32) int   { return p.rng.IntN(len(legal)) }
+func (p *uniform) SeekWins() bool                       { return p.seek }
+func (p *uniform) ChooseWin(role int, wins []int32) int { return p.rng.IntN(len(wins)) }
+func (p *uniform) Retract(role int) bool                { p.retracted += b2i(p.seek); return p.seek }
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// BenchmarkWinSeekingPlayout measures connect four's policy playouts from
+// the initial state with a uniform policy, seeking wins on facts and not:
+//
+//	go test -run XXX -bench WinSeekingPlayout ./reasoner/propnet/
+func BenchmarkWinSeekingPlayout(b *testing.B) {
+	r, err := propnet.New(context.Background(), sharedGame(b, "connectFour"), propnet.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r.WinConditions(0)
+	ctx := context.Background()
+	s, _ := r.Initial(ctx)
+	for _, seek := range []bool{false, true} {
+		b.Run(fmt.Sprintf("seek=%v", seek), func(b *testing.B) {
+			p := &uniform{rng: rand.New(rand.NewPCG(1, 2)), seek: seek}
+			steps := 0
+			for b.Loop() {
+				_, n, err := r.PolicyPlayout(ctx, s, p, 1000)
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps += n
+			}
+			b.ReportMetric(float64(steps)/float64(b.N), "steps/playout")
+			b.ReportMetric(float64(p.retracted)/float64(steps), "retracted/step")
 		})
 	}
 }
