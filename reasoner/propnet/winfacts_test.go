@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -236,8 +237,9 @@ func TestWinSeekingPlayout(t *testing.T) {
 }
 
 // BenchmarkWinConditions measures finding the wins on facts of corpus
-// games, from a network that has not looked yet, and reports how many
-// each role has; GGP_PROPNET_ALL=1 measures every game that grounds:
+// games, from a network that has not looked yet, in time and in CPU time
+// (the machine is shared), and reports how many each role has;
+// GGP_PROPNET_ALL=1 measures every game that grounds:
 //
 //	go test -run XXX -bench WinConditions -benchtime 1x ./reasoner/propnet/
 func BenchmarkWinConditions(b *testing.B) {
@@ -256,6 +258,7 @@ func BenchmarkWinConditions(b *testing.B) {
 		b.Run(key, func(b *testing.B) {
 			d := sharedGame(b, key)
 			var counts []int
+			var cpu time.Duration
 			for range b.N {
 				b.StopTimer()
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -264,14 +267,18 @@ func BenchmarkWinConditions(b *testing.B) {
 				if err != nil {
 					b.Skip(err)
 				}
+				runtime.GC() // the grounding's garbage
+				c0 := cpuTime()
 				b.StartTimer()
 				r.WinConditions(0)
 				b.StopTimer()
+				cpu += cpuTime() - c0
 				counts = counts[:0]
 				for role := range r.Roles() {
 					counts = append(counts, len(r.WinConditions(role)))
 				}
 			}
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 			for role, n := range counts {
 				b.ReportMetric(float64(n), fmt.Sprintf("wins/role%d", role))
 			}
