@@ -447,7 +447,11 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, see
 			}
 		}
 	}
-	if !threat && (!seek || !r.factThreat(m, mover, words)) {
+	winner, win := noRole, int32(-1)
+	if !threat && seek {
+		winner, win = r.factThreat(m, mover, words)
+	}
+	if !threat && winner == noRole {
 		if seek {
 			r.cleared = mover // the next step need not look again
 		}
@@ -461,6 +465,20 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, see
 		}
 	}
 	if !threat {
+		// A move that writes none of the facts the win reads (its
+		// patterns' and its legality's) reaches the same values of
+		// them as every other such move: only the moves that write one
+		// may close it.
+		if wf := r.net.wins; wf.writes != nil && !meet(wf.writes[mover][played], wf.guard[winner][win]) {
+			n := 0
+			for _, id := range keep {
+				if meet(wf.writes[mover][id], wf.guard[winner][win]) {
+					keep[n] = id
+					n++
+				}
+			}
+			keep = keep[:n]
+		}
 		r.ids = keep
 		return len(keep) > 0, true
 	}
@@ -496,9 +514,10 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, see
 	return len(keep) > 0, false
 }
 
-// factThreat reports whether a role other than mover has a legal move, in
-// the state m holds, words, with a win on facts that holds in it.
-func (r *Reasoner) factThreat(m *machine, mover int, words []uint64) bool {
+// factThreat returns a role other than mover and a legal move of it, in
+// the state m holds, words, with a win on facts that holds in it; noRole
+// when there is none.
+func (r *Reasoner) factThreat(m *machine, mover int, words []uint64) (role int, move int32) {
 	wf := r.net.wins
 	for role, first := range wf.first {
 		if role == mover || first == nil {
@@ -506,13 +525,13 @@ func (r *Reasoner) factThreat(m *machine, mover int, words []uint64) bool {
 		}
 		for i, w := range m.legalWords(role) {
 			for ; w != 0; w &= w - 1 {
-				if wf.holds(role, int32(i*64+bits.TrailingZeros64(w)), words) {
-					return true
+				if id := int32(i*64 + bits.TrailingZeros64(w)); wf.holds(role, id, words) {
+					return role, id
 				}
 			}
 		}
 	}
-	return false
+	return noRole, -1
 }
 
 // keepWins leaves in r.ids, role's legal moves in the state words, those

@@ -93,6 +93,12 @@ type winFacts struct {
 	lit   []int32
 	skip  []int32
 	end   []bool
+	// For a playout to choose which moves to try against a win: per
+	// role and move, the bases whose next value its input may change
+	// (writes), and, for a move with patterns, the bases its patterns
+	// and its legality read (guard), sorted; both nil past
+	// maxDependencyWork.
+	writes, guard [][][]int32
 }
 
 // known reports whether the wins have been found and a role has one; it
@@ -147,6 +153,9 @@ func (w *winFacts) find(net *network) {
 			first[len(net.legal[role])] = int32(len(w.lit))
 			w.first[role] = first
 		}
+		if len(w.lit) > 0 {
+			w.dependencies(net)
+		}
 		w.done.Store(true)
 	})
 }
@@ -200,6 +209,78 @@ func (w *winFacts) addTrie(pats []winPattern, freq []float64) {
 		}
 	}
 	build(sets)
+}
+
+// dependencies sets writes and guard.
+func (w *winFacts) dependencies(net *network) {
+	moves := make([][]int32, len(net.roles))
+	for role, pats := range w.pats {
+		for _, p := range pats {
+			if n := len(moves[role]); n == 0 || moves[role][n-1] != p.move {
+				moves[role] = append(moves[role], p.move)
+			}
+		}
+	}
+	guard := net.reads(moves)
+	writes := net.writes()
+	if guard == nil || writes == nil {
+		return
+	}
+	for role, pats := range w.pats {
+		for _, p := range pats {
+			g := guard[role][p.move]
+			for _, l := range p.lits {
+				g = append(g, l>>1)
+			}
+			slices.Sort(g)
+			guard[role][p.move] = slices.Compact(g)
+		}
+	}
+	w.writes, w.guard = writes, guard
+}
+
+// writes returns, for every move of every role, the bases whose next
+// value may depend on its input (those whose next-state node it reaches),
+// sorted; nil past maxDependencyWork.
+func (net *network) writes() [][][]int32 {
+	k := newKleene(net) // for its outputs of every gate as built
+	nextOf := map[int32][]int32{}
+	for j, n := range net.next {
+		nextOf[n] = append(nextOf[n], int32(j))
+	}
+	seen := make([]uint32, len(net.thr))
+	mark, work := uint32(0), 0
+	var stack []int32
+	out := make([][][]int32, len(net.roles))
+	for role, ps := range net.legal {
+		out[role] = make([][]int32, len(ps))
+		for i, p := range ps {
+			if p.input < 0 {
+				continue
+			}
+			var bs []int32
+			mark++
+			seen[p.input] = mark
+			stack = append(stack[:0], p.input)
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				bs = append(bs, nextOf[x]...)
+				for _, y := range k.outs[k.outStart[x]:k.outStart[x+1]] {
+					if work++; work > maxDependencyWork {
+						return nil
+					}
+					if seen[y] != mark {
+						seen[y] = mark
+						stack = append(stack, y)
+					}
+				}
+			}
+			slices.Sort(bs)
+			out[role][i] = slices.Compact(bs)
+		}
+	}
+	return out
 }
 
 func compareFloat(a, b float64) int {

@@ -198,40 +198,72 @@ func (p *first) Retract(role int) bool {
 	return p.seek
 }
 
-// TestWinSeekingPlayout checks policy playouts whose policy seeks wins on
-// facts: in pairs, a steps onto 1; b's step onto 1 is taken back, as are
-// its steps onto 2 and 3, each leaving a its win onto 2, and b keeps the
-// last, 4; a then plays its win. Without seeking, both stand on 1 to the
-// end.
+// claim is pairs where a place one player stands on is closed to the
+// other, and the pairs are 1 and 3, 2 and 4: a win can be blocked.
+const claim = `
+(role a) (role b)
+(place 1) (place 2) (place 3) (place 4)
+(init (control a))
+(<= (taken ?i) (true (at ?r ?i)))
+(<= open (place ?i) (not (taken ?i)))
+(<= (legal ?r (step ?i)) (true (control ?r)) (place ?i) (not (taken ?i)))
+(<= (legal a noop) (true (control b)))
+(<= (legal b noop) (true (control a)))
+(<= (next (at ?r ?i)) (does ?r (step ?i)))
+(<= (next (at ?r ?i)) (true (at ?r ?i)))
+(<= (next (control b)) (true (control a)))
+(<= (next (control a)) (true (control b)))
+(<= (won ?r) (true (at ?r 1)) (true (at ?r 3)))
+(<= (won ?r) (true (at ?r 2)) (true (at ?r 4)))
+(<= terminal (won ?r))
+(<= terminal (not open))
+(<= (goal ?r 100) (won ?r))
+(<= (goal ?r 0) (role ?r) (not (won ?r)))
+`
+
+// TestWinSeekingPlayout checks policy playouts whose policy, choosing the
+// first move offered, seeks wins on facts. In pairs, a steps onto 1; b's
+// step onto 1 leaves a its win onto 2, but no move of b's writes what
+// that win reads (a on 1, a's turn), so none would close it: b keeps it,
+// and a plays its win. In claim, b's step onto 2 leaves a its win onto 3
+// and is taken back; of b's other moves only the step onto 3 writes what
+// that win reads (3 closed to a), and b plays it; the game ends drawn.
+// Without seeking, both stand on 1 to the end in pairs, and a wins
+// claim.
 func TestWinSeekingPlayout(t *testing.T) {
 	ctx := context.Background()
-	for _, seek := range []bool{true, false} {
-		r, _ := newBoth(t, pairs)
+	for _, tt := range []struct {
+		name, rules      string
+		seek             bool
+		goals            []int
+		steps            int
+		facts            string
+		wins, retracted  int
+		winMoves, chosen []string
+	}{
+		{"pairs", pairs, true, []int{100, 0}, 3, "(at a 1) (at a 2) (at b 1) (control b)", 1, 0, []string{"(step 2)"},
+			[]string{"(step 1)", "(step 1)"}},
+		{"pairs", pairs, false, []int{0, 0}, 20, "(at a 1) (at b 1) (control a)", 0, 0, nil,
+			slices.Repeat([]string{"(step 1)"}, 20)},
+		{"claim", claim, true, []int{0, 0}, 4, "(at a 1) (at a 2) (at b 3) (at b 4) (control a)", 0, 1, nil,
+			[]string{"(step 1)", "(step 2)", "(step 2)"}},
+		{"claim", claim, false, []int{100, 0}, 3, "(at a 1) (at a 3) (at b 2) (control b)", 0, 0, nil,
+			[]string{"(step 1)", "(step 2)", "(step 3)"}},
+	} {
+		r, _ := newBoth(t, tt.rules)
 		r.WinConditions(0)
-		p := &first{r: r, seek: seek}
+		p := &first{r: r, seek: tt.seek}
 		s, _ := r.Initial(ctx)
 		end, steps, err := r.PolicyPlayout(ctx, s, p, 20)
 		if err != nil {
 			t.Fatal(err)
 		}
 		goals, _ := r.Goals(ctx, end)
-		want := struct {
-			goals            []int
-			steps            int
-			facts            string
-			wins, retracted  int
-			winMoves, chosen []string
-		}{[]int{100, 0}, 3, "(at a 1) (at a 2) (at b 4) (control b)", 1, 3, []string{"(step 2)"},
-			[]string{"(step 1)", "(step 1)", "(step 2)", "(step 3)"}}
-		if !seek {
-			want.goals, want.steps, want.facts, want.wins, want.retracted, want.winMoves = []int{0, 0}, 20, "(at a 1) (at b 1) (control a)", 0, 0, nil
-			want.chosen = slices.Repeat([]string{"(step 1)"}, 20)
-		}
-		facts := fmt.Sprint(end.Facts())
-		facts = strings.Trim(facts, "[]")
-		if !slices.Equal(goals, want.goals) || steps != want.steps || facts != want.facts || p.wins != want.wins || p.retracted != want.retracted ||
-			!slices.Equal(p.winMoves, want.winMoves) || !slices.Equal(p.chosen, want.chosen) {
-			t.Errorf("seek %v: goals %v after %d steps in %s, %d wins chosen %q, %d taken back, chosen %q; want %+v", seek, goals, steps, facts, p.wins, p.winMoves, p.retracted, p.chosen, want)
+		facts := strings.Trim(fmt.Sprint(end.Facts()), "[]")
+		if !slices.Equal(goals, tt.goals) || steps != tt.steps || facts != tt.facts || p.wins != tt.wins || p.retracted != tt.retracted ||
+			!slices.Equal(p.winMoves, tt.winMoves) || !slices.Equal(p.chosen, tt.chosen) {
+			t.Errorf("%s, seek %v: goals %v after %d steps in %s, %d wins chosen %q, %d taken back, chosen %q; want %v after %d in %s, %d %q, %d, %q",
+				tt.name, tt.seek, goals, steps, facts, p.wins, p.winMoves, p.retracted, p.chosen, tt.goals, tt.steps, tt.facts, tt.wins, tt.winMoves, tt.retracted, tt.chosen)
 		}
 	}
 }
