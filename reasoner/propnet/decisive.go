@@ -180,31 +180,18 @@ func (net *network) reads(decisive [][]int32) [][][]int32 {
 	for j, n := range net.bases {
 		baseOf[n] = int32(j)
 	}
-	seen := make([]uint32, len(net.thr))
-	mark, work := uint32(0), 0
-	var stack []int32
+	w := newWalker(net)
 	reads := make([][][]int32, len(net.roles))
 	for role, ms := range decisive {
 		reads[role] = make([][]int32, len(net.legal[role]))
 		for _, i := range ms {
 			var bs []int32
-			mark++
-			stack = append(stack[:0], net.legal[role][i].node)
-			for len(stack) > 0 {
-				x := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
+			if !w.walk(net.legal[role][i].node, net.inStart, net.ins, func(x int32) {
 				if j, isBase := baseOf[x]; isBase {
 					bs = append(bs, j)
 				}
-				for _, y := range net.ins[net.inStart[x]:net.inStart[x+1]] {
-					if work++; work > maxDependencyWork {
-						return nil
-					}
-					if seen[y] != mark {
-						seen[y] = mark
-						stack = append(stack, y)
-					}
-				}
+			}) {
+				return nil
 			}
 			if net.legalGate != nil && net.legalGate[role] >= 0 && net.gated[role][i/64]&(1<<(i%64)) != 0 {
 				bs = append(bs, net.legalGate[role]) // the fact gate.go took out
@@ -278,6 +265,41 @@ func (net *network) effects(decisive [][]int32) (touches, kills [][][]int32) {
 		}
 	}
 	return touches, kills
+}
+
+// A walker visits the nodes reached from a node of a network, within a
+// budget of maxDependencyWork edges over all its walks.
+type walker struct {
+	seen  []uint32
+	mark  uint32
+	stack []int32
+	work  int
+}
+
+func newWalker(net *network) *walker { return &walker{seen: make([]uint32, len(net.thr))} }
+
+// walk calls visit once for start and for every node reached from it
+// through the edges adj[at[x]:at[x+1]] of each node x, and reports false
+// when the budget ran out on the way.
+func (w *walker) walk(start int32, at, adj []int32, visit func(int32)) bool {
+	w.mark++
+	w.seen[start] = w.mark
+	w.stack = append(w.stack[:0], start)
+	for len(w.stack) > 0 {
+		x := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		visit(x)
+		for _, y := range adj[at[x]:at[x+1]] {
+			if w.work++; w.work > maxDependencyWork {
+				return false
+			}
+			if w.seen[y] != w.mark {
+				w.seen[y] = w.mark
+				w.stack = append(w.stack, y)
+			}
+		}
+	}
+	return true
 }
 
 // meet reports whether two sorted lists share an element.

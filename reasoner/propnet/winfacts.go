@@ -248,9 +248,7 @@ func (net *network) writes() [][][]int32 {
 	for j, n := range net.next {
 		nextOf[n] = append(nextOf[n], int32(j))
 	}
-	seen := make([]uint32, len(net.thr))
-	mark, work := uint32(0), 0
-	var stack []int32
+	w := newWalker(net)
 	out := make([][][]int32, len(net.roles))
 	for role, ps := range net.legal {
 		out[role] = make([][]int32, len(ps))
@@ -259,22 +257,8 @@ func (net *network) writes() [][][]int32 {
 				continue
 			}
 			var bs []int32
-			mark++
-			seen[p.input] = mark
-			stack = append(stack[:0], p.input)
-			for len(stack) > 0 {
-				x := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				bs = append(bs, nextOf[x]...)
-				for _, y := range k.outs[k.outStart[x]:k.outStart[x+1]] {
-					if work++; work > maxDependencyWork {
-						return nil
-					}
-					if seen[y] != mark {
-						seen[y] = mark
-						stack = append(stack, y)
-					}
-				}
+			if !w.walk(p.input, k.outStart, k.outs, func(x int32) { bs = append(bs, nextOf[x]...) }) {
+				return nil
 			}
 			slices.Sort(bs)
 			out[role][i] = slices.Compact(bs)
