@@ -19,7 +19,7 @@ import (
 // is the default search (MAST and NST on, GRAVE off, policy playouts),
 // mast the same without NST, slow the default through Legal and Next,
 // base the plain UCT search of the mcts:base preset and basefast the same
-// with policy playouts, decisive, noprove, heur, nowins and winfacts the
+// with policy playouts, decisive, noprove, heur, nowins and nowinfacts the
 // default with that setting changed, side by side to show what the knowledge costs and
 // what the playout loop gains:
 //
@@ -38,7 +38,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"noprove", searchConfig(b, "mcts:prove=off")},
 		{"heur", searchConfig(b, "mcts:heur=on")},
 		{"nowins", searchConfig(b, "mcts:wins=off")},
-		{"winfacts", searchConfig(b, "mcts:winfacts=on")},
+		{"nowinfacts", searchConfig(b, "mcts:winfacts=off")},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi"} {
 		d := loadGame(b, "shared/"+game)

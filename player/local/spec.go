@@ -49,7 +49,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
   decisive=on|off     playouts play a move that wins at once when there is one (default off)
   wins=on|off         policy playouts play a move the rules show wins at once wherever it is played, and take back one that lets another role play such a move (default on)
-  winfacts=on|off     policy playouts play a move the rules show wins at once where a few facts of the state hold (connect four's fourth disc), and take back one that lets another role play such a move (default off)
+  winfacts=on|off     policy playouts play a move the rules show wins at once where a few facts of the state hold (connect four's fourth disc), and take back one that lets another role play such a move (default on)
   prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
   heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say (default off)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)

@@ -21,10 +21,11 @@
 // of moves played later in an iteration inform the selection of moves not
 // yet visited often (GRAVE). Playouts can also take a move that wins at
 // once, looking for one at every step (decisive moves) or reading from
-// the rules the moves that win wherever they are played, and then taking
-// back a move that lets another role play one (wins). Each is switched in
-// Config; the zero Config has MAST, NST and wins on and GRAVE and decisive
-// moves off, as the strength measurements chose (see docs/strength.md).
+// the rules the moves that win wherever they are played, or where a few
+// facts of the state hold, and then taking back a move that lets another
+// role play one (wins, winfacts). Each is switched in Config; the zero
+// Config has MAST, NST, wins and winfacts on and GRAVE and decisive moves
+// off, as the strength measurements chose (see docs/strength.md).
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.
@@ -157,7 +158,7 @@ type Config struct {
 	// move taken back, where Decisive costs a next state per legal
 	// move. A game without such moves plays as with it off.
 	Wins Switch
-	// WinFacts switches on or off (the default), in policy playouts,
+	// WinFacts switches on (the default) or off, in policy playouts,
 	// playing a move the rules show to win at once in the states where
 	// a few facts hold whenever one is legal and its facts hold
 	// (reasoner.FactWinner: connect four's disc completing a line), and
@@ -472,7 +473,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(true) {
 		s.wins = decisiveBits(dm, pp, len(s.roles))
 	}
-	if fw, ok := r.(reasoner.FactWinner); ok && s.fast && cfg.WinFacts.enabled(false) {
+	if fw, ok := r.(reasoner.FactWinner); ok && s.fast && cfg.WinFacts.enabled(true) {
 		for role := range s.roles {
 			s.winfacts = s.winfacts || len(fw.WinConditions(role)) > 0
 		}
