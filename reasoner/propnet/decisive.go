@@ -110,16 +110,7 @@ func (net *network) findDecisive() [][]int32 {
 			if st.work > maxDecisiveWork {
 				return out
 			}
-			next := st.step([]seed{{p.input, true}})
-			terminal := st.states.value(net.terminal) == valTrue
-			st.work += st.states.reset()
-			if !terminal {
-				continue
-			}
-			goals.run(next, gn.bases)
-			won := goals.value(goal) == valTrue
-			st.work += goals.reset()
-			if won {
+			if st.wins([]seed{{p.input, true}}, goals, goal) {
 				out[role] = append(out[role], int32(i))
 			}
 		}
@@ -167,6 +158,23 @@ func (st *stepper) step(moves []seed) []seed {
 	st.work += st.moves.reset()
 	st.states.run(st.next, st.net.bases)
 	return st.next
+}
+
+// wins reports whether, with the leaves seeds known (inputs, and the
+// current state's bases as their nodes), the next state is surely
+// terminal and the goal network's node goal surely true in it; goals
+// evaluates the goal network. Its work is added to st.work.
+func (st *stepper) wins(seeds []seed, goals *kleene, goal int32) bool {
+	next := st.step(seeds)
+	terminal := st.states.value(st.net.terminal) == valTrue
+	st.work += st.states.reset()
+	if !terminal {
+		return false
+	}
+	goals.run(next, st.net.goalNet.bases)
+	won := goals.value(goal) == valTrue
+	st.work += goals.reset()
+	return won
 }
 
 // maxDependencyWork bounds the work of finding what moves touch and close

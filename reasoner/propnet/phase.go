@@ -2,7 +2,6 @@ package propnet
 
 import (
 	"context"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -322,10 +321,7 @@ func (net *network) stepCost(phases bool, steps int, deadline time.Time) (float6
 		joint = joint[:0]
 		for role, ps := range pn.legal {
 			words := m.legalWords(role)
-			n := 0
-			for _, w := range words {
-				n += bits.OnesCount64(w)
-			}
+			n := countBits(words)
 			if n == 0 {
 				return 0, false
 			}

@@ -324,10 +324,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 		r.cleared = noRole
 		for role, ps := range net.legal {
 			words := m.legalWords(role)
-			n := 0
-			for _, w := range words {
-				n += bits.OnesCount64(w)
-			}
+			n := countBits(words)
 			var id int
 			switch {
 			case n == 0:
@@ -554,6 +551,15 @@ func (r *Reasoner) keepWins(role int, words []uint64) bool {
 	}
 	r.ids = r.ids[:n]
 	return true
+}
+
+// countBits returns the number of set bits of words.
+func countBits(words []uint64) int {
+	n := 0
+	for _, w := range words {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // nthBit returns the position of the set bit of words that has k set bits

@@ -1,7 +1,6 @@
 package propnet
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -314,10 +313,7 @@ func (net *network) factFrequencies() []float64 {
 			}
 			for role, ps := range net.legal {
 				lw := m.legalWords(role)
-				n := 0
-				for _, x := range lw {
-					n += bits.OnesCount64(x)
-				}
+				n := countBits(lw)
 				if n == 0 {
 					break game
 				}
@@ -469,16 +465,7 @@ func (net *network) findWinFacts() [][]winPattern {
 			for _, l := range c.lits {
 				seeds = append(seeds, seed{net.bases[l>>1], l&1 == 0})
 			}
-			next := st.step(seeds)
-			terminal := st.states.value(net.terminal) == valTrue
-			st.work += st.states.reset()
-			if !terminal {
-				continue
-			}
-			goals.run(next, gn.bases)
-			won := goals.value(goal) == valTrue
-			st.work += goals.reset()
-			if won {
+			if st.wins(seeds, goals, goal) {
 				kept = append(kept, winPattern{c.move, slices.Clone(c.lits)})
 				total++
 			}
