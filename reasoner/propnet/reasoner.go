@@ -59,6 +59,10 @@ type Reasoner struct {
 	// move reached the current state, when every other role was found
 	// to have no win on facts in it; noRole when not known.
 	cleared int
+	// plainWins makes playouts test wins on facts pattern by pattern,
+	// not in their trie: tests compare the two.
+	plainWins bool
+	held      []uint64 // scratch: a role's moves with a win on facts
 }
 
 var (
@@ -100,7 +104,17 @@ func (net *network) instance() *Reasoner {
 		initial: reasoner.NewEncodedState(net.enc, slices.Clone(net.initial)),
 		words:   make([]uint64, len(net.initial)),
 		prev:    make([]uint64, len(net.initial)),
+		held:    make([]uint64, (maxMoves(net)+63)/64),
 	}
+}
+
+// maxMoves returns the most moves a role of net can ever make.
+func maxMoves(net *network) int {
+	n := 0
+	for _, ps := range net.legal {
+		n = max(n, len(ps))
+	}
+	return n
 }
 
 // Stats returns the sizes of the grounded game and its network.
@@ -512,19 +526,20 @@ func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, see
 }
 
 // factThreat returns a role other than mover and a legal move of it, in
-// the state m holds, words, with a win on facts that holds in it; noRole
-// when there is none.
+// the state m holds, words, with a win on facts that holds in it, the
+// first of the first such role; noRole when there is none.
 func (r *Reasoner) factThreat(m *machine, mover int, words []uint64) (role int, move int32) {
-	wf := r.net.wins
-	for role, first := range wf.first {
-		if role == mover || first == nil {
+	for role := range r.net.wins.tries {
+		if role == mover {
+			continue
+		}
+		held := r.heldWins(role, words)
+		if held == nil {
 			continue
 		}
 		for i, w := range m.legalWords(role) {
-			for ; w != 0; w &= w - 1 {
-				if id := int32(i*64 + bits.TrailingZeros64(w)); wf.holds(role, id, words) {
-					return role, id
-				}
+			if w &= held[i]; w != 0 {
+				return role, int32(i*64 + bits.TrailingZeros64(w))
 			}
 		}
 	}
@@ -535,13 +550,13 @@ func (r *Reasoner) factThreat(m *machine, mover int, words []uint64) (role int, 
 // with a win on facts that holds in it, and reports whether there is
 // one; if not, r.ids is unchanged.
 func (r *Reasoner) keepWins(role int, words []uint64) bool {
-	wf := r.net.wins
-	if wf.first[role] == nil {
+	held := r.heldWins(role, words)
+	if held == nil {
 		return false
 	}
 	n := 0
 	for _, id := range r.ids {
-		if wf.holds(role, id, words) {
+		if held[id>>6]>>(id&63)&1 != 0 {
 			r.ids[n] = id // n never passes the entry read
 			n++
 		}
@@ -551,6 +566,29 @@ func (r *Reasoner) keepWins(role int, words []uint64) bool {
 	}
 	r.ids = r.ids[:n]
 	return true
+}
+
+// heldWins returns, as a bitset over role's moves, those with a win on
+// facts that holds in the state words; nil when there is none. It is
+// valid until the next call.
+func (r *Reasoner) heldWins(role int, words []uint64) []uint64 {
+	wf := r.net.wins
+	t := wf.tries[role]
+	if t == nil {
+		return nil
+	}
+	held := r.held[:(len(r.net.legal[role])+63)/64]
+	clear(held)
+	some := false
+	if r.plainWins {
+		some = holdingPlain(wf.pats[role], words, held)
+	} else {
+		some = t.holding(words, held)
+	}
+	if !some {
+		return nil
+	}
+	return held
 }
 
 // countBits returns the number of set bits of words.

@@ -1,6 +1,7 @@
 package propnet
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -75,23 +76,16 @@ func (r *Reasoner) WinConditions(role int) []reasoner.WinCondition {
 }
 
 // winFacts holds the wins on facts once found, and for the playouts, each
-// move's as a trie of facts.
+// role's as a trie of facts.
 type winFacts struct {
 	once sync.Once
 	done atomic.Bool
 	pats [][]winPattern // per role, by move
-	// first[role][i] to first[role][i+1] are the trie nodes of move i of
-	// role; nil for a role without any. Node k tests the fact lit[k], a
-	// base times two, plus one when it must not hold: if it holds, the
-	// move wins when end[k] is set and else node k+1 is tested next; if
-	// not, skip[k], past the nodes below k. The nodes are in preorder, so
-	// that patterns sharing facts test them once (12 tests a move on
-	// average in random connect four states, 28 with the facts most
-	// patterns share first, over a thousand for the patterns one by one).
-	first [][]int32
-	lit   []int32
-	skip  []int32
-	end   []bool
+	// tries holds each role's patterns, of all its moves at once, for a
+	// playout to find in one walk every move with one that holds; nil
+	// for a role without any. some reports that a role has one.
+	tries []*winTrie
+	some  bool
 	// For a playout to choose which moves to try against a win: per
 	// role and move, the bases whose next value its input may change
 	// (writes), and, for a move with patterns, the bases its patterns
@@ -102,35 +96,120 @@ type winFacts struct {
 
 // known reports whether the wins have been found and a role has one; it
 // does not look for them.
-func (w *winFacts) known() bool { return w.done.Load() && len(w.lit) > 0 }
+func (w *winFacts) known() bool { return w.done.Load() && w.some }
 
-// holds reports whether a pattern of move id of role holds in the state
-// words. known must be true.
-func (w *winFacts) holds(role int, id int32, words []uint64) bool {
-	first := w.first[role]
-	if first == nil {
-		return false
+// A winTrie is a role's patterns as a trie of facts, in preorder, so that
+// patterns sharing facts test them once, whichever their moves (connect
+// four's lines of three own discs, one for each of the squares that
+// complete them): node k tests the fact nodes[k].test>>2 (plus a
+// polarity); if it holds, its moves moves[endAt[k]:endAt[k+1]] win and
+// node k+1 is tested next, and if not, nodes[k].skip, past the nodes
+// below k. The nodes at the top, which a walk would test one by one (all
+// of connect four's squares of the role's colour), are tested all at
+// once by word, in groups: only those whose facts hold are read.
+type winTrie struct {
+	nodes []trieNode
+	endAt []int32
+	moves []int32
+	// groups are the top nodes by word of the state; rootNode holds
+	// them, each group's testing a fact that must hold (pos) by bit,
+	// then those testing one that must not (neg).
+	groups   []rootGroup
+	rootNode []int32
+}
+
+// A trieNode is a node of a winTrie: test is the base times four, plus
+// two when moves win at the node, plus one when the base must not hold.
+type trieNode struct {
+	test uint32
+	skip int32
+}
+
+// A rootGroup is the top nodes of a trie testing facts of the state word
+// word: a node testing that fact j holds for each bit j of pos, the first
+// at rootNode[posAt], then those testing that it does not, from
+// rootNode[negAt].
+type rootGroup struct {
+	word         int32
+	posAt, negAt int32
+	pos, neg     uint64
+}
+
+// holding sets in held, a bitset over the role's moves with all bits
+// clear, the moves with a pattern that holds in the state words, and
+// reports whether there is one.
+func (t *winTrie) holding(words, held []uint64) bool {
+	some := false
+	for _, g := range t.groups {
+		x := words[g.word]
+		for hit := x & g.pos; hit != 0; hit &= hit - 1 {
+			below := g.pos & (hit&-hit - 1)
+			some = t.below(t.rootNode[g.posAt+int32(bits.OnesCount64(below))], words, held) || some
+		}
+		for hit := ^x & g.neg; hit != 0; hit &= hit - 1 {
+			below := g.neg & (hit&-hit - 1)
+			some = t.below(t.rootNode[g.negAt+int32(bits.OnesCount64(below))], words, held) || some
+		}
 	}
-	for k, stop := first[id], first[id+1]; k < stop; {
-		l := w.lit[k]
-		j := l >> 1
-		if words[j>>6]>>(j&63)&1 == uint64(l&1) {
-			k = w.skip[k] // the fact does not hold
+	return some
+}
+
+// below sets in held, node k's fact holding in the state words, the moves
+// that win at k or with a pattern through k that holds, and reports
+// whether there is one.
+func (t *winTrie) below(k int32, words, held []uint64) bool {
+	some := false
+	if t.nodes[k].test&2 != 0 {
+		t.mark(k, held)
+		some = true
+	}
+	nodes := t.nodes[:t.nodes[k].skip]
+	for k++; k < int32(len(nodes)); {
+		n := nodes[k]
+		j := n.test >> 2
+		if uint32(words[j>>6]>>(j&63))&1 == n.test&1 {
+			k = n.skip // the fact does not hold
 			continue
 		}
-		if w.end[k] {
-			return true
+		if n.test&2 != 0 {
+			t.mark(k, held)
+			some = true
 		}
 		k++
 	}
-	return false
+	return some
+}
+
+// mark sets in held the moves that win at node k.
+func (t *winTrie) mark(k int32, held []uint64) {
+	for _, m := range t.moves[t.endAt[k]:t.endAt[k+1]] {
+		held[m>>6] |= 1 << (m & 63)
+	}
+}
+
+// holdingPlain is holding reading every pattern of pats, a role's, one
+// by one.
+func holdingPlain(pats []winPattern, words, held []uint64) bool {
+	some := false
+	for _, p := range pats {
+		all := true
+		for _, l := range p.lits {
+			j := l >> 1
+			all = all && words[j>>6]>>(j&63)&1 != uint64(l&1)
+		}
+		if all {
+			held[p.move>>6] |= 1 << (p.move & 63)
+			some = true
+		}
+	}
+	return some
 }
 
 // find finds the wins of net, the first time it is called.
 func (w *winFacts) find(net *network) {
 	w.once.Do(func() {
 		w.pats = net.findWinFacts()
-		w.first = make([][]int32, len(net.roles))
+		w.tries = make([]*winTrie, len(net.roles))
 		var freq []float64
 		for role, pats := range w.pats {
 			if len(pats) == 0 {
@@ -139,75 +218,113 @@ func (w *winFacts) find(net *network) {
 			if freq == nil {
 				freq = net.factFrequencies()
 			}
-			first := make([]int32, len(net.legal[role])+1)
-			at := 0
-			for i := range net.legal[role] {
-				first[i] = int32(len(w.lit))
-				from := at
-				for at < len(pats) && pats[at].move == int32(i) {
-					at++
-				}
-				w.addTrie(pats[from:at], freq)
-			}
-			first[len(net.legal[role])] = int32(len(w.lit))
-			w.first[role] = first
+			w.tries[role] = newWinTrie(pats, freq)
+			w.some = true
 		}
-		if len(w.lit) > 0 {
+		if w.some {
 			w.dependencies(net)
 		}
 		w.done.Store(true)
 	})
 }
 
-// addTrie appends the trie of one move's patterns. Each node tests the
+// newWinTrie returns the trie of a role's patterns. Each node tests the
 // fact whose failing rejects the most patterns below it, in expectation:
 // the count of the patterns that need it times how often it failed in
 // random games.
-func (w *winFacts) addTrie(pats []winPattern, freq []float64) {
-	sets := make([][]int32, len(pats))
+func newWinTrie(pats []winPattern, freq []float64) *winTrie {
+	t := &winTrie{}
+	sets := make([]winPattern, len(pats))
 	for i, p := range pats {
-		sets[i] = slices.Clone(p.lits)
+		sets[i] = winPattern{p.move, slices.Clone(p.lits)}
 	}
-	count := map[int32]int{}
-	var build func(sets [][]int32)
-	build = func(sets [][]int32) {
-		for len(sets) > 0 {
-			clear(count)
-			for _, s := range sets {
-				for _, l := range s {
-					count[l]++
-				}
+	var build func(sets []winPattern)
+	build = func(sets []winPattern) {
+		// How many of sets need each fact, less those placed below the
+		// nodes already written: a role's patterns are many, and
+		// counting them again for each node would cost their number
+		// squared.
+		count := map[int32]int{}
+		for _, s := range sets {
+			for _, l := range s.lits {
+				count[l]++
 			}
+		}
+		for len(sets) > 0 {
 			best, score := int32(-1), -1.0
 			for l, n := range count {
 				if sc := float64(n) * (1 - holdRate(freq, l)); sc > score || sc == score && l < best {
 					best, score = l, sc
 				}
 			}
-			// The patterns that need best go below it, without it.
-			var below, rest [][]int32
-			end := false
+			// The patterns that need best go below it, without it;
+			// those with nothing else win at it.
+			k := len(t.nodes)
+			t.nodes = append(t.nodes, trieNode{test: uint32(best>>1)<<2 | uint32(best&1)})
+			t.endAt = append(t.endAt, int32(len(t.moves)))
+			var below, rest []winPattern
 			for _, s := range sets {
-				if k := slices.Index(s, best); k >= 0 {
-					s = slices.Delete(slices.Clone(s), k, k+1)
-					end = end || len(s) == 0
-					below = append(below, s)
+				if i := slices.Index(s.lits, best); i >= 0 {
+					for _, l := range s.lits {
+						if count[l]--; count[l] == 0 {
+							delete(count, l)
+						}
+					}
+					if s.lits = slices.Delete(slices.Clone(s.lits), i, i+1); len(s.lits) == 0 {
+						t.moves = append(t.moves, s.move)
+					} else {
+						below = append(below, s)
+					}
 				} else {
 					rest = append(rest, s)
 				}
 			}
-			k := len(w.lit)
-			w.lit = append(w.lit, best)
-			w.skip = append(w.skip, 0)
-			w.end = append(w.end, end)
-			if !end {
-				build(below)
+			if int32(len(t.moves)) > t.endAt[k] {
+				t.nodes[k].test |= 2
 			}
-			w.skip[k] = int32(len(w.lit))
+			build(below)
+			t.nodes[k].skip = int32(len(t.nodes))
 			sets = rest
 		}
 	}
 	build(sets)
+	t.endAt = append(t.endAt, int32(len(t.moves)))
+	t.index()
+	return t
+}
+
+// index sets groups and rootNode.
+func (t *winTrie) index() {
+	type root struct{ lit, node int32 }
+	var top []root
+	for k := int32(0); k < int32(len(t.nodes)); k = t.nodes[k].skip {
+		n := t.nodes[k]
+		top = append(top, root{int32(n.test>>2)<<1 | int32(n.test&1), k})
+	}
+	// By word, then polarity, then bit; the top nodes never test the
+	// same fact (the patterns that need it are all below the first).
+	slices.SortFunc(top, func(a, b root) int {
+		if a, b := a.lit>>7, b.lit>>7; a != b {
+			return int(a - b)
+		}
+		if a, b := a.lit&1, b.lit&1; a != b {
+			return int(a - b)
+		}
+		return int(a.lit - b.lit)
+	})
+	for i := 0; i < len(top); {
+		g := rootGroup{word: top[i].lit >> 7, posAt: int32(len(t.rootNode))}
+		for ; i < len(top) && top[i].lit>>7 == g.word && top[i].lit&1 == 0; i++ {
+			g.pos |= 1 << (top[i].lit >> 1 & 63)
+			t.rootNode = append(t.rootNode, top[i].node)
+		}
+		g.negAt = int32(len(t.rootNode))
+		for ; i < len(top) && top[i].lit>>7 == g.word; i++ {
+			g.neg |= 1 << (top[i].lit >> 1 & 63)
+			t.rootNode = append(t.rootNode, top[i].node)
+		}
+		t.groups = append(t.groups, g)
+	}
 }
 
 // dependencies sets writes and guard.
