@@ -188,11 +188,14 @@ type Config struct {
 	// policy lost to uniform playouts in every measurement (docs/strength.md).
 	SimultaneousPolicy Switch
 	// GRAVE switches generalized rapid action value estimation in tree
-	// selection on or off (the default, for it lost more matches than it
-	// won in the measurements docs/strength.md gives): a move's mean is blended with its
+	// selection on or off: a move's mean is blended with its
 	// all-moves-as-first value, the mean of the iterations in which the
 	// role played it at any later point, taken from the closest ancestor
-	// with more than GRAVERef visits. See grave.go.
+	// with more than GRAVERef visits. See grave.go. The default is on in
+	// games of more than one role where random playouts show that no
+	// role plays a move twice (placement games: hex, reversi) and off
+	// elsewhere, where it lost more matches than it won
+	// (placement.go, docs/strength.md).
 	GRAVE Switch
 	// GRAVERef is the number of visits a node needs before its
 	// all-moves-as-first values are used. Default DefaultGRAVERef.
@@ -476,6 +479,12 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	if fw, ok := r.(reasoner.FactWinner); ok && s.fast && cfg.WinFacts.enabled(true) {
 		for role := range s.roles {
 			s.winfacts = s.winfacts || len(fw.WinConditions(role)) > 0
+		}
+	}
+	if cfg.GRAVE == Default && len(s.roles) > 1 {
+		s.grave = s.probePlacement(ctx, init)
+		if s.grave {
+			s.logf("mcts: no move came back in random playouts: a placement game, GRAVE on")
 		}
 	}
 	return s, nil

@@ -1,0 +1,101 @@
+package mcts
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/reasoner/backend"
+)
+
+// TestPlacementGame checks which games the probe finds to be placement
+// games, where GRAVE is on by default: those whose moves claim a cell for
+// good (tic-tac-toe's marks, hex's and reversi's stones), not those whose
+// moves come back (connect four's columns, breakthrough's, knightThrough's
+// and checkers' steps, pentago's rotations, nim's takes). Both ways of playing, through
+// the network's policy playouts and through Legal and Next, must agree.
+func TestPlacementGame(t *testing.T) {
+	for _, tt := range []struct {
+		game      string
+		placement bool
+	}{
+		{"ticTacToe", true},
+		{"threePlayerTicTacToe", true},
+		{"connectFour", false},
+		{"breakthrough", false},
+		{"nim", false},
+		{"shared/hex", true},
+		{"shared/reversi", true},
+		{"shared/pentago", false},
+		{"shared/checkers", false},
+		{"shared/knightThrough", false},
+		// Three moves: none has the time to come back, and GRAVE does
+		// no harm in a game the tree solves.
+		{"shared/minichess", true},
+		{"shared/connectFourSimultaneous", false},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			if testing.Short() && tt.game == "shared/hex" {
+				t.Skip("hex takes seconds to ground; tic-tac-toe and reversi stand for placement games with -short")
+			}
+			d := playertest.LoadGame(t, tt.game)
+			backends := []string{backend.Propnet, backend.Prolog}
+			if strings.HasPrefix(tt.game, "shared/") {
+				// Prolog's playouts of the corpus's bigger games do
+				// not give enough choices within the probe's time.
+				backends = backends[:1]
+			}
+			for _, name := range backends {
+				ctx := context.Background()
+				// Hex grounds in seconds; a loaded machine must not fail
+				// the test.
+				f, err := backend.New(name, backend.Options{GroundTime: time.Minute})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := f(ctx, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The probe's own budget is time; here the playouts
+				// bound it, so that a loaded machine decides the same.
+				ctx, cancel := context.WithTimeout(ctx, time.Minute)
+				defer cancel()
+				init, err := r.Initial(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := placementGame(ctx, r, init, 1); got != tt.placement {
+					t.Errorf("%s: placementGame = %v, want %v", name, got, tt.placement)
+				}
+			}
+		})
+	}
+}
+
+// TestGRAVEDefault checks that New switches GRAVE on by default in a
+// placement game only, and that the switch overrides the probe.
+func TestGRAVEDefault(t *testing.T) {
+	for _, tt := range []struct {
+		game  string
+		sw    Switch
+		grave bool
+	}{
+		{"ticTacToe", Default, true},
+		{"ticTacToe", Off, false},
+		{"connectFour", Default, false},
+		{"connectFour", On, true},
+	} {
+		d := playertest.LoadGame(t, tt.game)
+		r, err := playertest.Factory(t, backend.Propnet)(context.Background(), d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newSearch(t, r, Config{Workers: 1, GRAVE: tt.sw})
+		if s.grave != tt.grave {
+			t.Errorf("%s, grave=%v: GRAVE on = %v, want %v", tt.game, tt.sw, s.grave, tt.grave)
+		}
+	}
+}
