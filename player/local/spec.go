@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
+	"2026-11": "mast=on:nst=on:grave=off:gravefirst=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -59,6 +59,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in games where no role plays a move twice, as hex and reversi)
+  gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
   resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
@@ -136,6 +137,8 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.MAST)
 	case "grave":
 		return parseSwitch(value, &cfg.GRAVE)
+	case "gravefirst":
+		return parseSwitch(value, &cfg.GRAVEFirst)
 	case "decisive":
 		return parseSwitch(value, &cfg.Decisive)
 	case "wins":

@@ -1,6 +1,8 @@
 package mcts
 
 import (
+	"math"
+
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -73,6 +75,24 @@ func (s *Search) graveValue(mean, visits float64, ref *node, j int) float64 {
 	}
 	beta := an / (an + visits + s.cfg.GRAVEBias*an*visits)
 	return (1-beta)*mean + beta*ref.amafW[j]/an
+}
+
+// graveFirstValue returns, with Config.GRAVEFirst, the value selection
+// gives a move not yet visited whose AMAF values ref holds at index j:
+// the value it would have after one visit that scored its AMAF mean, so
+// that the moves played well later in the iterations are tried first and
+// those played badly wait until the visited ones have had a few visits.
+// ok is false without AMAF visits of the move, or with GRAVEFirst off:
+// the move is then tried before any visited one, as UCT does.
+func (s *Search) graveFirstValue(ref *node, j int, logN float64) (v float64, ok bool) {
+	if !s.graveFirst || j < 0 {
+		return 0, false
+	}
+	an := ref.amafN[j]
+	if an == 0 {
+		return 0, false
+	}
+	return ref.amafW[j]/an + s.cfg.Exploration*math.Sqrt(logN), true
 }
 
 // learnAMAF adds the values of the iteration to the AMAF statistics of

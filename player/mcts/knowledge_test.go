@@ -395,3 +395,56 @@ func TestSimultaneousPlayoutsUniform(t *testing.T) {
 		})
 	}
 }
+
+// TestGRAVEFirst checks how selection treats the moves of a node not yet
+// visited. With GRAVEFirst, one with AMAF visits is valued as one visit
+// of its AMAF mean: the better of two such moves comes first, and a
+// visited move of high value comes before one played badly later in the
+// iterations; one without AMAF visits is still tried before any visited
+// move. Without GRAVEFirst every move not yet visited comes first.
+func TestGRAVEFirst(t *testing.T) {
+	moves := []reasoner.Move{"a", "b", "c", "d"}
+	for _, tt := range []struct {
+		name  string
+		first Switch
+		n, w  []float64 // visits and values of x's moves
+		amafN []float64
+		amafW []float64
+		want  []reasoner.Move // the moves selection may choose
+	}{
+		{"better AMAF first", On, []float64{0, 0, 5, 5}, []float64{0, 0, 1, 1}, []float64{10, 10, 10, 10}, []float64{9, 2, 5, 5}, []reasoner.Move{"a"}},
+		{"visited before bad AMAF", On, []float64{20, 20, 20, 0}, []float64{19, 2, 2, 0}, []float64{10, 10, 10, 10}, []float64{9, 2, 2, 0}, []reasoner.Move{"a"}},
+		{"no AMAF: tried first", On, []float64{20, 20, 20, 0}, []float64{19, 2, 2, 0}, []float64{10, 10, 10, 0}, []float64{9, 2, 2, 0}, []reasoner.Move{"d"}},
+		{"off: unvisited first", Off, []float64{20, 20, 20, 0}, []float64{19, 2, 2, 0}, []float64{10, 10, 10, 10}, []float64{9, 2, 2, 0}, []reasoner.Move{"d"}},
+		{"off: any unvisited", Off, []float64{0, 0, 5, 5}, []float64{0, 0, 1, 1}, []float64{10, 10, 10, 10}, []float64{9, 2, 5, 5}, []reasoner.Move{"a", "b"}},
+	} {
+		s := &Search{cfg: Config{GRAVERef: 1, GRAVE: On, GRAVEFirst: tt.first}.withDefaults(), roles: []string{"x", "o"}, grave: true, graveFirst: tt.first == On}
+		n := &node{moves: [][]reasoner.Move{moves, {"noop"}}, off: []int32{0, 4},
+			n: make([]afloat, 5), w: make([]afloat, 5),
+			amafN: append(slices.Clone(tt.amafN), 0), amafW: append(slices.Clone(tt.amafW), 0)}
+		var total float64
+		for i := range moves {
+			n.n[i].Add(tt.n[i])
+			n.w[i].Add(tt.w[i])
+			total += tt.n[i]
+		}
+		n.visits.Add(total)
+		w := newWorker(s, 1, 0)
+		w.view = &view{pinRole: -1}
+		chosen := map[reasoner.Move]bool{}
+		for range 50 {
+			w.idx = w.idx[:0]
+			j := w.selectJoint(n, n)
+			chosen[moves[j]] = true
+			// Undo the visit selection counted.
+			n.visits.Add(-1)
+			n.n[j].Add(-1)
+			n.n[4].Add(-1)
+		}
+		for m := range chosen {
+			if !slices.Contains(tt.want, m) {
+				t.Errorf("%s: chose %s, want one of %v", tt.name, m, tt.want)
+			}
+		}
+	}
+}

@@ -197,6 +197,10 @@ type Config struct {
 	// elsewhere, where it lost more matches than it won
 	// (placement.go, docs/strength.md).
 	GRAVE Switch
+	// GRAVEFirst switches on or off (the default) GRAVE's values for the
+	// moves of a node not yet visited: each is valued as if visited once
+	// with its AMAF mean, rather than tried before every visited move.
+	GRAVEFirst Switch
 	// GRAVERef is the number of visits a node needs before its
 	// all-moves-as-first values are used. Default DefaultGRAVERef.
 	GRAVERef int
@@ -373,7 +377,9 @@ type Search struct {
 
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
-	fast  bool         // playouts go through the reasoner's PolicyPlayout
+	// graveFirst: GRAVE values the moves not yet visited (GRAVEFirst).
+	graveFirst bool
+	fast       bool // playouts go through the reasoner's PolicyPlayout
 	// wins holds, per role, the moves that win at once wherever they are
 	// played, as bits over the PolicyPlayouter's numbering (Config.Wins);
 	// nil for a role without any, or with Wins off.
@@ -425,13 +431,14 @@ var ErrTerminal = errors.New("the game is over")
 func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) {
 	cfg = cfg.withDefaults()
 	s := &Search{
-		cfg:     cfg,
-		roles:   r.Roles(),
-		main:    r,
-		pool:    make(chan reasoner.Reasoner, 2*cfg.Workers+1),
-		bscore:  -1,
-		grave:   cfg.GRAVE.enabled(false),
-		pinRole: -1,
+		cfg:        cfg,
+		roles:      r.Roles(),
+		main:       r,
+		pool:       make(chan reasoner.Reasoner, 2*cfg.Workers+1),
+		bscore:     -1,
+		grave:      cfg.GRAVE.enabled(false),
+		graveFirst: cfg.GRAVEFirst.enabled(false),
+		pinRole:    -1,
 	}
 	if len(s.roles) == 0 {
 		return nil, errors.New("mcts: the game has no roles")

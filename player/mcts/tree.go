@@ -384,16 +384,25 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 					}
 				}
 				visits := n.n[off+i].Load()
+				at := -1 // GRAVE: the move's index in ref
+				if ref != nil {
+					at = off + i
+					if ref != n {
+						at = ref.amafIndex(r, ms[i])
+					}
+				}
 				if visits == 0 {
+					if v, ok := s.graveFirstValue(ref, at, logN); ok {
+						if v > bestV {
+							best, bestV = i, v
+						}
+						continue
+					}
 					best, bestV = i, math.Inf(1)
 					break
 				}
 				mean := n.w[off+i].Load() / visits
 				if ref != nil {
-					at := off + i
-					if ref != n {
-						at = ref.amafIndex(r, ms[i])
-					}
 					mean = s.graveValue(mean, visits, ref, at)
 				}
 				if v := mean + c*math.Sqrt(logN/visits); v > bestV {
