@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:gravefirst=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
