@@ -58,7 +58,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default on)
   hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
-  grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in games where no role plays a move twice, as hex and reversi)
+  grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in placement games, where a move is open until played and never after, as hex)
   gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default off)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)

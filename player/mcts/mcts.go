@@ -192,9 +192,9 @@ type Config struct {
 	// all-moves-as-first value, the mean of the iterations in which the
 	// role played it at any later point, taken from the closest ancestor
 	// with more than GRAVERef visits. See grave.go. The default is on in
-	// games of more than one role where random playouts show that no
-	// role plays a move twice (placement games: hex, reversi) and off
-	// elsewhere, where it lost more matches than it won
+	// placement games of more than one role, where random playouts show
+	// a move open until played and never after (hex, tic-tac-toe), and
+	// off elsewhere, where it lost more matches than it won
 	// (placement.go, docs/strength.md).
 	GRAVE Switch
 	// GRAVEFirst switches on or off (the default) GRAVE's values for the
@@ -491,7 +491,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	if cfg.GRAVE == Default && len(s.roles) > 1 {
 		s.grave = s.probePlacement(ctx, init)
 		if s.grave {
-			s.logf("mcts: no move came back in random playouts: a placement game, GRAVE on")
+			s.logf("mcts: moves open until played and never after in random playouts: a placement game, GRAVE on")
 		}
 	}
 	return s, nil

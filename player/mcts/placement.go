@@ -11,16 +11,18 @@ import (
 
 // GRAVE by default only in placement games. AMAF values assume that a
 // move is worth about the same whenever it is played, as a stone on a
-// point of Go (Gelly and Silver's RAVE). That holds best where a move,
-// once played, is never legal again: a stone of hex or reversi claims its
-// cell for the rest of the match. Where moves come back (connect four's
-// columns, breakthrough's and knightThrough's steps, pentago's rotations)
-// the same move is a different move at another time, and GRAVE lost
-// there in the measurements of docs/strength.md while it won every hex
-// match. Whether the rules let a move come back is read from random
-// playouts before the first search: the game is a placement game when,
-// over enough choices to tell, hardly any move a role played was legal
-// for it again later in the playout.
+// point of Go (Gelly and Silver's RAVE). That holds best where a move is
+// open until someone claims it and never again after: a stone of hex or
+// tic-tac-toe claims its cell for the rest of the match. Where moves come
+// back (connect four's columns, breakthrough's and knightThrough's steps)
+// or open and close with the rest of the position (reversi's flanks,
+// pentago's rotations) the same move is a different move at another time.
+// GRAVE won 4 of 5 hex matches against the default of November 2026 and
+// 1 of 4 reversi matches (docs/strength.md). Whether the rules make a game
+// a placement game is read from random playouts before the first search:
+// every choice a role makes must be among the moves legal at its previous
+// choice in the playout, less the one it played then, bar a tiny fraction
+// of choices, over enough choices to tell.
 
 // Limits of the placement probe.
 const (
@@ -29,52 +31,64 @@ const (
 	placementMargin   = 20 * time.Millisecond // for a reasoner call to return
 	placementSteps    = 1000                  // steps of one playout at most
 	placementChoices  = 100                   // choices needed to decide
-	placementReturns  = 0.01                  // fraction of played moves legal again allowed
+	placementBreaks   = 0.01                  // fraction of choices allowed a new move
 )
 
-// returnCounter counts, over random playouts, the choices the roles made
-// and the moves played that were legal again later for the same role in
-// the same playout. It is the Policy of the probe through a
-// PolicyPlayouter, which numbers the moves; through Legal and Next it
-// keeps their names.
-type returnCounter struct {
-	rng              *rand.Rand
-	played, back     [][]uint64 // by number: the moves played, and those legal again since
-	named            []map[reasoner.Move]bool
-	choices, returns int
+// shrinkCounter counts, over random playouts, the choices the roles made
+// and those that broke the rule of placement games: a legal move that was
+// not legal at the role's previous choice in the playout, or was the move
+// played there. It is the Policy of the probe through a PolicyPlayouter,
+// which numbers the moves; through Legal and Next it keeps their names.
+type shrinkCounter struct {
+	rng             *rand.Rand
+	started         []bool                       // the role has chosen in this playout
+	allowed         [][]uint64                   // by number: moves still open to the role
+	named           []map[reasoner.Move]struct{} // by name: the same
+	choices, breaks int
 }
 
 // Choose draws one of role's legal moves uniformly and counts it.
-func (c *returnCounter) Choose(role int, legal []int32) int {
-	played, back := c.played[role], c.back[role]
-	for _, m := range legal {
-		if played[m>>6]&^back[m>>6]&(1<<(m&63)) != 0 {
-			c.returns++
-			back[m>>6] |= 1 << (m & 63)
+func (c *shrinkCounter) Choose(role int, legal []int32) int {
+	allowed := c.allowed[role]
+	if c.started[role] {
+		for _, m := range legal {
+			if allowed[m>>6]&(1<<(m&63)) == 0 {
+				c.breaks++
+				break
+			}
 		}
+	}
+	clear(allowed)
+	for _, m := range legal {
+		allowed[m>>6] |= 1 << (m & 63)
 	}
 	i := c.rng.IntN(len(legal))
 	m := legal[i]
-	played[m>>6] |= 1 << (m & 63)
+	allowed[m>>6] &^= 1 << (m & 63)
+	c.started[role] = true
 	c.choices++
 	return i
 }
 
 // chooseNamed draws one of role's legal moves uniformly and counts it, as
-// Choose does by number. named maps a move played to whether it was legal
-// again since.
-func (c *returnCounter) chooseNamed(role int, legal []reasoner.Move) reasoner.Move {
-	named := c.named[role]
-	for _, m := range legal {
-		if again, ok := named[m]; ok && !again {
-			c.returns++
-			named[m] = true
+// Choose does by number.
+func (c *shrinkCounter) chooseNamed(role int, legal []reasoner.Move) reasoner.Move {
+	allowed := c.named[role]
+	if c.started[role] {
+		for _, m := range legal {
+			if _, ok := allowed[m]; !ok {
+				c.breaks++
+				break
+			}
 		}
 	}
-	m := legal[c.rng.IntN(len(legal))]
-	if _, ok := named[m]; !ok {
-		named[m] = false
+	clear(allowed)
+	for _, m := range legal {
+		allowed[m] = struct{}{}
 	}
+	m := legal[c.rng.IntN(len(legal))]
+	delete(allowed, m)
+	c.started[role] = true
 	c.choices++
 	return m
 }
@@ -116,52 +130,44 @@ func (s *Search) probePlacement(ctx context.Context, st *reasoner.State) bool {
 }
 
 // placementGame reports whether, in random playouts from st, at most a
-// fraction placementReturns of the moves the roles played were legal for
-// them again later in the playout, over at least placementChoices
-// choices; false when ctx is done or the playouts run out first, or the
+// fraction placementBreaks of the roles' choices had a legal move that
+// was not open at the role's previous choice (shrinkCounter), over at
+// least placementChoices choices; false when ctx is done or the playouts run out first, or the
 // reasoner fails. It plays through the reasoner's PolicyPlayout when
 // it has one.
 func placementGame(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, seed uint64) bool {
 	nr := len(r.Roles())
-	c := &returnCounter{rng: rand.New(rand.NewPCG(seed, 0x9a1ace))}
+	c := &shrinkCounter{rng: rand.New(rand.NewPCG(seed, 0x9a1ace)), started: make([]bool, nr)}
 	pp, numbered := r.(reasoner.PolicyPlayouter)
 	for role := range nr {
 		if numbered {
-			words := (len(pp.Moves(role)) + 63) / 64
-			c.played = append(c.played, make([]uint64, words))
-			c.back = append(c.back, make([]uint64, words))
+			c.allowed = append(c.allowed, make([]uint64, (len(pp.Moves(role))+63)/64))
 		} else {
-			c.named = append(c.named, map[reasoner.Move]bool{})
+			c.named = append(c.named, map[reasoner.Move]struct{}{})
 		}
 	}
 	for range placementPlayouts {
 		if ctx.Err() != nil {
 			break
 		}
+		clear(c.started)
 		var err error
 		if numbered {
-			for role := range nr {
-				clear(c.played[role])
-				clear(c.back[role])
-			}
 			_, _, err = pp.PolicyPlayout(ctx, st, c, placementSteps)
 		} else {
-			for role := range nr {
-				clear(c.named[role])
-			}
 			err = c.playout(ctx, r, st)
 		}
 		if err != nil && ctx.Err() == nil {
 			return false
 		}
 	}
-	return c.choices >= placementChoices && float64(c.returns) <= placementReturns*float64(c.choices)
+	return c.choices >= placementChoices && float64(c.breaks) <= placementBreaks*float64(c.choices)
 }
 
 // playout plays uniformly random moves from st through Legal and Next,
 // counting the choices of every role with more than one legal move, as
 // PolicyPlayout asks a Policy for them.
-func (c *returnCounter) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) error {
+func (c *shrinkCounter) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) error {
 	joint := make([]reasoner.Move, len(r.Roles()))
 	for range placementSteps {
 		terminal, err := r.Terminal(ctx, st)
