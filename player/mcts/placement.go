@@ -132,9 +132,9 @@ func (s *Search) probePlacement(ctx context.Context, st *reasoner.State) bool {
 // placementGame reports whether, in random playouts from st, at most a
 // fraction placementBreaks of the roles' choices had a legal move that
 // was not open at the role's previous choice (shrinkCounter), over at
-// least placementChoices choices; false when ctx is done or the playouts run out first, or the
-// reasoner fails. It plays through the reasoner's PolicyPlayout when
-// it has one.
+// least placementChoices choices; false when ctx is done or the playouts
+// run out first, or the reasoner fails. It plays through the reasoner's
+// PolicyPlayout when it has one.
 func placementGame(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, seed uint64) bool {
 	nr := len(r.Roles())
 	c := &shrinkCounter{rng: rand.New(rand.NewPCG(seed, 0x9a1ace)), started: make([]bool, nr)}
