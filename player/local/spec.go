@@ -59,7 +59,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in placement games, where a move is open until played and never after, as hex)
-  gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default off)
+  gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default on)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
   resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
