@@ -24,8 +24,9 @@
 // the rules the moves that win wherever they are played, or where a few
 // facts of the state hold, and then taking back a move that lets another
 // role play one (wins, winfacts). Each is switched in Config; the zero
-// Config has MAST, NST, wins and winfacts on and GRAVE and decisive moves
-// off, as the strength measurements chose (see docs/strength.md).
+// Config has MAST, NST, wins and winfacts on, GRAVE on in placement games
+// only (placement.go) and decisive moves off, as the strength
+// measurements chose (see docs/strength.md).
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.
