@@ -95,27 +95,30 @@ func (c *shrinkCounter) chooseNamed(role int, legal []reasoner.Move) reasoner.Mo
 
 // probePlacement runs placementGame from st on a fork of the search's
 // reasoner, and returns false if it panics or has not answered within
-// placementBudget and a margin: a reasoner that does not heed its
-// context (a slow Next) keeps the fork, not the caller, until it returns.
+// placementBudget and a margin. The fork is made and played in a
+// goroutine of its own, so that a reasoner slow to fork or that does not
+// heed its context (a slow Next) holds up the goroutine and not the
+// caller; the fork then joins the workers' pool.
 func (s *Search) probePlacement(ctx context.Context, st *reasoner.State) bool {
-	s.forkMu.Lock()
-	r, err := s.tmpl.Fork()
-	s.forkMu.Unlock()
-	if err != nil {
-		s.logf("mcts: forking the reasoner: %v", err)
-		return false
-	}
 	ctx, cancel := context.WithTimeout(ctx, placementBudget)
 	answer := make(chan bool, 1)
 	go func() {
 		defer cancel()
 		placement := false
+		defer func() { answer <- placement }()
+		r, err := s.fork()
+		if err != nil {
+			s.logf("mcts: forking the reasoner: %v", err)
+			return
+		}
+		broken := false
 		defer func() {
 			if p := recover(); p != nil {
+				broken = true
 				s.panics.Add(1)
 				s.logf("mcts: probing for a placement game: panic: %v", p)
 			}
-			answer <- placement
+			s.release(r, broken)
 		}()
 		placement = placementGame(ctx, r, st, s.cfg.Seed)
 	}()
