@@ -703,15 +703,7 @@ func (s *Search) learn(ctx context.Context) {
 	if r == nil {
 		return
 	}
-	broken := false
-	defer func() {
-		if p := recover(); p != nil {
-			broken = true
-			s.panics.Add(1)
-			s.logf("mcts: learning a heuristic: panic: %v", p)
-		}
-		s.release(r, broken)
-	}()
+	defer s.releaseRecovered(r, "learning a heuristic")
 	rng := rand.New(rand.NewPCG(s.cfg.Seed, 1<<40))
 	h, why := learnHeuristic(lctx, ctx, r, s.State(), rng, s.cfg)
 	s.heurWhy.Store(&why)

@@ -709,6 +709,19 @@ func (s *Search) release(r reasoner.Reasoner, broken bool) {
 	}
 }
 
+// releaseRecovered is deferred by a goroutine that plays r, acquired
+// for a job outside the workers (what): it recovers a panic, counting and
+// logging it, and gives r back to the pool unless it panicked.
+func (s *Search) releaseRecovered(r reasoner.Reasoner, what string) {
+	broken := false
+	if p := recover(); p != nil {
+		broken = true
+		s.panics.Add(1)
+		s.logf("mcts: %s: panic: %v", what, p)
+	}
+	s.release(r, broken)
+}
+
 func (s *Search) logf(format string, args ...any) {
 	if s.cfg.Log != nil {
 		s.cfg.Log.Printf(format, args...)

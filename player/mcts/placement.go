@@ -111,15 +111,7 @@ func (s *Search) probePlacement(ctx context.Context, st *reasoner.State) bool {
 			s.logf("mcts: forking the reasoner: %v", err)
 			return
 		}
-		broken := false
-		defer func() {
-			if p := recover(); p != nil {
-				broken = true
-				s.panics.Add(1)
-				s.logf("mcts: probing for a placement game: panic: %v", p)
-			}
-			s.release(r, broken)
-		}()
+		defer s.releaseRecovered(r, "probing for a placement game")
 		placement = placementGame(ctx, r, st, s.cfg.Seed)
 	}()
 	timer := time.NewTimer(placementBudget + placementMargin)

@@ -99,3 +99,17 @@ func TestGRAVEDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacementProbePanics checks that a reasoner panicking in the probe
+// leaves GRAVE off and is counted, without failing New.
+func TestPlacementProbePanics(t *testing.T) {
+	g := nim(30)
+	g.panicAt = 1 // every Next panics
+	s := newSearch(t, g, Config{Workers: 1})
+	if s.grave {
+		t.Error("GRAVE on after the probe panicked")
+	}
+	if n := s.panics.Load(); n != 1 {
+		t.Errorf("%d panics counted, want the probe's 1", n)
+	}
+}
