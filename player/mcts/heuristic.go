@@ -73,6 +73,10 @@ const DefaultHeuristicDepth = 8
 // prior; checkers' 0.35 to 0.55 won (docs/strength.md).
 const DefaultHeuristicQuality = 0.35
 
+// learnsHeuristic reports whether the search learns a heuristic
+// (Config.Heuristic, on by default; kept only where it fits).
+func (c Config) learnsHeuristic() bool { return c.Heuristic.enabled(true) }
+
 // minCloseQuality is the correlation a fit over the goal-closeness
 // features alone needs, when the fit over every feature falls short of
 // Config.HeuristicQuality: connect four's open threats, 0.15 to 0.2, won
@@ -238,7 +242,7 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	maxDepth := cfg.MaxPlayoutDepth
 	nr := len(r.Roles())
 	l := &learner{cols: map[string]int{}, roles: nr, quality: cfg.HeuristicQuality}
-	if cfg.HeuristicCloseness.enabled(true) {
+	if cfg.HeuristicCloseness.enabled(false) {
 		l.close = newCloseness(r)
 	}
 	if l.close != nil {

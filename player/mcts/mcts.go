@@ -211,12 +211,14 @@ type Config struct {
 	// all-moves-as-first value as its visits grow. Default
 	// DefaultGRAVEBias.
 	GRAVEBias float64
-	// Heuristic switches on or off (the default) heuristics learned from
+	// Heuristic switches on (the default) or off heuristics learned from
 	// the rules: before its first search the search plays random games,
-	// fits an evaluation of states over features of their facts, the
-	// roles' mobility and how near each role is to its goal to the goals
-	// they ended with, and if the fit predicts held-out goals, uses it as
-	// HeuristicPrior and HeuristicCut say. See heuristic.go.
+	// fits an evaluation of states over features of their facts and the
+	// roles' mobility (and, with HeuristicCloseness, how near each role
+	// is to its goal) to the goals they ended with, and if the fit
+	// predicts held-out goals (HeuristicQuality), uses it as
+	// HeuristicPrior and HeuristicCut say; a game where none does is
+	// played as without it. See heuristic.go.
 	Heuristic Switch
 	// HeuristicDepth is the number of moves a playout plays before the
 	// heuristic scores it. Default DefaultHeuristicDepth.
@@ -232,7 +234,7 @@ type Config struct {
 	// selection until the move's own visits outweigh it. Zero selects
 	// DefaultHeuristicPrior; negative turns the prior off.
 	HeuristicPrior int
-	// HeuristicCloseness switches on (the default) or off the features of
+	// HeuristicCloseness switches on or off (the default) the features of
 	// how near a state is to each role's best goal among the heuristic's
 	// candidates, where the reasoner reads the goal's conditions from the
 	// rules (reasoner.GoalConditioner). See closeness.go.
@@ -594,7 +596,7 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	if done || ctx.Err() != nil {
 		return false, nil
 	}
-	if !s.learned && s.cfg.Heuristic.enabled(false) && len(s.roles) > 1 {
+	if !s.learned && s.cfg.learnsHeuristic() && len(s.roles) > 1 {
 		// Learning plays the reasoner, which may not heed ctx (a slow
 		// game's Next): the run ends at its deadline all the same, as it
 		// does without waiting for its workers, and the heuristic comes

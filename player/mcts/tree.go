@@ -295,7 +295,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		value:    make([]float64, nr),
 		decisive: s.cfg.Decisive.enabled(false),
 		prove:    s.cfg.ProveLeaves.enabled(true),
-		heur:     s.cfg.Heuristic.enabled(false),
+		heur:     s.cfg.learnsHeuristic(),
 		cut:      s.cfg.HeuristicCut.enabled(false),
 		prior:    float64(s.cfg.HeuristicPrior),
 		legal:    make([][]reasoner.Move, nr),
