@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -156,5 +157,35 @@ func TestHeuristicCloseness(t *testing.T) {
 		if h == nil || !h.usesClose || !strings.Contains(why, "goal#0-lack1") || strings.Contains(why, "noise") {
 			t.Errorf("with closeness: %v, %s; want red's threats alone", h != nil, why)
 		}
+	}
+}
+
+// TestHeuristicDefault checks that the search learns a heuristic unless
+// the switch is off (Config.Heuristic on by default): learning always
+// leaves a summary, of what it kept or why it kept nothing.
+func TestHeuristicDefault(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		heur  Switch
+		learn bool
+	}{
+		{"default", Default, true},
+		{"on", On, true},
+		{"off", Off, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: tt.heur})
+			run(t, s, 100*time.Millisecond)
+			// The run ends at its deadline and learning may end after it,
+			// on a loaded machine.
+			got := s.Stats().Heuristic
+			for end := time.Now().Add(10 * time.Second); tt.learn && got == "" && time.Now().Before(end); {
+				time.Sleep(10 * time.Millisecond)
+				got = s.Stats().Heuristic
+			}
+			if (got != "") != tt.learn {
+				t.Errorf("heuristic %q after a search; want learning %v", got, tt.learn)
+			}
+		})
 	}
 }
