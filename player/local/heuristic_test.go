@@ -11,10 +11,10 @@ import (
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
-// TestHeuristicLearned checks what learning from the rules finds in two
-// kinds of game: in checkers, where material decides, a heuristic over the
-// pieces (held-out correlation 0.35 to 0.55), and in skirmish over the
-// captures; in connect four, where
+// TestHeuristicLearned checks what learning from the rules finds, with the
+// default settings, in two kinds of game: in checkers, where material
+// decides, a heuristic over the pieces (held-out correlation 0.35 to
+// 0.55), and in skirmish over the captures; in connect four, where
 // counting discs says nothing of who wins, none from the facts alone, so
 // the game is played as without it, and with the goal's conditions read
 // from the rules (84 lines of four per colour) a heuristic, if any, over

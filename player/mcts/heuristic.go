@@ -26,8 +26,9 @@ import (
 // summed per value of another argument (how far each role has advanced);
 // whole facts; the mobility of each role, its number of legal moves; and
 // with Config.HeuristicCloseness, where the reasoner reads the goal's
-// conditions from the rules, how near each role is to them (closeness.go). Features nonzero in fewer than
-// minSupport of the samples are dropped. For each role, of the
+// conditions from the rules, how near each role is to them
+// (closeness.go). Features nonzero in fewer than minSupport of the
+// samples are dropped. For each role, of the
 // maxCandidates features that correlate most with its goal, at most
 // maxFeatures are chosen by forward selection and weighted by a ridge
 // regression fitted on half the samples, and the fit is kept only if it
