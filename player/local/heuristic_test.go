@@ -41,31 +41,31 @@ func TestHeuristicLearned(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		game  string
+		game  string // as loadGame names it: shared/ for the corpus
 		close bool   // with the goal-closeness features (hclose=on)
 		want  string // part of the summary
 		none  bool   // no heuristic may be kept
 		kept  string // part of the heuristic, when one is kept
 	}{
-		{"breakthrough", false, "", false, ""}, // about 0.15 to 0.22, either side of the bar
-		{"connectFour", false, "", true, ""},
-		{"connectFour", true, "role 0: 84 conditions of goal 100 (exact true)", false, "goal#"},
-		{"checkers", true, "held-out correlation", false, ""},
-		{"checkers", false, "held-out correlation", false, "piece_count"},
+		{"shared/breakthrough", false, "", false, ""}, // about 0.15 to 0.22, either side of the bar
+		{"shared/connectFour", false, "", true, ""},
+		{"shared/connectFour", true, "role 0: 84 conditions of goal 100 (exact true)", false, "goal#"},
+		{"shared/checkers", true, "held-out correlation", false, ""},
+		{"shared/checkers", false, "held-out correlation", false, "piece_count"},
 		// Captures decide: each side's capture count and pieces (0.5).
-		{"skirmishZeroSum", false, "held-out correlation", false, "captureCount"},
-		{"reversi", false, "", false, ""},
-		{"knightThrough", false, "", false, ""},
-		{"pentago", false, "", false, ""},
-		{"minichess", false, "", false, ""},
+		{"shared/skirmishZeroSum", false, "held-out correlation", false, "captureCount"},
+		{"shared/reversi", false, "", false, ""},
+		{"shared/knightThrough", false, "", false, ""},
+		{"shared/pentago", false, "", false, ""},
+		{"shared/minichess", false, "", false, ""},
 		{"threePlayerTicTacToe", false, "", false, ""},
-		{"connectFourSimultaneous", false, "", false, ""},
-		{"hex", false, "", false, ""}, // last: under load it may not ground in time, which fails the test
+		{"shared/connectFourSimultaneous", false, "", false, ""},
+		{"shared/hex", false, "", false, ""}, // last: under load it may not ground in time, which fails the test
 	} {
 		if gamestest.Race && tt.want == "" && !tt.none {
 			continue
 		}
-		d := loadGame(t, "shared/"+tt.game)
+		d := loadGame(t, tt.game)
 		ctx := context.Background()
 		r, err := factory(ctx, d)
 		if err != nil {
