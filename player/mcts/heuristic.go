@@ -28,13 +28,13 @@ import (
 // with Config.HeuristicCloseness, where the reasoner reads the goal's
 // conditions from the rules, how near each role is to them
 // (closeness.go). Features nonzero in fewer than minSupport of the
-// samples are dropped. For each role, of the
-// maxCandidates features that correlate most with its goal, at most
-// maxFeatures are chosen by forward selection and weighted by a ridge
-// regression fitted on half the samples, and the fit is kept only if it
-// predicts the goals of the other half (their correlation at least
-// Config.HeuristicQuality), or failing that a fit over the closeness
-// features alone does (at least minCloseQuality). A game where the fit of
+// samples are dropped. For each role, of the maxCandidates features that
+// correlate most with its goal, at most maxFeatures are chosen by forward
+// selection and weighted by a ridge regression fitted on half the
+// samples, and the fit is kept only if it predicts the goals of the other
+// half (their correlation at least Config.HeuristicQuality), or failing
+// that a fit over the closeness features alone does (at least
+// minCloseQuality). A game where the fit of
 // some role with varying goals fails has no heuristic and is played as
 // without it.
 //

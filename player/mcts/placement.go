@@ -18,8 +18,8 @@ import (
 // or open and close with the rest of the position (reversi's flanks,
 // pentago's rotations) the same move is a different move at another time.
 // Against GRAVE off, GRAVE won 5 of 6 hex matches and 2 of 5 reversi
-// matches (docs/strength.md). Whether the rules make a game
-// a placement game is read from random playouts before the first search:
+// matches (docs/strength.md). Whether the rules make a game a placement
+// game is read from random playouts before the first search:
 // every choice a role makes must be among the moves legal at its previous
 // choice in the playout, less the one it played then, bar a tiny fraction
 // of choices, over enough choices to tell.
