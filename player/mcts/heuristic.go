@@ -56,6 +56,8 @@ const (
 	learnNoDeadline = time.Second     // when the first search has no deadline
 	learnSamples    = 2000            // states sampled at most, which bounds the time of the fit
 	learnMinSamples = 100             // fewer and nothing is fitted
+	screenSamples   = 500             // samples at which a fit far below the bar ends the learning
+	screenSlack     = 0.1             // how far below the bar a fit of screenSamples may be and learning go on
 	maxFeatures     = 12              // kept per role
 	maxCandidates   = 60              // features forward selection chooses from
 	minSupport      = 0.05            // share of the samples a feature must be nonzero in
@@ -286,12 +288,21 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 			break
 		}
 		l.samples = append(l.samples, sample{x, g})
+		if len(l.samples) == screenSamples && learnSamples > screenSamples {
+			// Most games keep nothing, and each sample costs a random
+			// game: where a fit of these falls short of the bar by
+			// more than their noise, the rest would not reach it.
+			if h, why := l.fit(fitCtx, screenSlack); h == nil {
+				return nil, fmt.Sprintf("heuristic: stopped at %d states of %d random games over %d features, no fit within %.2f of the bar: %s",
+					len(l.samples), games, len(l.keys), screenSlack, why)
+			}
+		}
 	}
 	if len(l.samples) < learnMinSamples {
 		return nil, fmt.Sprintf("heuristic: %d samples of %d games, too few to fit", len(l.samples), games)
 	}
 	start := time.Now()
-	h, why := l.fit(fitCtx)
+	h, why := l.fit(fitCtx, 0)
 	closeWhy := ""
 	if l.close != nil {
 		closeWhy = l.close.summary
@@ -300,8 +311,9 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 		len(l.samples), games, len(l.keys), closeWhy, time.Since(start).Round(time.Millisecond), why)
 }
 
-// fit fits each role's evaluation and validates it on held-out samples.
-func (l *learner) fit(ctx context.Context) (*heuristic, string) {
+// fit fits each role's evaluation and validates it on held-out samples,
+// against bars lowered by slack.
+func (l *learner) fit(ctx context.Context, slack float64) (*heuristic, string) {
 	nc := len(l.keys)
 	h := &heuristic{cols: l.cols, mobility: make([]int, l.roles), bias: make([]float64, l.roles), weights: make([][]float64, l.roles)}
 	for role := range l.roles {
@@ -343,14 +355,14 @@ func (l *learner) fit(ctx context.Context) (*heuristic, string) {
 			parts = append(parts, fmt.Sprintf("role %d constant %.2f", role, h.bias[role]))
 			continue
 		}
-		cols, q, why := l.fitRole(ctx, train, test, role, nil, l.quality)
+		cols, q, why := l.fitRole(ctx, train, test, role, nil, l.quality-slack)
 		if why != "" && l.close != nil && len(h.closeCol) > 0 {
 			// Below the bar over every feature: the goal's closeness
 			// alone, read from the rules rather than found in the
 			// samples, needs less.
 			var qc float64
 			var whyc string
-			if cols, qc, whyc = l.fitRole(ctx, train, test, role, h.closeCol, minCloseQuality); whyc == "" {
+			if cols, qc, whyc = l.fitRole(ctx, train, test, role, h.closeCol, minCloseQuality-slack); whyc == "" {
 				why, q = "", qc
 			} else {
 				why += "; over the goal's closeness alone " + whyc

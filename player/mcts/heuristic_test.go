@@ -70,7 +70,7 @@ func TestHeuristicFit(t *testing.T) {
 			}
 			l.samples = append(l.samples, sample{x, g})
 		}
-		h, why := l.fit(context.Background())
+		h, why := l.fit(context.Background(), 0)
 		if !predictive {
 			if h != nil {
 				t.Errorf("coin flips: a heuristic was kept: %s", why)
@@ -108,12 +108,12 @@ func TestHeuristicFitBounded(t *testing.T) {
 		g := []float64{float64(i % 7 / 4), 1 - float64(i%7/4)}
 		l.samples = append(l.samples, sample{x, g})
 	}
-	if h, _ := l.fit(context.Background()); h == nil {
+	if h, _ := l.fit(context.Background(), 0); h == nil {
 		t.Fatal("no fit of a feature that decides the goal")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if h, why := l.fit(ctx); h != nil || why != "out of time while fitting" {
+	if h, why := l.fit(ctx, 0); h != nil || why != "out of time while fitting" {
 		t.Errorf("fit after its deadline: %v, %q", h, why)
 	}
 }
@@ -146,7 +146,7 @@ func TestHeuristicCloseness(t *testing.T) {
 			}
 			l.samples = append(l.samples, sample{x, goal})
 		}
-		h, why := l.fit(context.Background())
+		h, why := l.fit(context.Background(), 0)
 		t.Logf("closeness %v: %s", withClose, why)
 		if !withClose {
 			if h != nil {
@@ -186,6 +186,78 @@ func TestHeuristicDefault(t *testing.T) {
 			if (got != "") != tt.learn {
 				t.Errorf("heuristic %q after a search; want learning %v", got, tt.learn)
 			}
+		})
+	}
+}
+
+// tally is a game of 20 simultaneous steps in which each role adds 1 or 2
+// to its side of a tally: with decidedByLead the side ahead at the end
+// wins, so the lead predicts the goals from any state; without it the
+// last step alone decides (the first role wins when the two moves
+// differ), so nothing before it does.
+func tally(decidedByLead bool) *toyGame {
+	const steps = 20
+	return &toyGame{
+		roles: []string{"left", "right"},
+		init:  map[string]string{"lead": "0", "step": "0"},
+		legal: func(s map[string]string, role int) []string { return []string{"1", "2"} },
+		next: func(s map[string]string, joint []string) map[string]string {
+			d := atoi(joint[0]) - atoi(joint[1])
+			return map[string]string{
+				"lead": strconv.Itoa(atoi(s["lead"]) + d),
+				"step": strconv.Itoa(atoi(s["step"]) + 1),
+				"last": strconv.Itoa(d * d),
+			}
+		},
+		terminal: func(s map[string]string) bool { return atoi(s["step"]) == steps },
+		goals: func(s map[string]string) []int {
+			ahead := atoi(s["lead"])
+			if !decidedByLead {
+				ahead = 2*atoi(s["last"]) - 1
+			}
+			switch {
+			case ahead > 0:
+				return []int{100, 0}
+			case ahead < 0:
+				return []int{0, 100}
+			}
+			return []int{50, 50}
+		},
+	}
+}
+
+// TestHeuristicScreen checks that learning stops at screenSamples where
+// no fit comes near the bar, and samples on where one does: most games
+// keep nothing, and each sample costs a random game of the start clock.
+func TestHeuristicScreen(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		lead bool
+		kept bool
+	}{
+		{"lead decides", true, true},
+		{"last step decides", false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g := tally(tt.lead)
+			st, _ := g.Initial(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cfg := Config{MaxPlayoutDepth: DefaultMaxPlayoutDepth, HeuristicQuality: DefaultHeuristicQuality}
+			h, why := learnHeuristic(ctx, ctx, g, st, rand.New(rand.NewPCG(1, 2)), cfg)
+			if (h != nil) != tt.kept {
+				t.Fatalf("kept %v (%s), want %v", h != nil, why, tt.kept)
+			}
+			// A sample takes a game of 20 steps; the games ending at the
+			// sampled depth give none, about one in five.
+			games := g.calls.Load() / 20
+			if tt.kept && games < learnSamples {
+				t.Errorf("%d games for a fit that is kept, want %d samples (%s)", games, learnSamples, why)
+			}
+			if !tt.kept && (games < screenSamples || games > 2*screenSamples) {
+				t.Errorf("%d games where nothing fits, want about %d (%s)", games, screenSamples, why)
+			}
+			t.Log(why)
 		})
 	}
 }
