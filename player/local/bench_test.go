@@ -13,17 +13,19 @@ import (
 )
 
 // BenchmarkSearch measures the search's iterations per second from the
-// start of tic-tac-toe, connect four, breakthrough and reversi with one and with two
-// workers, and per second of CPU time, which shows the cost of parallelism
-// even when other processes take some of the cores. The knowledge variant
-// is the default search (MAST and NST on, GRAVE off, policy playouts),
+// start of tic-tac-toe and the games of issue 23's suite (connect four,
+// breakthrough, reversi, checkers, pentago, hex, knightThrough and
+// skirmishZeroSum) with one and with two workers, and per second of CPU
+// time, which shows the cost of parallelism even when other processes
+// take some of the cores. The variant default is the default search,
 // mast the same without NST, slow the default through Legal and Next,
 // base the plain UCT search of the mcts:base preset and basefast the same
 // with policy playouts, decisive, noprove, heur, nowins and nowinfacts the
-// default with that setting changed, side by side to show what the knowledge costs and
-// what the playout loop gains:
+// default with that setting changed, and 2026-11 the preset issue 23 is
+// measured against, side by side to show what the knowledge costs and
+// what the playout loop gains. Each run is 10 s; choose a few:
 //
-//	go test -run XXX -bench Search -benchtime 1x ./player/local/
+//	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|2026-11)$' -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
 	variants := []struct {
 		name string
@@ -39,8 +41,9 @@ func BenchmarkSearch(b *testing.B) {
 		{"heur", searchConfig(b, "mcts:heur=on")},
 		{"nowins", searchConfig(b, "mcts:wins=off")},
 		{"nowinfacts", searchConfig(b, "mcts:winfacts=off")},
+		{"2026-11", searchConfig(b, "mcts:2026-11")},
 	}
-	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi"} {
+	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi", "checkers", "pentago", "hex", "knightThrough", "skirmishZeroSum"} {
 		d := loadGame(b, "shared/"+game)
 		for _, workers := range []int{1, 2} {
 			for _, v := range variants {
