@@ -34,9 +34,11 @@ import (
 // samples, and the fit is kept only if it predicts the goals of the other
 // half (their correlation at least Config.HeuristicQuality), or failing
 // that a fit over the closeness features alone does (at least
-// minCloseQuality). A game where the fit of
-// some role with varying goals fails has no heuristic and is played as
-// without it.
+// minCloseQuality). A game where the fit of some role with varying goals
+// fails has no heuristic and is played as without it. Most games keep
+// nothing, so the fit is first tried on screenSamples samples, and
+// learning ends there when it falls short of the bars by more than
+// screenSlack.
 //
 // With a heuristic, the first time the tree grows below a state each move
 // gets Config.HeuristicPrior visits valued at the heuristic's score of the
