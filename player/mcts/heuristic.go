@@ -290,7 +290,7 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 			break
 		}
 		l.samples = append(l.samples, sample{x, g})
-		if len(l.samples) == screenSamples && learnSamples > screenSamples {
+		if len(l.samples) == screenSamples {
 			// Most games keep nothing, and each sample costs a random
 			// game: where a fit of these falls short of the bar by
 			// more than their noise, the rest would not reach it.
