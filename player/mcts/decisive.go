@@ -89,17 +89,38 @@ func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int
 	s := w.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !n.solved.Load() {
-		// Joint moves are numbered in mixed radix, and every role but
-		// the mover has a single move: move i of the mover is joint i.
-		sh := s.shardOf(n.state.Hash())
-		sh.mu.Lock()
-		if n.child(int64(i)) == nil {
-			n.addChild(int64(i), child)
-		}
-		sh.mu.Unlock()
-		n.prove(child.value)
+	if n.solved.Load() {
+		return nil
 	}
+	// The winning state goes through the table, as attach adds states:
+	// another worker that selected the winning move meanwhile may have
+	// added its node for it, which must be the one linked here, or the
+	// table would keep a node the tree does not reach.
+	if wsh := s.shardOf(win.Hash()); w.gen == s.view.Load().gen {
+		wsh.mu.Lock()
+		added := false
+		if c := wsh.find(win); c != nil {
+			child = c
+		} else if !s.full.Load() {
+			s.add(wsh, child)
+			added = true
+		}
+		wsh.mu.Unlock()
+		if added {
+			s.checkFull()
+		}
+	}
+	// Joint moves are numbered in mixed radix, and every role but the
+	// mover has a single move: move i of the mover is joint i.
+	sh := s.shardOf(n.state.Hash())
+	sh.mu.Lock()
+	if c := n.child(int64(i)); c == nil {
+		n.addChild(int64(i), child)
+	} else {
+		child = c
+	}
+	sh.mu.Unlock()
+	n.prove(child.value)
 	return nil
 }
 
