@@ -96,19 +96,8 @@ func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int
 	// another worker that selected the winning move meanwhile may have
 	// added its node for it, which must be the one linked here, or the
 	// table would keep a node the tree does not reach.
-	if wsh := s.shardOf(win.Hash()); w.gen == s.view.Load().gen {
-		wsh.mu.Lock()
-		added := false
-		if c := wsh.find(win); c != nil {
-			child = c
-		} else if !s.full.Load() {
-			s.add(wsh, child)
-			added = true
-		}
-		wsh.mu.Unlock()
-		if added {
-			s.checkFull()
-		}
+	if c, ok := s.findOrAdd(w.gen, win, child); ok {
+		child = c
 	}
 	// Joint moves are numbered in mixed radix, and every role but the
 	// mover has a single move: move i of the mover is joint i.

@@ -67,6 +67,33 @@ func (s *Search) insert(n *node) {
 	s.checkFull()
 }
 
+// findOrAdd returns the table's node for st, adding made when the table
+// has none and memory allows; ok is false, and nothing added, when it
+// has neither (made nil or memory full) or the root's generation is no
+// longer gen: Advance publishes the new generation before prune locks
+// the shards to rebuild the table from the new root, so a node added
+// under an unchanged generation is seen by that rebuild.
+func (s *Search) findOrAdd(gen uint64, st *reasoner.State, made *node) (n *node, ok bool) {
+	sh := s.shardOf(st.Hash())
+	sh.mu.Lock()
+	if gen != s.view.Load().gen {
+		sh.mu.Unlock()
+		return nil, false
+	}
+	if n = sh.find(st); n != nil {
+		sh.mu.Unlock()
+		return n, true
+	}
+	if made == nil || s.full.Load() {
+		sh.mu.Unlock()
+		return nil, false
+	}
+	s.add(sh, made)
+	sh.mu.Unlock()
+	s.checkFull()
+	return made, true
+}
+
 // checkFull updates s.full from the memory bounds.
 func (s *Search) checkFull() {
 	pn, pb := 0, int64(0)

@@ -593,34 +593,15 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 // and memory allows, and links it to parent. Without made, it returns nil
 // when the table does not hold st.
 //
-// It holds st's shard of the table, then parent's, one at a time, and
-// checks under each that the root has not changed since the iteration
-// began: Advance publishes the new generation before prune locks the
-// shards to rebuild the table from the new root, so a node added or
-// linked under an unchanged generation is seen by that rebuild, and none
-// is added or linked after it.
+// The table and the link each check that the root has not changed since
+// the iteration began (findOrAdd, link), so that none is added or linked
+// after Advance's rebuild of the table.
 func (w *worker) attach(parent *node, st *reasoner.State, made *node) *node {
-	s := w.s
-	sh := s.shardOf(st.Hash())
-	sh.mu.Lock()
-	if w.gen != s.view.Load().gen {
-		sh.mu.Unlock()
+	ch, ok := w.s.findOrAdd(w.gen, st, made)
+	if !ok {
 		return made
 	}
-	ch := sh.find(st)
-	if ch == nil {
-		if made == nil || s.full.Load() {
-			sh.mu.Unlock()
-			return made
-		}
-		ch = made
-		s.add(sh, ch)
-	}
-	sh.mu.Unlock()
-	if ch == made {
-		s.checkFull()
-	}
-	s.link(parent, w.joint[len(w.joint)-1], ch, w.gen)
+	w.s.link(parent, w.joint[len(w.joint)-1], ch, w.gen)
 	return ch
 }
 
