@@ -20,7 +20,7 @@ import (
 // take some of the cores. The variant default is the default search,
 // mast the same without NST, slow the default through Legal and Next,
 // base the plain UCT search of the mcts:base preset and basefast the same
-// with policy playouts, decisive, noprove, heur, nowins and nowinfacts the
+// with policy playouts, decisive, noprove, noheur, nowins and nowinfacts the
 // default with that setting changed, and 2026-11 the preset issue 23 is
 // measured against, side by side to show what the knowledge costs and
 // what the playout loop gains. Each run is 10 s; choose a few:
@@ -38,7 +38,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"basefast", searchConfig(b, "mcts:base:fast=on")},
 		{"decisive", searchConfig(b, "mcts:decisive=on")},
 		{"noprove", searchConfig(b, "mcts:prove=off")},
-		{"heur", searchConfig(b, "mcts:heur=on")},
+		{"noheur", searchConfig(b, "mcts:heur=off")},
 		{"nowins", searchConfig(b, "mcts:wins=off")},
 		{"nowinfacts", searchConfig(b, "mcts:winfacts=off")},
 		{"2026-11", searchConfig(b, "mcts:2026-11")},

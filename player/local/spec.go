@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:gravec=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -62,6 +62,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default on)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  gravec=F            GRAVE: the exploration constant where GRAVE is on, in place of c (default 0.15)
   resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
   focus=on|off        the search after an answer plays the move answered at the root (default off)
   ponder=on|off       search on between an answer and the next call of the match (default on)
@@ -183,6 +184,8 @@ func applySetting(key, value string, opts *Options) error {
 		return parseFloat(value, 0, 1, &cfg.MASTDecay)
 	case "c":
 		return parseFloat(value, 0, 100, &cfg.Exploration)
+	case "gravec":
+		return parseFloat(value, 0, 100, &cfg.GRAVEExploration)
 	case "tau":
 		return parseFloat(value, 0, 100, &cfg.MASTTemperature)
 	case "ref":

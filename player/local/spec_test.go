@@ -23,7 +23,7 @@ func TestParseSpec(t *testing.T) {
 		{spec: "mcts:decisive=on:learnpolicy=on", kind: "mcts", want: mcts.Config{Decisive: mcts.On, MASTLearnPolicy: mcts.On}},
 		{spec: "mcts:grave=off:workers=1", kind: "mcts", want: mcts.Config{GRAVE: mcts.Off, Workers: 1}},
 		{spec: "mcts:c=0.4:eps=0.2:decay=1:ref=20", kind: "mcts", want: mcts.Config{Exploration: 0.4, MASTEpsilon: 0.2, MASTDecay: 1, GRAVERef: 20}},
-		{spec: "mcts:2026-11", kind: "mcts", want: mcts.Config{MAST: mcts.On, NST: mcts.On, GRAVE: mcts.Off, Decisive: mcts.Off, PolicyPlayouts: mcts.On, SimultaneousPolicy: mcts.Off, MASTLearnPolicy: mcts.Off, MASTEpsilon: 0.4, MASTDecay: 0.8, Exploration: 0.5, GRAVERef: 50, Heuristic: mcts.Off, HeuristicCut: mcts.On, HeuristicPrior: -1, HeuristicCloseness: mcts.Off, HeuristicQuality: 0.15, ProveLeaves: mcts.Off, Resist: mcts.Off, Focus: mcts.Off, Wins: mcts.Off, WinFacts: mcts.Off}},
+		{spec: "mcts:2026-11", kind: "mcts", want: mcts.Config{MAST: mcts.On, NST: mcts.On, GRAVE: mcts.Off, Decisive: mcts.Off, PolicyPlayouts: mcts.On, SimultaneousPolicy: mcts.Off, MASTLearnPolicy: mcts.Off, MASTEpsilon: 0.4, MASTDecay: 0.8, Exploration: 0.5, GRAVEExploration: 0.5, GRAVERef: 50, Heuristic: mcts.Off, HeuristicCut: mcts.On, HeuristicPrior: -1, HeuristicCloseness: mcts.Off, HeuristicQuality: 0.15, ProveLeaves: mcts.Off, Resist: mcts.Off, Focus: mcts.Off, Wins: mcts.Off, WinFacts: mcts.Off}},
 		{spec: "mcts:heur=on:hdepth=4", kind: "mcts", want: mcts.Config{Heuristic: mcts.On, HeuristicDepth: 4}},
 		{spec: "mcts:heur=on:hcut=off:hprior=10", kind: "mcts", want: mcts.Config{Heuristic: mcts.On, HeuristicCut: mcts.Off, HeuristicPrior: 10}},
 		{spec: "mcts:hprior=-1", err: "want a whole number"},

@@ -92,7 +92,16 @@ func (s *Search) graveFirstValue(ref *node, j int, logN float64) (v float64, ok 
 	if an == 0 {
 		return 0, false
 	}
-	return ref.amafW[j]/an + s.cfg.Exploration*math.Sqrt(logN), true
+	return ref.amafW[j]/an + s.exploration()*math.Sqrt(logN), true
+}
+
+// exploration returns the UCB1 exploration constant of the search:
+// Config.GRAVEExploration with GRAVE, Config.Exploration without.
+func (s *Search) exploration() float64 {
+	if s.grave {
+		return s.cfg.GRAVEExploration
+	}
+	return s.cfg.Exploration
 }
 
 // learnAMAF adds the values of the iteration to the AMAF statistics of

@@ -228,6 +228,43 @@ func TestGRAVEValue(t *testing.T) {
 	}
 }
 
+// TestGRAVEExploration checks that a search with GRAVE explores by
+// Config.GRAVEExploration and one without by Config.Exploration: of a
+// move of mean 0.6 over 20 visits and one of 0.3 over 2, without AMAF
+// values, UCB1 at 0.5 tries the second again and at 0.15 the first.
+func TestGRAVEExploration(t *testing.T) {
+	moves := []reasoner.Move{"a", "b"}
+	for _, tt := range []struct {
+		name  string
+		grave bool
+		cfg   Config
+		want  reasoner.Move
+	}{
+		{"GRAVE, default", true, Config{}, "a"},
+		{"GRAVE, gravec 0.5", true, Config{GRAVEExploration: 0.5}, "b"},
+		{"no GRAVE, default", false, Config{}, "b"},
+		{"no GRAVE, c 0.15", false, Config{Exploration: 0.15}, "a"},
+	} {
+		s := &Search{cfg: tt.cfg.withDefaults(), roles: []string{"x", "o"}, grave: tt.grave}
+		n := &node{moves: [][]reasoner.Move{moves, {"noop"}}, off: []int32{0, 2},
+			n: make([]afloat, 3), w: make([]afloat, 3), amafN: make([]float64, 3), amafW: make([]float64, 3)}
+		n.n[0].Add(20)
+		n.w[0].Add(12)
+		n.n[1].Add(2)
+		n.w[1].Add(0.6)
+		n.visits.Add(22)
+		w := newWorker(s, 1, 0)
+		w.view = &view{pinRole: -1}
+		ref := n
+		if !tt.grave {
+			ref = nil
+		}
+		if got := moves[w.selectJoint(n, ref)]; got != tt.want {
+			t.Errorf("%s: selected %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
 // TestLearnAMAF checks which statistics an iteration adds to: at each node
 // that keeps them, every legal move its role played there or below counts
 // once, with the role's value.

@@ -356,7 +356,7 @@ func (w *worker) unvisit(k int) {
 // be held for the AMAF values.
 func (w *worker) selectJoint(n, ref *node) int64 {
 	s := w.s
-	c := s.cfg.Exploration
+	c := s.exploration()
 	logN := math.Log(n.visits.Load() + 1)
 	kids := n.children()
 	var j int64
