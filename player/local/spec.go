@@ -61,7 +61,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in placement games, where a move is open until played and never after, as hex)
   gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default on)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
-  c=F                 UCB1 exploration constant, goals scaled to [0,1] (default 0.5)
+  c=F                 UCB1 exploration constant, goals scaled to [0,1], where GRAVE is off (default 0.5)
   gravec=F            GRAVE: the exploration constant where GRAVE is on, in place of c (default 0.15)
   resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
   focus=on|off        the search after an answer plays the move answered at the root (default off)

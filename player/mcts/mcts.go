@@ -104,7 +104,8 @@ type Config struct {
 	// reasoner instance. Default runtime.NumCPU().
 	Workers int
 	// Exploration is the UCB1 exploration constant, for goal values
-	// normalised to [0,1]. Default DefaultExploration.
+	// normalised to [0,1], of a search without GRAVE (GRAVEExploration
+	// with it). Default DefaultExploration.
 	Exploration float64
 	// MaxNodes bounds the number of states kept. When it is reached the
 	// search goes on without adding states, until Advance frees the ones
