@@ -62,7 +62,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default on)
   ref=N               GRAVE: visits a node needs to lend its values (default 50)
   c=F                 UCB1 exploration constant, goals scaled to [0,1], where GRAVE is off (default 0.5)
-  gravec=F            GRAVE: the exploration constant where GRAVE is on, in place of c (default 0.15)
+  gravec=F            GRAVE: the exploration constant where GRAVE is on, in place of c (default 0.05)
   resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
   focus=on|off        the search after an answer plays the move answered at the root (default off)
   ponder=on|off       search on between an answer and the next call of the match (default on)

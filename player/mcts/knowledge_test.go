@@ -231,7 +231,8 @@ func TestGRAVEValue(t *testing.T) {
 // TestGRAVEExploration checks that a search with GRAVE explores by
 // Config.GRAVEExploration and one without by Config.Exploration: of a
 // move of mean 0.6 over 20 visits and one of 0.3 over 2, without AMAF
-// values, UCB1 at 0.5 tries the second again and at 0.15 the first.
+// values, UCB1 at 0.5 tries the second again and at 0.15 or less the
+// first.
 func TestGRAVEExploration(t *testing.T) {
 	moves := []reasoner.Move{"a", "b"}
 	for _, tt := range []struct {
