@@ -101,14 +101,9 @@ func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int
 	}
 	// Joint moves are numbered in mixed radix, and every role but the
 	// mover has a single move: move i of the mover is joint i.
-	sh := s.shardOf(n.state.Hash())
-	sh.mu.Lock()
-	if c := n.child(int64(i)); c == nil {
-		n.addChild(int64(i), child)
-	} else {
+	if c := s.link(n, int64(i), child, w.gen); c != nil {
 		child = c
 	}
-	sh.mu.Unlock()
 	n.prove(child.value)
 	return nil
 }

@@ -606,14 +606,20 @@ func (w *worker) attach(parent *node, st *reasoner.State, made *node) *node {
 }
 
 // link makes c the child of n by joint move j, unless n has one already or
-// the root's generation is no longer gen (see attach).
-func (s *Search) link(n *node, j int64, c *node, gen uint64) {
+// the root's generation is no longer gen (see attach), and returns n's
+// child by j: c, the one it had, or nil when the generation changed.
+func (s *Search) link(n *node, j int64, c *node, gen uint64) *node {
 	sh := s.shardOf(n.state.Hash())
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if gen == s.view.Load().gen && n.child(j) == nil {
-		n.addChild(j, c)
+	if gen != s.view.Load().gen {
+		return nil
 	}
+	if ch := n.child(j); ch != nil {
+		return ch
+	}
+	n.addChild(j, c)
+	return c
 }
 
 // solvedValue reports whether n is solved, leaving its value in w.value
