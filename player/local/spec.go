@@ -33,7 +33,7 @@ var presets = map[string]string{
 	// and the settled-decision clock; GRAVE, decisive moves and the
 	// policy in simultaneous games off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:gravec=0.5:ref=50:heur=off:hcut=on:hprior=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
+	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:gravec=0.5:ref=50:heur=off:hcut=on:hprior=0:hmix=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
@@ -53,6 +53,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
   heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say where it predicts the goals (default on)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
+  hmix=F              heur: selection weighs a move's mean by 1-F and the minimax of the heuristic's values below it by F (implicit minimax backups; default 0, off)
   hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default off)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
   hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default off)
@@ -164,6 +165,12 @@ func applySetting(key, value string, opts *Options) error {
 			cfg.HeuristicPrior = -1 // off, not the default
 		}
 		return nil
+	case "hmix":
+		if value == "0" {
+			cfg.HeuristicMinimax = 0
+			return nil
+		}
+		return parseFloat(value, 0, 1, &cfg.HeuristicMinimax)
 	case "hdepth":
 		return parseInt(value, 1, 1<<20, &cfg.HeuristicDepth)
 	case "hclose":

@@ -244,6 +244,12 @@ type Config struct {
 	// selection until the move's own visits outweigh it. Zero selects
 	// DefaultHeuristicPrior; negative turns the prior off.
 	HeuristicPrior int
+	// HeuristicMinimax, in (0, 1] when Heuristic finds a heuristic, is
+	// the weight selection gives, at a state where one role moves, to the
+	// minimax of the heuristic's values below each move of that role,
+	// against 1 − HeuristicMinimax for the move's mean (implicit minimax
+	// backups). Zero, the default, turns it off. See minimax.go.
+	HeuristicMinimax float64
 	// HeuristicCloseness switches on or off (the default) the features of
 	// how near a state is to each role's best goal among the heuristic's
 	// candidates, where the reasoner reads the goal's conditions from the
@@ -320,6 +326,7 @@ func (c Config) withDefaults() Config {
 	case c.HeuristicPrior < 0:
 		c.HeuristicPrior = 0
 	}
+	c.HeuristicMinimax = min(max(c.HeuristicMinimax, 0), 1)
 	if c.HeuristicQuality <= 0 {
 		c.HeuristicQuality = DefaultHeuristicQuality
 	}

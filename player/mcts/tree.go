@@ -54,6 +54,11 @@ type node struct {
 	amafN, amafW []float64
 	index        []map[reasoner.Move]int32
 
+	// minimax holds the minimax of the heuristic's values below each move
+	// of the mover (Config.HeuristicMinimax, minimax.go); nil until the
+	// node is expanded with a heuristic.
+	minimax atomic.Pointer[minimaxValues]
+
 	visits afloat // iterations through the node, including running ones
 	// The children, in the order they were added: the address of the
 	// first edge of their array, their number, and the array's capacity,
@@ -70,6 +75,9 @@ type node struct {
 type afloat struct{ bits atomic.Uint64 }
 
 func (f *afloat) Load() float64 { return math.Float64frombits(f.bits.Load()) }
+
+// Store sets f to v.
+func (f *afloat) Store(v float64) { f.bits.Store(math.Float64bits(v)) }
 
 // Add adds d to f.
 func (f *afloat) Add(d float64) {
@@ -221,6 +229,9 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 	n.n = make([]afloat, total)
 	n.w = make([]afloat, total)
 	n.size = size + int64(16*total+4*nr)
+	if s.cfg.HeuristicMinimax > 0 && n.mover >= 0 {
+		n.size += int64(8 * len(n.moves[n.mover]) * nr)
+	}
 	return n, nil
 }
 
@@ -248,8 +259,13 @@ type worker struct {
 	heur, cut bool
 	prior     float64
 	priors    []float64
-	legal     [][]reasoner.Move
-	check     []float64
+	// hmix: the weight of the minimax of the heuristic's values in
+	// selection (Config.HeuristicMinimax, minimax.go), 0 when off;
+	// minimax is expand's scratch space for them.
+	hmix    float64
+	minimax []float64
+	legal   [][]reasoner.Move
+	check   []float64
 	// played holds the moves each role chose in this iteration, in the
 	// tree (the first treeCount) and then in the playout, for GRAVE; nil
 	// when it is off. seen is GRAVE's scratch set.
@@ -298,6 +314,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		heur:     s.cfg.learnsHeuristic(),
 		cut:      s.cfg.HeuristicCut.enabled(false),
 		prior:    float64(s.cfg.HeuristicPrior),
+		hmix:     s.cfg.HeuristicMinimax,
 		legal:    make([][]reasoner.Move, nr),
 		check:    make([]float64, nr),
 	}
@@ -359,6 +376,10 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 	c := s.exploration()
 	logN := math.Log(n.visits.Load() + 1)
 	kids := n.children()
+	var mm *minimaxValues
+	if w.hmix > 0 {
+		mm = n.minimax.Load()
+	}
 	var j int64
 	stride := int64(1)
 	for r, ms := range n.moves {
@@ -404,6 +425,9 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 				mean := n.w[off+i].Load() / visits
 				if ref != nil {
 					mean = s.graveValue(mean, visits, ref, at)
+				}
+				if mm != nil && r == n.mover {
+					mean += w.hmix * (mm.row(i, len(n.moves))[r].Load() - mean)
 				}
 				if v := mean + c*math.Sqrt(logN/visits); v > bestV {
 					best, bestV = i, v
@@ -578,7 +602,7 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 		if ch == nil {
 			// The first time the tree grows below n, this worker
 			// claims the look for what expand does there.
-			w.claimed = (w.prove || w.prior > 0) && n.mover >= 0 && n.checked.CompareAndSwap(false, true)
+			w.claimed = (w.prove || w.prior > 0 || w.hmix > 0) && n.mover >= 0 && n.checked.CompareAndSwap(false, true)
 			return nil, n, nil
 		}
 		if len(w.path) >= maxSelectDepth || w.onPath(ch) {
@@ -948,6 +972,9 @@ func (w *worker) backup(leaf *node) {
 	nr := len(s.roles)
 	if s.grave && w.played != nil {
 		w.learnAMAF()
+	}
+	if w.hmix > 0 {
+		w.backupMinimax(leaf)
 	}
 	for k := len(w.path) - 1; k >= 0; k-- {
 		n := w.path[k]
