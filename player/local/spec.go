@@ -54,7 +54,7 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say where it predicts the goals (default on)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
   hmix=F              heur: selection weighs a move's mean by 1-F and the minimax of the heuristic's values below it by F (implicit minimax backups; default 0, off)
-  hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default off)
+  hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default on)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
   hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default off)
   hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)

@@ -233,7 +233,7 @@ type Config struct {
 	// HeuristicDepth is the number of moves a playout plays before the
 	// heuristic scores it. Default DefaultHeuristicDepth.
 	HeuristicDepth int
-	// HeuristicCut switches on or off (the default) cutting playouts
+	// HeuristicCut switches on (the default) or off cutting playouts
 	// short with the heuristic, when Heuristic finds one: they stop after
 	// HeuristicDepth moves and score the state reached by it.
 	HeuristicCut Switch

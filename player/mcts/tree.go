@@ -312,7 +312,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		decisive: s.cfg.Decisive.enabled(false),
 		prove:    s.cfg.ProveLeaves.enabled(true),
 		heur:     s.cfg.learnsHeuristic(),
-		cut:      s.cfg.HeuristicCut.enabled(false),
+		cut:      s.cfg.HeuristicCut.enabled(true),
 		prior:    float64(s.cfg.HeuristicPrior),
 		hmix:     s.cfg.HeuristicMinimax,
 		legal:    make([][]reasoner.Move, nr),
