@@ -105,12 +105,7 @@ func TestResist(t *testing.T) {
 // 1 after a single playout, and without the prior the root holds only
 // that playout's visit.
 func TestHeuristicPrior(t *testing.T) {
-	h := &heuristic{
-		cols:     map[string]int{"pile/1=8": 0},
-		mobility: []int{-1, -1},
-		bias:     []float64{0.2, 0.8},
-		weights:  [][]float64{{0.7}, {-0.7}},
-	}
+	h := pileOf8()
 	for _, prior := range []int{0, 5} {
 		setting := prior
 		if prior == 0 {
@@ -131,6 +126,18 @@ func TestHeuristicPrior(t *testing.T) {
 		if m1, m2 := s.root.w[take1].Load()/n1, s.root.w[take2].Load()/n2; !(m2 > 0.7 && m1 < 0.35) {
 			t.Errorf("prior %d: means take 1 %.2f, take 2 %.2f; want about 0.2 and 0.9", prior, m1, m2)
 		}
+	}
+}
+
+// pileOf8 returns a heuristic for nim that values a pile of 8 at 0.9
+// for the first player and 0.1 for the second, and every other pile at
+// 0.2 and 0.8.
+func pileOf8() *heuristic {
+	return &heuristic{
+		cols:     map[string]int{"pile/1=8": 0},
+		mobility: []int{-1, -1},
+		bias:     []float64{0.2, 0.8},
+		weights:  [][]float64{{0.7}, {-0.7}},
 	}
 }
 

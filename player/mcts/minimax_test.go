@@ -13,12 +13,7 @@ import (
 // first player values taking 2 at 0.9 for it and 0.1 for the second, and
 // other moves at 0.2 and 0.8. Without it, no values are kept.
 func TestMinimaxExpand(t *testing.T) {
-	h := &heuristic{
-		cols:     map[string]int{"pile/1=8": 0},
-		mobility: []int{-1, -1},
-		bias:     []float64{0.2, 0.8},
-		weights:  [][]float64{{0.7}, {-0.7}},
-	}
+	h := pileOf8()
 	for _, hmix := range []float64{0, 0.4} {
 		s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicMinimax: hmix})
 		s.heur.Store(h)
