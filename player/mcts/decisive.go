@@ -71,7 +71,9 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 			}
 		}
 		w.priors = append(w.priors, w.check[m])
-		w.minimax = append(w.minimax, w.check...)
+		if w.hmix > 0 {
+			w.minimax = append(w.minimax, w.check...)
+		}
 	}
 	if h != nil && w.hmix > 0 {
 		n.setMinimax(w.minimax)
