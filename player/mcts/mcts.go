@@ -42,8 +42,11 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -59,6 +62,7 @@ const (
 	DefaultExploration      = 0.5
 	DefaultMaxNodes         = 2_000_000
 	DefaultMaxBytes         = 512 << 20
+	DefaultHeapShare        = 0.5 // of the memory limit, for Config.MaxHeap
 	DefaultMaxPlayoutDepth  = 2000
 	DefaultPuzzleShare      = 0.8
 	DefaultMASTEpsilon      = 0.4
@@ -115,6 +119,15 @@ type Config struct {
 	// same way. The heap grows by about 1.5 times the estimate, reasoner
 	// instances included. Default DefaultMaxBytes.
 	MaxBytes int64
+	// MaxHeap bounds, in the same way, the live heap of the whole process
+	// as the runtime measured it at its last collection. A heap held near
+	// the process's memory limit (debug.SetMemoryLimit) makes the
+	// collector run without pause, taking up to half the CPU and holding
+	// up answers: a checkers search at a 30 s play clock, its states
+	// within MaxBytes, kept 780 MB live under ggp play's 768 MiB limit
+	// and spent 44% of the CPU collecting. Default DefaultHeapShare of the
+	// memory limit; no bound when the process has none.
+	MaxHeap int64
 	// MaxPlayoutDepth bounds the length of one random playout; a playout
 	// cut short scores the goals of the state it stopped in.
 	// Default DefaultMaxPlayoutDepth.
@@ -293,6 +306,11 @@ func (c Config) withDefaults() Config {
 	if c.MaxBytes <= 0 {
 		c.MaxBytes = DefaultMaxBytes
 	}
+	if c.MaxHeap <= 0 {
+		if limit := debug.SetMemoryLimit(-1); limit < math.MaxInt64 {
+			c.MaxHeap = int64(float64(limit) * DefaultHeapShare)
+		}
+	}
 	if c.MaxPlayoutDepth <= 0 {
 		c.MaxPlayoutDepth = DefaultMaxPlayoutDepth
 	}
@@ -386,6 +404,9 @@ type Search struct {
 	nodes  atomic.Int64 // states in the table
 	bytes  atomic.Int64 // estimated memory of the states in the table
 	full   atomic.Bool  // a memory bound is reached
+	// heapFull reports that the live heap reached Config.MaxHeap at the
+	// last look (checkHeap).
+	heapFull atomic.Bool
 
 	// mu guards everything below but the atomic fields, and the nodes as
 	// tree.go says.
@@ -633,6 +654,8 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 			return false, nil
 		}
 	}
+	heap := []metrics.Sample{{Name: liveHeapMetric}}
+	s.checkHeap(heap)
 	// Published last, after cancel has told the workers to stop (they
 	// may be at their last steps), so that TryBest answers with what
 	// the run found. Deferred calls run last first.
@@ -663,6 +686,7 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 		case <-allDone:
 			return false, nil
 		case <-tick.C:
+			s.checkHeap(heap)
 			s.advise()
 			if decide && s.settled(role, start, s.iterations.Load()-iters, deadline) {
 				return true, nil

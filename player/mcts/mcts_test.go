@@ -3,6 +3,8 @@ package mcts
 import (
 	"context"
 	"errors"
+	"math"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -249,6 +251,47 @@ func TestNodeCap(t *testing.T) {
 	}
 	if st = s.Stats(); st.Nodes >= maxNodes {
 		t.Errorf("%d nodes after advancing, want fewer than %d", st.Nodes, maxNodes)
+	}
+}
+
+// TestHeapBound checks that the search stops adding states once the live
+// heap reaches Config.MaxHeap, and searches on, and that the bound
+// defaults to a share of the process's memory limit.
+func TestHeapBound(t *testing.T) {
+	tests := []struct {
+		name     string
+		limit    int64 // the process's memory limit during the test; 0 none
+		maxHeap  int64
+		wantHeap int64 // Config.MaxHeap after the defaults
+		full     bool
+	}{
+		{"no limit", 0, 0, 0, false},
+		{"limit", 1 << 40, 0, 1 << 39, false},
+		{"below the live heap", 0, 1, 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.limit > 0 {
+				old := debug.SetMemoryLimit(tt.limit)
+				defer debug.SetMemoryLimit(old)
+			} else {
+				old := debug.SetMemoryLimit(math.MaxInt64)
+				defer debug.SetMemoryLimit(old)
+			}
+			s := newSearch(t, nim(200), Config{Workers: 2, MaxHeap: tt.maxHeap})
+			if s.cfg.MaxHeap != tt.wantHeap {
+				t.Errorf("MaxHeap %d, want %d", s.cfg.MaxHeap, tt.wantHeap)
+			}
+			before := s.Stats().Nodes
+			run(t, s, 100*time.Millisecond)
+			st := s.Stats()
+			if st.Full != tt.full || st.Iterations == 0 {
+				t.Fatalf("full %v after %d iterations, want full %v and some", st.Full, st.Iterations, tt.full)
+			}
+			if grew := st.Nodes > before; grew == tt.full {
+				t.Errorf("%d states after the search, %d before", st.Nodes, before)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"runtime/metrics"
 	"sync"
 
 	"github.com/ggp-go/ggp/reasoner"
@@ -100,9 +101,32 @@ func (s *Search) checkFull() {
 	if s.puz != nil {
 		pn, pb = s.puz.Size()
 	}
-	full := int(s.nodes.Load())+pn >= s.cfg.MaxNodes || s.bytes.Load()+pb >= s.cfg.MaxBytes
+	full := int(s.nodes.Load())+pn >= s.cfg.MaxNodes || s.bytes.Load()+pb >= s.cfg.MaxBytes || s.heapFull.Load()
 	if full != s.full.Load() {
 		s.full.Store(full)
+	}
+}
+
+// liveHeapMetric is the runtime's measure of the live heap: the bytes
+// its last collection found reachable.
+const liveHeapMetric = "/gc/heap/live:bytes"
+
+// checkHeap updates s.heapFull from the live heap, read into sample (one
+// sample of liveHeapMetric), and s.full with it. The live heap changes
+// only at a collection, so the run loop looks at every tick; states
+// freed by Advance count until the next collection after it.
+func (s *Search) checkHeap(sample []metrics.Sample) {
+	if s.cfg.MaxHeap <= 0 {
+		return
+	}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	full := int64(sample[0].Value.Uint64()) >= s.cfg.MaxHeap
+	if full != s.heapFull.Load() {
+		s.heapFull.Store(full)
+		s.checkFull()
 	}
 }
 
