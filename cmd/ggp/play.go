@@ -33,7 +33,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
 	maxConns := flags.Int("max-conns", 0, "connections held open at most; the longest waiting one is closed for a new one (default: 3/4 of the open-file limit)")
-	maxHeap := flags.Int("max-heap", defaultMaxHeap, "heap size in MiB at which the garbage collector works hardest to stay below, so that a search or the rules cannot run the process out of memory (0: none; GOMEMLIMIT if set)")
+	maxHeap := flags.Int("max-heap", defaultMaxHeap, "heap size in MiB at which the garbage collector works hardest to stay below, so that a search or the rules cannot run the process out of memory; the mcts player stops adding states at half of it (0: none; GOMEMLIMIT if set)")
 	abandonClocks := flags.Int("abandon-clocks", server.DefaultAbandonClocks, "play clocks of silence after its last deadline at which a match is given up for a new START")
 	abandonMin := flags.Duration("abandon-min", server.DefaultAbandonMin, "silence after its last deadline at which a match is given up, at least")
 	backendName := addBackendFlag(flags)
