@@ -511,7 +511,10 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 			return
 		}
 		ch := w.attach(parent, st, nil)
-		if ch == nil {
+		if ch == nil && !s.full.Load() {
+			// With memory full the node would be dropped at once: the
+			// playout starts from st without it, a terminal st scored
+			// there as the node would be.
 			made, err := s.makeNode(ctx, r, st)
 			if err != nil {
 				w.fail(ctx, err)
@@ -519,7 +522,7 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 			}
 			ch = w.attach(parent, st, made)
 		}
-		if w.solvedValue(ch) {
+		if ch != nil && w.solvedValue(ch) {
 			leaf = ch
 		} else {
 			playFrom = st
