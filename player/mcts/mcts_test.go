@@ -271,13 +271,11 @@ func TestHeapBound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.limit > 0 {
-				old := debug.SetMemoryLimit(tt.limit)
-				defer debug.SetMemoryLimit(old)
-			} else {
-				old := debug.SetMemoryLimit(math.MaxInt64)
-				defer debug.SetMemoryLimit(old)
+			limit := tt.limit
+			if limit == 0 {
+				limit = math.MaxInt64 // the runtime's "no limit"
 			}
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 			s := newSearch(t, nim(200), Config{Workers: 2, MaxHeap: tt.maxHeap})
 			if s.cfg.MaxHeap != tt.wantHeap {
 				t.Errorf("MaxHeap %d, want %d", s.cfg.MaxHeap, tt.wantHeap)
