@@ -27,6 +27,10 @@ import (
 //
 //	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|2026-11)$' -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
+	// The default with its memory bound reached early, as at long clocks:
+	// the tree stops growing and the search goes on.
+	capped := searchConfig(b, "mcts")
+	capped.MaxNodes = 10_000
 	variants := []struct {
 		name string
 		cfg  mcts.Config
@@ -42,9 +46,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"nowins", searchConfig(b, "mcts:wins=off")},
 		{"nowinfacts", searchConfig(b, "mcts:winfacts=off")},
 		{"2026-11", searchConfig(b, "mcts:2026-11")},
-		// The default with its memory bound reached early, as at long
-		// clocks: the tree stops growing and the search goes on.
-		{"capped", withMaxNodes(searchConfig(b, "mcts"), 10_000)},
+		{"capped", capped},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi", "checkers", "pentago", "hex", "knightThrough", "skirmishZeroSum"} {
 		d := loadGame(b, "shared/"+game)
@@ -101,10 +103,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// withMaxNodes returns cfg bounded to n states.
-func withMaxNodes(cfg mcts.Config, n int) mcts.Config {
-	cfg.MaxNodes = n
-	return cfg
 }
