@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
-	"github.com/ggp-go/ggp/gamemaster/remote"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 	"github.com/ggp-go/ggp/reasoner/prolog"

@@ -3,10 +3,10 @@
 // can import it.
 //
 // A Player is the one interface on both sides of the protocol: the HTTP
-// server (package player/server) wraps a Player, the game master's remote
-// client (package gamemaster/remote) implements one, and the in-process
-// players (package player/local: mcts, random, legal) implement it directly
-// so that a match can run without any network.
+// server (package player/server) wraps a Player, the HTTP client the game
+// master uses (package player/remote) implements one, and the in-process
+// players (package player/local: mcts, random, legal) implement it
+// directly so that a match can run without any network.
 package player
 
 import (

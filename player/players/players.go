@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ggp-go/ggp/gamemaster/remote"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
 	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/reasoner"
 )
 

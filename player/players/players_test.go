@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ggp-go/ggp/gamemaster/remote"
+	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/player/seat"
 )
 

@@ -1,7 +1,7 @@
 // Package protocol is the wire format of the GGP HTTP protocol, which both
 // sides speak: the player's server (package player/server) reads messages
-// with Parse and writes its answers, and the game master's client (package
-// gamemaster/remote) writes messages with Message.String and reads the
+// with Parse and writes its answers, and the client the game master uses
+// (package player/remote) writes messages with Message.String and reads the
 // answers with ParseMove and ParseInfo, as net/http shares one format
 // between its server and its client. It also holds clocks in whole seconds
 // as the protocol writes them, and untrusted text quoted for errors and

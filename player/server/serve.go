@@ -12,7 +12,7 @@ import (
 
 // Limits of the connections a Server serves. The protocol needs little:
 // a game master sends one small message per connection (ggp-base and
-// package gamemaster/remote open a new connection for each), and the only
+// package player/remote open a new connection for each), and the only
 // large message, START, is a few hundred kilobytes at most in practice.
 //
 // None of the timeouts runs while the player thinks: the clocks of the

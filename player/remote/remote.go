@@ -1,6 +1,8 @@
-// Package remote is the game master's side of the GGP HTTP protocol: a
-// Client is a player.Player whose calls are requests to a player served
-// over HTTP, sent exactly as ggp-base's game server sends them.
+// Package remote is the client side of the GGP HTTP protocol, the other
+// half of package player/server, as net/http keeps its client beside its
+// server: a Client is a player.Player whose calls are requests to a player
+// served over HTTP, sent exactly as ggp-base's game server sends them. The
+// game master plays remote players through it.
 //
 // Each call is one POST request whose body is a message, written by
 // package player/protocol as ggp-base writes it, such as
