@@ -21,7 +21,9 @@ type Playouter interface {
 // Playout plays uniformly random joint moves from s until a terminal state
 // or maxSteps steps, and returns the last state and the number of steps
 // played. moves is scratch space for the joint move and may be nil. When r
-// is a Playouter, its own Playout does the work.
+// is a Playouter, its own Playout does the work. It stops with the error
+// of ctx once ctx is done, checked at every step: a reasoner may not heed
+// ctx within its own calls.
 func Playout(ctx context.Context, r Reasoner, s *State, rng *rand.Rand, maxSteps int, moves []Move) (*State, int, error) {
 	if p, ok := r.(Playouter); ok {
 		return p.Playout(ctx, s, rng, maxSteps)
@@ -32,6 +34,9 @@ func Playout(ctx context.Context, r Reasoner, s *State, rng *rand.Rand, maxSteps
 	}
 	joint := moves[:n]
 	for step := 0; step < maxSteps; step++ {
+		if err := ctx.Err(); err != nil {
+			return s, step, err
+		}
 		terminal, err := r.Terminal(ctx, s)
 		if err != nil {
 			return s, step, err
