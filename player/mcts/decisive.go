@@ -48,6 +48,11 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 		joint[role] = ms[0]
 	}
 	for i, mv := range n.moves[m] {
+		// A next state per move: a reasoner that does not heed ctx in
+		// its calls is stopped between them.
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
 		joint[m] = mv
 		next, err := r.Next(ctx, n.state, joint)
 		if err != nil {

@@ -35,6 +35,12 @@
 // (Fork), sharing the tree: they select and back up without a lock,
 // updating the statistics atomically, and take the tree's lock, never
 // while the reasoner runs, only to change the graph (tree.go).
+//
+// The search owns every goroutine it starts. A Run's workers, and its
+// learning of a heuristic, stop when its context is done and Run returns
+// only once they have; the one goroutine New may leave behind, probing
+// the game for GRAVE, is waited for by Close, which also ends a Run under
+// way in another goroutine (Search.Close).
 package mcts
 
 import (
@@ -53,6 +59,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/internal/group"
 	"github.com/ggp-go/ggp/player/mcts/puzzle"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -382,7 +389,9 @@ type Stats struct {
 // Search is a Monte Carlo tree search of one game from a current state.
 //
 // Run, Advance, Best and Close are meant to be called from one goroutine
-// at a time; Stats and Legal may be called at any time.
+// at a time, with one exception: Close may be called while a Run or
+// Decide is under way in another goroutine, and ends it. Stats, Legal,
+// TryBest and TryLegal may be called at any time.
 type Search struct {
 	cfg   Config
 	roles []string
@@ -394,9 +403,14 @@ type Search struct {
 	forks  atomic.Int32
 
 	runs atomic.Uint64 // number of Run calls, for seeding workers
-	// workers counts the workers' goroutines, which may outlive their
-	// Run by a step; the tests wait for them before reading the tree.
-	workers sync.WaitGroup
+
+	// life is cancelled by Close, which ends a Run under way; owned
+	// counts the Runs under way and the goroutines the search starts
+	// outside them, which Close waits for, at most closeWait.
+	life      context.Context
+	endLife   context.CancelFunc
+	owned     group.Group
+	closeWait time.Duration
 
 	// The transposition table (table.go), under its own locks, and the
 	// memory it holds.
@@ -481,11 +495,13 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		roles:      r.Roles(),
 		main:       r,
 		pool:       make(chan reasoner.Reasoner, 2*cfg.Workers+1),
+		closeWait:  CloseTimeout,
 		bscore:     -1,
 		grave:      cfg.GRAVE.enabled(false),
 		graveFirst: cfg.GRAVEFirst.enabled(true),
 		pinRole:    -1,
 	}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	if len(s.roles) == 0 {
 		return nil, errors.New("mcts: the game has no roles")
 	}
@@ -573,9 +589,14 @@ func (s *Search) finished() bool {
 
 // Run searches until ctx is done or searching more is useless: the value
 // of the current state is proven, or in a single-player game a line to the
-// highest goal is known. Run returns as soon as ctx is done, without
-// waiting for a worker in the middle of a reasoner call; such a worker
-// stops at its next check and its result is dropped.
+// highest goal is known. Run returns once its workers have stopped. Each
+// checks ctx between reasoner calls, and between the steps of a playout,
+// and passes it to the reasoner, so Run returns within one reasoner call
+// of the deadline: a reasoner's calls either are short (one evaluation of
+// a network) or heed ctx. A call that does neither holds Run up until it
+// returns; a caller that must answer at a deadline whatever the reasoner
+// does reads TryBest rather than wait for Run. Close ends a Run as a done
+// ctx does.
 func (s *Search) Run(ctx context.Context) error {
 	_, err := s.run(ctx, -1)
 	return err
@@ -627,10 +648,17 @@ func (s *Search) settled(role int, start time.Time, iters int64, deadline time.T
 	return first-second > remaining
 }
 
+// errClosed is returned by Run and Decide once Close has been called.
+var errClosed = errors.New("mcts: search closed")
+
 func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
-	if s.closed.Load() {
-		return false, errors.New("mcts: search closed")
+	if !s.owned.Enter() {
+		return false, errClosed
 	}
+	defer s.owned.Leave()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(s.life, cancel)()
 	s.mu.Lock()
 	done := s.finished()
 	s.mu.Unlock()
@@ -638,42 +666,38 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 		return false, nil
 	}
 	if !s.learned && s.cfg.learnsHeuristic() && len(s.roles) > 1 {
-		// Learning plays the reasoner, which may not heed ctx (a slow
-		// game's Next): the run ends at its deadline all the same, as it
-		// does without waiting for its workers, and the heuristic comes
-		// when learning ends.
+		// Learning plays random games in this goroutine, for a share of
+		// the time to the deadline, and stops when ctx is done, as the
+		// workers do; the search then starts with what it found.
 		s.learned = true
-		learned := make(chan struct{})
-		go func() {
-			defer close(learned)
-			s.learn(ctx)
-		}()
-		select {
-		case <-learned:
-		case <-ctx.Done():
+		s.learn(ctx)
+		if ctx.Err() != nil {
 			return false, nil
 		}
 	}
 	heap := []metrics.Sample{{Name: liveHeapMetric}}
 	s.checkHeap(heap)
-	// Published last, after cancel has told the workers to stop (they
-	// may be at their last steps), so that TryBest answers with what
-	// the run found. Deferred calls run last first.
-	defer s.advise()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	run := s.runs.Add(1)
 	var active atomic.Int32
 	active.Store(int32(s.cfg.Workers))
 	allDone := make(chan struct{})
+	var workers sync.WaitGroup
 	for i := range s.cfg.Workers {
-		s.workers.Go(func() {
+		workers.Go(func() {
 			s.work(ctx, cancel, run, i)
 			if active.Add(-1) == 0 {
 				close(allDone)
 			}
 		})
 	}
+	// The workers are told to stop and waited for before the run
+	// returns; the advice is published after them, so that TryBest
+	// answers with all the run found.
+	defer func() {
+		cancel()
+		workers.Wait()
+		s.advise()
+	}()
 	deadline, hasDeadline := ctx.Deadline()
 	decide := role >= 0 && hasDeadline
 	tick := time.NewTicker(settleCheck)
@@ -1144,10 +1168,27 @@ func (s *Search) Stats() Stats {
 	return st
 }
 
-// Close releases the tree and the reasoner instances. Workers still in a
-// reasoner call drop theirs when they return.
-func (s *Search) Close() {
+// CloseTimeout bounds the time Close waits for a Run under way, and for
+// the goroutines the search started, to stop.
+const CloseTimeout = 2 * time.Second
+
+// Close ends the search: it stops a Run or Decide under way in another
+// goroutine, waits for it and for every goroutine the search started to
+// end, and releases the tree and the reasoner instances. Runs and Decides
+// after Close fail.
+//
+// A Run stops within one reasoner call, as it does at its deadline (Run).
+// Close waits for it at most CloseTimeout, so that a reasoner call that
+// never returns cannot hold it forever. Past the bound it releases the
+// tree all the same and returns an error that says what it left running:
+// a worker in such a call finds the search closed when the call returns,
+// drops its reasoner instance and ends, and its Run then returns.
+func (s *Search) Close() error {
 	s.closed.Store(true)
+	s.endLife()
+	ctx, cancel := context.WithTimeout(context.Background(), s.closeWait)
+	left := s.owned.Close(ctx)
+	cancel()
 	s.focus.Store(false)
 	s.mu.Lock()
 	s.gen++
@@ -1170,7 +1211,10 @@ func (s *Search) Close() {
 		case <-s.pool:
 			s.forks.Add(-1)
 		default:
-			return
+			if left > 0 {
+				return fmt.Errorf("mcts: closed with %d of its goroutines still in reasoner calls after %v; they end when the calls return", left, s.closeWait)
+			}
+			return nil
 		}
 	}
 }

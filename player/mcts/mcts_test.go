@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -22,7 +23,11 @@ func newSearch(t *testing.T, g reasoner.Reasoner, cfg Config) *Search {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.Close)
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
 	return s
 }
 
@@ -325,17 +330,21 @@ func TestCycles(t *testing.T) {
 	}
 }
 
-// TestRunStopsMidCall checks that Run returns at its deadline even when
-// every worker is inside a slow reasoner call.
+// TestRunStopsMidCall checks that Run, with every worker inside a
+// reasoner call that ignores its context, returns once the calls have
+// returned and its workers have stopped, rather than at its deadline with
+// the workers still running, and that the search still has a move.
 func TestRunStopsMidCall(t *testing.T) {
+	const delay = 300 * time.Millisecond
 	g := nim(30)
-	g.nextDelay = 3 * time.Second
-	s := newSearch(t, g, Config{Workers: 2})
+	g.nextDelay = delay
+	s := newSearch(t, g, Config{Workers: 2, Heuristic: Off, GRAVE: Off})
 	start := time.Now()
-	run(t, s, 100*time.Millisecond)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Run took %v with a 100ms deadline", d)
+	run(t, s, 50*time.Millisecond)
+	if d := time.Since(start); d < delay {
+		t.Errorf("Run returned after %v, before its workers' calls of %v returned", d, delay)
 	}
+	playertest.NoGoroutines(t, 100*time.Millisecond, searchFuncs)
 	if m, err := s.Best(0); err != nil || !slices.Contains(s.Legal(0), m) {
 		t.Errorf("Best = %q, %v; want a legal move", m, err)
 	}

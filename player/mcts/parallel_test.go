@@ -32,7 +32,6 @@ func TestParallelTreeInvariants(t *testing.T) {
 			}
 			s := newSearch(t, r, Config{Workers: 4})
 			run(t, s, d)
-			s.workers.Wait()
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			nodes := checkTree(t, s)
@@ -44,11 +43,10 @@ func TestParallelTreeInvariants(t *testing.T) {
 	}
 }
 
-// TestParallelTableAfterAdvance advances the root while the workers of a
-// search may still be finishing a step, as they may after Run returns, and
-// searches on: the transposition table, to which workers add nodes under
-// its shards' locks while Advance rebuilds it (table.go), must hold only
-// nodes reachable from the root, one for each state, and as many as it
+// TestParallelTableAfterAdvance advances the root between runs of a
+// search and searches on: the transposition table, which the workers fill
+// together under its shards' locks and Advance rebuilds (table.go), must
+// hold only nodes reachable from the root, one for each state, and as many as it
 // counts, and every reachable node. Terminal states are the exception: a
 // proof links the terminal state it found without the table (decisive.go),
 // so the table may lack one or, after a rebuild, hold it twice.
@@ -72,7 +70,6 @@ func TestParallelTableAfterAdvance(t *testing.T) {
 		}
 	}
 	run(t, s, 100*time.Millisecond)
-	s.workers.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	reachable := map[*node]bool{s.root: true}

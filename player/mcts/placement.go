@@ -98,11 +98,14 @@ func (c *shrinkCounter) chooseNamed(role int, legal []reasoner.Move) reasoner.Mo
 // placementBudget and a margin. The fork is made and played in a
 // goroutine of its own, so that a reasoner slow to fork or that does not
 // heed its context (a slow Next) holds up the goroutine and not the
-// caller; the fork then joins the workers' pool.
+// caller; the fork then joins the workers' pool. The goroutine belongs to
+// the search, and Close waits for it if it is still playing.
 func (s *Search) probePlacement(ctx context.Context, st *reasoner.State) bool {
 	ctx, cancel := context.WithTimeout(ctx, placementBudget)
+	stop := context.AfterFunc(s.life, cancel)
 	answer := make(chan bool, 1)
-	go func() {
+	started := s.owned.Go(func() {
+		defer stop()
 		defer cancel()
 		placement := false
 		defer func() { answer <- placement }()
@@ -113,7 +116,12 @@ func (s *Search) probePlacement(ctx context.Context, st *reasoner.State) bool {
 		}
 		defer s.releaseRecovered(r, "probing for a placement game")
 		placement = placementGame(ctx, r, st, s.cfg.Seed)
-	}()
+	})
+	if !started {
+		cancel()
+		stop()
+		return false
+	}
 	timer := time.NewTimer(placementBudget + placementMargin)
 	defer timer.Stop()
 	select {
@@ -161,10 +169,14 @@ func placementGame(ctx context.Context, r reasoner.Reasoner, st *reasoner.State,
 
 // playout plays uniformly random moves from st through Legal and Next,
 // counting the choices of every role with more than one legal move, as
-// PolicyPlayout asks a Policy for them.
+// PolicyPlayout asks a Policy for them. It stops once ctx is done,
+// checked at every step, as the search's playouts do.
 func (c *shrinkCounter) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) error {
 	joint := make([]reasoner.Move, len(r.Roles()))
 	for range placementSteps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		terminal, err := r.Terminal(ctx, st)
 		if err != nil || terminal {
 			return err

@@ -701,8 +701,14 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 	w.line = w.line[:0]
 	for range depth {
 		// Let waiting goroutines, such as a server answering INFO, run
-		// between the steps of long playouts.
+		// between the steps of long playouts, and stop at the deadline:
+		// a reasoner may not heed ctx in its own calls (propnet's each
+		// evaluate the network once), and a playout runs to
+		// MaxPlayoutDepth steps. The check is an atomic load.
 		runtime.Gosched()
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
 		term, err := r.Terminal(ctx, st)
 		if err != nil {
 			return false, err
