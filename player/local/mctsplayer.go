@@ -28,6 +28,11 @@ import (
 // on between turns (ponder), stop. The search is only an adviser: when it
 // fails, panics, stalls or proposes a move that is not legal, the call
 // answers without it, with a random legal move.
+//
+// The owner owns every goroutine of its match: the search's, which Run
+// waits for, and the one that ponders, which it waits for before it uses
+// the search again. Stop and Abort end the match and wait for the owner
+// to close the search (endWait).
 type mctsPlayer struct {
 	opts    Options
 	matches matchTable[*mctsMatch]
@@ -39,10 +44,16 @@ type mctsMatch struct {
 	id     string
 	ctx    context.Context    // done when the match ends
 	cancel context.CancelFunc // ends the match: the owner stops and closes the search
+	done   chan struct{}      // closed when the owner has closed the search and returned
 	clock  time.Duration      // play clock, used when a call has no deadline
 
-	// ready is closed once the owner has loaded the rules and searched
-	// through the start clock; g, err and search are set before.
+	// loaded is closed once the owner has loaded the rules and made the
+	// search, and ready once it has searched through the start clock; g,
+	// err and search are set before loaded. Start waits for ready, Play
+	// only for loaded: a search held past the start clock by a slow
+	// reasoner call makes the first Play answer without it, as a search
+	// busy from an earlier turn does.
+	loaded chan struct{}
 	ready  chan struct{}
 	g      *follow.Game // the game as the calls follow it; nil when the rules could not be loaded
 	err    error        // why the rules could not be loaded
@@ -130,7 +141,9 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 		id:     m.ID,
 		ctx:    mctx,
 		cancel: cancel,
+		done:   make(chan struct{}),
 		clock:  m.PlayClock,
+		loaded: make(chan struct{}),
 		ready:  make(chan struct{}),
 		decide: make(chan decision),
 		rng:    rand.New(rand.NewPCG(p.opts.Seed, uint64(time.Now().UnixNano()))),
@@ -144,6 +157,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 	sctx, scancel := context.WithDeadline(mctx, deadline)
 	stop := context.AfterFunc(ctx, scancel)
 	go func() {
+		defer close(mm.done)
 		defer stop()
 		defer scancel()
 		p.own(mm, m, sctx)
@@ -153,11 +167,16 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 	select {
 	case <-mm.ready:
 		if mm.err != nil {
-			p.end(m.ID)
+			p.end(context.WithoutCancel(ctx), m.ID)
 			return mm.err
 		}
 	case <-t.C:
 		p.logf("match %s: still loading the rules at the end of the start clock", m.ID)
+	case <-ctx.Done():
+		// The caller gave up before the deadline (a server shutting
+		// down): the match is not started.
+		p.end(context.WithoutCancel(ctx), m.ID)
+		return fmt.Errorf("match %s: %w", m.ID, ctx.Err())
 	}
 	return nil
 }
@@ -172,17 +191,12 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 	var s *mcts.Search
 	defer func() {
 		if s != nil {
-			s.Close()
-		}
-	}()
-	ok := p.guard(mm, "loading the rules", func() {
-		if s = p.setup(mm, m); s != nil {
-			s.Run(sctx)
-			if h := s.Stats().Heuristic; h != "" {
-				p.logf("match %s: %s", m.ID, h)
+			if err := s.Close(); err != nil {
+				p.logf("match %s: %v", mm.id, err)
 			}
 		}
-	})
+	}()
+	ok := p.guard(mm, "loading the rules", func() { s = p.setup(mm, m) })
 	if !ok && mm.g == nil {
 		mm.err = fmt.Errorf("match %s: loading the rules: panic", m.ID)
 	}
@@ -190,6 +204,15 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 		mm.broken.Store(true)
 	}
 	mm.search = s
+	close(mm.loaded)
+	if s != nil {
+		p.guard(mm, "searching in the start clock", func() {
+			s.Run(sctx)
+			if h := s.Stats().Heuristic; h != "" {
+				p.logf("match %s: %s", m.ID, h)
+			}
+		})
+	}
 	close(mm.ready)
 	if mm.g == nil {
 		return
@@ -267,8 +290,8 @@ func (p *mctsPlayer) setup(mm *mctsMatch, m *player.Match) *mcts.Search {
 // ponder searches on after an answer until the next command, for two play
 // clocks at most, or until the match ends, and returns the command. The
 // search runs in a goroutine of its own while the owner waits for the
-// command, and the owner uses the search again only once it has
-// returned.
+// command; the owner stops it and waits for it to return before it uses
+// the search again or closes it.
 func (p *mctsPlayer) ponder(mm *mctsMatch, s *mcts.Search) (decision, bool) {
 	pctx, stop := context.WithTimeout(mm.ctx, 2*mm.clock)
 	defer stop()
@@ -355,9 +378,16 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	defer mm.mu.Unlock()
 	wait := time.NewTimer(time.Until(deadline))
 	defer wait.Stop()
+	// ctx is done before wait fires only when the caller gives up early,
+	// as a server shutting down does: the call returns at once.
+	loaded := false
 	select {
-	case <-mm.ready:
+	case <-mm.loaded:
+		loaded = true
 	case <-wait.C:
+	case <-ctx.Done():
+	}
+	if !loaded {
 		// The game master plays a move for us; the joint move is kept,
 		// to be played once the rules are loaded, or the player would
 		// lose track of the game.
@@ -415,6 +445,11 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 	case <-wait.C:
 		p.logf("match %s: the search is still busy from an earlier turn", id)
 		return p.fallback(mm, legal), nil
+	case <-ctx.Done():
+		return p.fallback(mm, legal), nil
+	case <-mm.ctx.Done():
+		// The match has ended: its owner takes no more commands.
+		return p.fallback(mm, legal), nil
 	}
 	late := time.NewTimer(time.Until(deadline) + p.opts.Margin/2)
 	defer late.Stop()
@@ -455,21 +490,41 @@ func (p *mctsPlayer) fallback(mm *mctsMatch, legal []reasoner.Move) reasoner.Mov
 	return mm.random(legal)
 }
 
+// Stop ends the match as end does.
 func (p *mctsPlayer) Stop(ctx context.Context, id string, last []reasoner.Move) error {
-	return p.end(id)
+	return p.end(ctx, id)
 }
 
+// Abort ends the match as end does.
 func (p *mctsPlayer) Abort(ctx context.Context, id string) error {
-	return p.end(id)
+	return p.end(ctx, id)
 }
+
+// endWait bounds the time end waits for the owner of a match: the search
+// stops within a reasoner call and Close waits for it at most
+// mcts.CloseTimeout, so only a reasoner call that does not return holds
+// the owner longer.
+const endWait = mcts.CloseTimeout + time.Second
 
 // end forgets a match and ends it: its owner stops the search at once and
-// closes it.
-func (p *mctsPlayer) end(id string) error {
+// closes it, and end waits for the owner to return, until ctx is done or
+// endWait at most. Past that it logs that the owner is still held in a
+// reasoner call, which the caller could do nothing about, and returns;
+// the owner closes the search and returns when the call does.
+func (p *mctsPlayer) end(ctx context.Context, id string) error {
 	mm, err := p.matches.remove(id)
 	if err != nil {
 		return err
 	}
 	mm.cancel()
+	t := time.NewTimer(endWait)
+	defer t.Stop()
+	select {
+	case <-mm.done:
+		return nil
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	p.logf("match %s: ended, but its search is still in a reasoner call; it closes when the call returns", id)
 	return nil
 }
