@@ -104,6 +104,21 @@ func (l *connLimiter) open() int {
 	return len(l.conns)
 }
 
+// closeAll closes every connection still open, those taken over from
+// net/http for unframed POSTs included, and forgets them.
+func (l *connLimiter) closeAll() {
+	l.mu.Lock()
+	conns := make([]*limitedConn, 0, len(l.conns))
+	for c := range l.conns {
+		conns = append(conns, c)
+		delete(l.conns, c)
+	}
+	l.mu.Unlock()
+	for _, c := range conns {
+		c.Conn.Close()
+	}
+}
+
 // setPhase records what c is doing.
 func (c *limitedConn) setPhase(p phase) {
 	c.l.mu.Lock()

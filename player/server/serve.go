@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/ggp-go/ggp/player/internal/group"
 )
 
 // Limits of the connections a Server serves. The protocol needs little:
@@ -53,13 +55,31 @@ const (
 	DefaultMaxBuffered = 3 * DefaultMaxBodySize
 )
 
+// ShutdownGrace is how long Serve, once its context is done, lets the
+// requests under way finish before it cancels the player's calls, and
+// then how long it waits for them to return.
+const ShutdownGrace = 2 * time.Second
+
 // Serve accepts connections on ln and answers the protocol on them until
-// ctx is done, then waits a little for the requests under way and returns
-// nil. It bounds what clients can hold: at most MaxConns connections are
-// open (the one that has waited longest without being answered is closed
-// to make room for a new one), headers, bodies and idle keep-alive
-// connections have timeouts, and large messages buffered at once are
-// bounded by MaxBuffered. Serve returns the error of ln if accepting fails.
+// ctx is done, then shuts down and returns nil. It bounds what clients
+// can hold: at most MaxConns connections are open (the one that has
+// waited longest without being answered is closed to make room for a new
+// one), headers, bodies and idle keep-alive connections have timeouts,
+// and large messages buffered at once are bounded by MaxBuffered. Serve
+// returns the error of ln if accepting fails, after shutting down in the
+// same way.
+//
+// The player is called with contexts derived from one the server owns,
+// never from the context of Serve, so that the requests under way can
+// finish when ctx is done. Shutting down, Serve stops accepting and closes
+// idle connections; lets the requests under way, unframed POSTs included,
+// finish for ShutdownGrace; then cancels the contexts of the player's
+// calls still running, closes every connection and waits for those calls
+// to return, for ShutdownGrace again; and last aborts the current match,
+// which no game master can reach any more, within ShutdownGrace. Serve
+// returns only once every goroutine it started has ended, or with an
+// error saying how many requests a player that does not heed its context
+// still holds.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	maxConns := s.MaxConns
 	if maxConns <= 0 {
@@ -67,8 +87,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	lim := newConnLimiter(ln, maxConns, s.logf)
 	s.conns.Store(lim)
+	base, cancelCalls := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelCalls()
+	var answering group.Group // the requests being answered
 	hs := &http.Server{
-		Handler:           s,
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !answering.Enter() {
+				return // shutting down; the connection is closed
+			}
+			defer answering.Leave()
+			s.ServeHTTP(w, r)
+		}),
+		BaseContext:       func(net.Listener) context.Context { return base },
 		ReadHeaderTimeout: s.timeouts().header,
 		IdleTimeout:       s.timeouts().idle,
 		MaxHeaderBytes:    MaxHeaderBytes,
@@ -77,19 +107,55 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			return context.WithValue(ctx, connKey{}, c)
 		},
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(lim) }()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(lim) }()
+	var err error
 	select {
-	case err := <-errc:
-		return err
+	case err = <-served:
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+
+	grace, cancelGrace := context.WithTimeout(base, ShutdownGrace)
+	defer cancelGrace()
+	if serr := hs.Shutdown(grace); serr != nil && !errors.Is(serr, context.DeadlineExceeded) && err == nil {
+		err = serr
+	}
+	answering.Wait(grace) // net/http's Shutdown does not wait for the unframed POSTs
+	cancelCalls()
+	hs.Close()
+	lim.closeAll()
+	wait, cancelWait := context.WithTimeout(context.WithoutCancel(base), ShutdownGrace)
+	defer cancelWait()
+	left := answering.Close(wait)
+	abort, cancelAbort := context.WithTimeout(context.WithoutCancel(base), ShutdownGrace)
+	defer cancelAbort()
+	s.abortCurrent(abort)
+	if err == nil {
+		<-served // returned when Shutdown closed the listener
+	}
+	switch {
+	case err != nil:
 		return err
+	case left > 0:
+		return fmt.Errorf("player: shut down with %d requests still being answered, by a player that does not heed its context", left)
 	}
 	return nil
+}
+
+// abortCurrent aborts the current match, if any, at shutdown.
+func (s *Server) abortCurrent(ctx context.Context) {
+	s.mu.Lock()
+	m := s.match
+	if m != nil {
+		s.setMatch(nil)
+	}
+	s.mu.Unlock()
+	if m == nil {
+		return
+	}
+	if err := s.safely(func() error { return s.player.Abort(ctx, m.id) }); err != nil {
+		s.logf("player: aborting match %s at shutdown: %v", m.id, err)
+	}
 }
 
 // open returns the number of connections Serve holds open.
@@ -141,8 +207,9 @@ func (b *byteBudget) release(n int64) {
 
 // reserve takes from the budget the bytes a message of size bytes needs,
 // size being -1 when unknown, and returns the function giving them back.
-// Small messages need none. It waits at most until deadline.
-func (s *Server) reserve(size int64, deadline time.Time) (func(), error) {
+// Small messages need none. It waits at most until deadline, or until ctx
+// is done.
+func (s *Server) reserve(ctx context.Context, size int64, deadline time.Time) (func(), error) {
 	limit := s.maxBodySize()
 	if size >= 0 && size <= SmallMessage {
 		return func() {}, nil
@@ -157,7 +224,7 @@ func (s *Server) reserve(size int64, deadline time.Time) (func(), error) {
 		}
 		s.budget = newByteBudget(max(n, limit))
 	})
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	if err := s.budget.acquire(ctx, size); err != nil {
 		return nil, err

@@ -205,7 +205,7 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 	received := time.Now()
 	if r.ContentLength == 0 && r.Header.Get("Content-Length") == "" && len(r.TransferEncoding) == 0 {
 		if hj, ok := w.(http.Hijacker); ok {
-			s.serveUnframed(hj, received)
+			s.serveUnframed(r.Context(), hj, received)
 			return
 		}
 	}
@@ -221,7 +221,7 @@ func (s *Server) servePost(w http.ResponseWriter, r *http.Request) {
 	if len(r.TransferEncoding) > 0 {
 		size = -1
 	}
-	release, err := s.reserve(size, bodyDeadline)
+	release, err := s.reserve(r.Context(), size, bodyDeadline)
 	if err != nil {
 		s.reply(w, s.fail("reading the message: %v", err))
 		return
@@ -262,7 +262,11 @@ func readBody(r io.Reader, size, limit int64) ([]byte, error) {
 // reads the body until the connection is closed, stopping early when a
 // whole S-expression has arrived. net/http would read such a body as
 // empty, so the connection is taken over and the reply written by hand.
-func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
+// ctx is the request's, which stays valid, and cancelled at shutdown,
+// after the connection is taken over: the player is called with it, and
+// Serve waits for this handler and closes the connection at shutdown as
+// it does the others (net/http's Shutdown no longer sees it).
+func (s *Server) serveUnframed(ctx context.Context, hj http.Hijacker, received time.Time) {
 	conn, rw, err := hj.Hijack()
 	if err != nil {
 		s.logf("POST without Content-Length: %v", err)
@@ -273,7 +277,7 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 	conn.SetReadDeadline(bodyDeadline)
 	release := func() {}
 	large := func() (err error) {
-		release, err = s.reserve(-1, bodyDeadline)
+		release, err = s.reserve(ctx, -1, bodyDeadline)
 		return err
 	}
 	body, err := readUnframed(rw.Reader, s.maxBodySize(), large)
@@ -285,7 +289,7 @@ func (s *Server) serveUnframed(hj http.Hijacker, received time.Time) {
 		if c, ok := conn.(*limitedConn); ok {
 			c.setPhase(phaseServing)
 		}
-		out = s.handle(context.Background(), string(body), received, senderHost(conn.RemoteAddr().String()))
+		out = s.handle(ctx, string(body), received, senderHost(conn.RemoteAddr().String()))
 	}
 	release()
 	var b bytes.Buffer
