@@ -1,5 +1,6 @@
-// Command hostile attacks a real `ggp play` process over loopback the way
-// issue 12 found it could be taken down, and prints what the player did:
+// Command hostile attacks a real `ggp play` process over loopback in the
+// ways a hostile or broken client could take it down, and prints what the
+// player did:
 //
 //	go run ./cmd/ggp/internal/hostile [-ggp PATH] [-only NAME,...]
 //
