@@ -104,8 +104,8 @@ func TestConformance(t *testing.T) {
 // 240 (laikLee_hex, merrills and sudoku, past the size limits at any
 // load), and chess, alexChess and slaughter, 7 to 8 s to ground, go on a
 // loaded machine; with -short, every third trace and the benchmarked ones
-// at shortBudget, 2 of the 84 at load 2.5 (alexChess, slaughter), 5 at
-// load 4.6 (chess_200, gt_two_thirds_4p and hex as well).
+// at shortBudget, 2 of the 84 on a quiet machine (alexChess, slaughter),
+// 5 on a busy one (chess_200, gt_two_thirds_4p and hex as well).
 const (
 	maxTracesNotGrounded      = 10
 	maxTracesNotGroundedShort = 12
@@ -122,13 +122,13 @@ func tracesNotGroundedBound() int {
 
 // notGrounded lists the games a corpus test left out because the network
 // did not ground them within their budget (load), for the test to bound.
-// A game near the budget grounds or not with the machine's load (go test
-// ./... runs packages side by side, and these tests run games in
-// parallel), so each bound is what its run leaves out on a lightly loaded
-// machine and room for the games near the budget that a busy one leaves
-// out as well. A regression that keeps many games from grounding, or
-// slows grounding across the corpus, goes past it; a game or two lost
-// show in the list logged and in the coverage figures (TestCoverage).
+// A game near the budget grounds or not with how busy the machine is
+// (go test ./... runs packages side by side, and these tests run games in
+// parallel), so each bound is what its run leaves out on a quiet machine
+// and room for the games near the budget that a busy one leaves out as
+// well. A regression that keeps many games from grounding, or slows
+// grounding across the corpus, goes past it; a game or two lost show in
+// the list logged and in the coverage figures (TestCoverage).
 type notGrounded struct {
 	checked int // games (or traces) the test checks; set before they run
 	mu      sync.Mutex

@@ -120,16 +120,17 @@ func TestAgainstProlog(t *testing.T) {
 // Bounds on the games TestAgainstProlog leaves out, not grounded (see
 // notGrounded), by run:
 //
-//   - every game at groundBudget: 7 of the 314 at load 3.5
+//   - every game at groundBudget: 7 of the 314 on a quiet machine
 //     (laikLee_hex, merrills, mummymaze1p, sudoku and urmAdd past the size
 //     limits, amazonsTorus and ruleDepthExponential past the time); six
 //     more ground in 4.5 to 8 s (chess, alexChess, slaughter, ...) and go
 //     on a loaded machine;
 //   - -short, every eighth game and the benchmarked ones at shortBudget:
-//     4 of the 45 at load 2.5 (chess, gt_two_thirds_6p, slaughter,
-//     sudoku), 6 at load 4.6 (brawl and checkers-mustjump-torus as well);
+//     4 of the 45 on a quiet machine (chess, gt_two_thirds_6p,
+//     slaughter, sudoku), 6 on a busy one (brawl and
+//     checkers-mustjump-torus as well);
 //   - -short with GGP_PROPNET_ALL, every game at shortBudget: 17 of the
-//     314 at load 2.5 to 4.
+//     314 on a quiet machine.
 const (
 	maxNotGrounded         = 16
 	maxNotGroundedShort    = 12
