@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,93 +29,16 @@ const tournamentExamples = `ggp tournament --games ticTacToe,connectFour --playe
 // runTournament plays every game against every assignment of players to
 // roles, resuming a tournament left unfinished in the same folder.
 func runTournament(ctx context.Context, env *environment, args []string) error {
-	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]", tournamentExamples)
-	gamesFlag := flags.String("games", "", "games to play: bundled names, .kif files or game folders")
-	withSettingsHelp(env, flags)
-	playersFlag := flags.String("players", "", "players: mcts, mcts:SETTINGS (below), random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
-	rounds := flags.Int("rounds", 1, "times each assignment plays each game (with --sprt, the most)")
-	parallel := flags.Int("parallel", 1, "matches played at once")
-	out := flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
-	name := flags.String("name", "", "tournament name in the records (default: the folder's name)")
-	sprt := flags.Float64("sprt", 0, "with two players, stop once a sequential test decides whether the first one's mean score per match (goal/100) against the second is 0.5 (H0) or 0.5+`DELTA` (H1); α=β=0.05, at least 8 matches and one of each game and assignment")
-	clocks := addRefereeFlags(flags)
-	viewFlags := addViewFlags(flags)
-	args, err := parseFlags(flags, args)
+	f, err := parseTournamentFlags(env, args)
 	if err != nil {
 		return err
 	}
-	if len(args) != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, args)
-	}
-	ref, err := clocks.referee(env)
+	t, err := f.tournament(env)
 	if err != nil {
 		return err
-	}
-	switch {
-	case *gamesFlag == "":
-		return fmt.Errorf("%w: --games is required", errUsage)
-	case *playersFlag == "":
-		return fmt.Errorf("%w: --players is required", errUsage)
-	case *out == "":
-		return fmt.Errorf("%w: --out is required", errUsage)
-	case *rounds < 1 || *parallel < 1:
-		return fmt.Errorf("%w: --rounds and --parallel must be at least 1", errUsage)
-	}
-	// The referee and the in-process players of a match ground its rules
-	// once between them; matches played at once each keep theirs.
-	ref.NewReasoner = backend.Shared(ref.NewReasoner, *parallel+1)
-	var test *tournament.SPRT
-	if *sprt != 0 {
-		test = &tournament.SPRT{Delta: *sprt}
-	}
-	t := &tournament.Tournament{
-		Name:       *name,
-		Dir:        *out,
-		Players:    splitList(*playersFlag),
-		Rounds:     *rounds,
-		Parallel:   *parallel,
-		StartClock: clocks.start.d,
-		PlayClock:  clocks.play.d,
-		Referee:    ref,
-		SPRT:       test,
-		NewPlayer: func(spec string) (player.Player, error) {
-			return players.New(spec, ref.NewReasoner)
-		},
-	}
-	if err := t.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	humans := 0
-	for _, spec := range t.Players {
-		if spec == players.Human {
-			humans++
-		}
-	}
-	// A person plays through one seat page, one match at a time.
-	switch {
-	case humans > 0 && !*viewFlags.on:
-		return fmt.Errorf("%w: a human player plays on a seat page of the viewer: add --view", errUsage)
-	case humans > 1:
-		return fmt.Errorf("%w: at most one human player in a tournament, not %d", errUsage, humans)
-	case humans > 0 && *parallel > 1:
-		return fmt.Errorf("%w: a human player plays one match at a time: --parallel 1, not %d", errUsage, *parallel)
-	case humans > 0:
-		t.PlayClocks = map[string]time.Duration{players.Human: clocks.humanClock()}
-	}
-	for _, arg := range splitList(*gamesFlag) {
-		g, err := games.Open(arg)
-		if err != nil {
-			return err
-		}
-		t.Games = append(t.Games, g)
-	}
-	if humans > 0 {
-		if err := oneSeatEach(t); err != nil {
-			return err
-		}
 	}
 	bar := false
-	if f, ok := env.stderr.(*os.File); ok && isTerminal(f) {
+	if file, ok := env.stderr.(*os.File); ok && isTerminal(file) {
 		bar = true
 	}
 	progress := tournamentProgress(env.stderr, bar)
@@ -123,39 +47,15 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 		scheduled = p.Total
 		progress(p)
 	}
-	if *viewFlags.on {
-		// The records are rewritten after every step: the viewer, over the
-		// tournament folder, shows each match as it is played.
-		if err := os.MkdirAll(t.Dir, 0o755); err != nil {
-			return err
-		}
-		viewer, err := startMatchViewer(ctx, env, viewFlags, []string{t.Dir}, t.Games)
+	if *f.view.on {
+		viewer, err := startTournamentViewer(ctx, env, f.view, t)
 		if err != nil {
 			return err
 		}
 		defer viewer.close()
 		defer viewer.linger(ctx)
-		fmt.Fprintf(env.stdout, "view: %s\n", viewer.url)
-		// The person keeps one seat, and its page, for every match.
-		var person player.Player
-		if humans > 0 {
-			p, err := players.New(players.Human, ref.NewReasoner)
-			if err != nil {
-				return err
-			}
-			s, ok := p.(seat.Player)
-			if !ok {
-				return fmt.Errorf("a %s player has no seat", players.Human)
-			}
-			person = p
-			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", p.Name(), viewer.url, viewer.srv.AddSeat(s))
-			fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
-		}
-		t.NewPlayer = func(spec string) (player.Player, error) {
-			if spec == players.Human {
-				return person, nil
-			}
-			return players.New(spec, ref.NewReasoner)
+		if err := seatPerson(env, viewer, t, f.clocks); err != nil {
+			return err
 		}
 	}
 	res, err := t.Run(ctx)
@@ -165,45 +65,235 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	if res == nil {
 		return err
 	}
-	fmt.Fprintln(env.stdout)
-	res.WriteTable(env.stdout)
-	if len(res.Players) == 2 {
-		if c, err := res.Compare(res.Players[0], res.Players[1]); err == nil {
-			fmt.Fprintln(env.stdout)
-			c.WriteTable(env.stdout)
+	writeTournamentResults(env.stdout, res, scheduled, filepath.Join(t.Dir, tournament.ResultsFile))
+	return tournamentOutcome(env.stderr, res, err)
+}
+
+// tournamentFlags are the flags of ggp tournament.
+type tournamentFlags struct {
+	games, players, out, name *string
+	rounds, parallel          *int
+	sprt                      *float64
+	clocks                    *refereeFlags
+	view                      *viewFlags
+}
+
+// parseTournamentFlags parses the arguments of ggp tournament, which
+// are flags alone.
+func parseTournamentFlags(env *environment, args []string) (*tournamentFlags, error) {
+	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]", tournamentExamples)
+	f := &tournamentFlags{}
+	f.games = flags.String("games", "", "games to play: bundled names, .kif files or game folders")
+	withSettingsHelp(env, flags)
+	f.players = flags.String("players", "", "players: mcts, mcts:SETTINGS (below), random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
+	f.rounds = flags.Int("rounds", 1, "times each assignment plays each game (with --sprt, the most)")
+	f.parallel = flags.Int("parallel", 1, "matches played at once")
+	f.out = flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
+	f.name = flags.String("name", "", "tournament name in the records (default: the folder's name)")
+	f.sprt = flags.Float64("sprt", 0, "with two players, stop once a sequential test decides whether the first one's mean score per match (goal/100) against the second is 0.5 (H0) or 0.5+`DELTA` (H1); α=β=0.05, at least 8 matches and one of each game and assignment")
+	f.clocks = addRefereeFlags(flags)
+	f.view = addViewFlags(flags)
+	args, err := parseFlags(flags, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != 0 {
+		return nil, fmt.Errorf("%w: unexpected arguments %q", errUsage, args)
+	}
+	return f, nil
+}
+
+// tournament returns the tournament the flags ask for, its games open,
+// or a usage error.
+func (f *tournamentFlags) tournament(env *environment) (*tournament.Tournament, error) {
+	ref, err := f.clocks.referee(env)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkRequired(); err != nil {
+		return nil, err
+	}
+	// The referee and the in-process players of a match ground its rules
+	// once between them; matches played at once each keep theirs.
+	ref.NewReasoner = backend.Shared(ref.NewReasoner, *f.parallel+1)
+	var test *tournament.SPRT
+	if *f.sprt != 0 {
+		test = &tournament.SPRT{Delta: *f.sprt}
+	}
+	t := &tournament.Tournament{
+		Name:       *f.name,
+		Dir:        *f.out,
+		Players:    splitList(*f.players),
+		Rounds:     *f.rounds,
+		Parallel:   *f.parallel,
+		StartClock: f.clocks.start.d,
+		PlayClock:  f.clocks.play.d,
+		Referee:    ref,
+		SPRT:       test,
+		NewPlayer: func(spec string) (player.Player, error) {
+			return players.New(spec, ref.NewReasoner)
+		},
+	}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	person, err := f.checkPerson(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, arg := range splitList(*f.games) {
+		g, err := games.Open(arg)
+		if err != nil {
+			return nil, err
+		}
+		t.Games = append(t.Games, g)
+	}
+	if person {
+		if err := oneSeatEach(t); err != nil {
+			return nil, err
 		}
 	}
-	decided := res.SPRT != nil && res.SPRT.Verdict != tournament.Undecided
+	return t, nil
+}
+
+// checkRequired refuses flags that leave out what a tournament needs.
+func (f *tournamentFlags) checkRequired() error {
+	switch {
+	case *f.games == "":
+		return fmt.Errorf("%w: --games is required", errUsage)
+	case *f.players == "":
+		return fmt.Errorf("%w: --players is required", errUsage)
+	case *f.out == "":
+		return fmt.Errorf("%w: --out is required", errUsage)
+	case *f.rounds < 1 || *f.parallel < 1:
+		return fmt.Errorf("%w: --rounds and --parallel must be at least 1", errUsage)
+	}
+	return nil
+}
+
+// checkPerson reports whether a person plays in t and gives them their
+// play clock. A person plays through one seat page, one match at a time:
+// it refuses a person without the viewer, two persons, or matches played
+// at once.
+func (f *tournamentFlags) checkPerson(t *tournament.Tournament) (bool, error) {
+	humans := 0
+	for _, spec := range t.Players {
+		if spec == players.Human {
+			humans++
+		}
+	}
+	switch {
+	case humans > 0 && !*f.view.on:
+		return false, fmt.Errorf("%w: a human player plays on a seat page of the viewer: add --view", errUsage)
+	case humans > 1:
+		return false, fmt.Errorf("%w: at most one human player in a tournament, not %d", errUsage, humans)
+	case humans > 0 && *f.parallel > 1:
+		return false, fmt.Errorf("%w: a human player plays one match at a time: --parallel 1, not %d", errUsage, *f.parallel)
+	case humans > 0:
+		t.PlayClocks = map[string]time.Duration{players.Human: f.clocks.humanClock()}
+	}
+	return humans > 0, nil
+}
+
+// startTournamentViewer starts the viewer over the tournament folder and
+// prints its address. The records are rewritten after every step: the
+// viewer shows each match as it is played.
+func startTournamentViewer(ctx context.Context, env *environment, f *viewFlags, t *tournament.Tournament) (*matchViewer, error) {
+	if err := os.MkdirAll(t.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	viewer, err := startMatchViewer(ctx, env, f, []string{t.Dir}, t.Games)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.stdout, "view: %s\n", viewer.url)
+	return viewer, nil
+}
+
+// seatPerson gives the person who plays in t, if any, one seat, and its
+// page on viewer, for every match, and prints the page's address.
+func seatPerson(env *environment, viewer *matchViewer, t *tournament.Tournament, clocks *refereeFlags) error {
+	ref := t.Referee
+	var person player.Player
+	if slices.Contains(t.Players, players.Human) {
+		p, err := players.New(players.Human, ref.NewReasoner)
+		if err != nil {
+			return err
+		}
+		s, ok := p.(seat.Player)
+		if !ok {
+			return fmt.Errorf("a %s player has no seat", players.Human)
+		}
+		person = p
+		fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", p.Name(), viewer.url, viewer.srv.AddSeat(s))
+		fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
+	}
+	t.NewPlayer = func(spec string) (player.Player, error) {
+		if spec == players.Human {
+			return person, nil
+		}
+		return players.New(spec, ref.NewReasoner)
+	}
+	return nil
+}
+
+// writeTournamentResults writes the results of a tournament to w: the
+// table of scores, the two players compared when there are two, the
+// sequential test's verdict and how many of the matches completed, of
+// the scheduled ones, with the results file's path.
+func writeTournamentResults(w io.Writer, res *tournament.Results, scheduled int, results string) {
+	fmt.Fprintln(w)
+	res.WriteTable(w)
+	if len(res.Players) == 2 {
+		if c, err := res.Compare(res.Players[0], res.Players[1]); err == nil {
+			fmt.Fprintln(w)
+			c.WriteTable(w)
+		}
+	}
 	if res.SPRT != nil {
-		fmt.Fprintf(env.stdout, "\nSPRT: %s\n", res.SPRT)
+		fmt.Fprintf(w, "\nSPRT: %s\n", res.SPRT)
 	}
 	done := res.Completed()
-	results := filepath.Join(t.Dir, tournament.ResultsFile)
-	if decided && len(res.Matches) < scheduled {
-		fmt.Fprintf(env.stdout, "\n%d of %d matches completed; the test decided, leaving %d of the %d scheduled unplayed; results in %s\n",
+	if sprtDecided(res) && len(res.Matches) < scheduled {
+		fmt.Fprintf(w, "\n%d of %d matches completed; the test decided, leaving %d of the %d scheduled unplayed; results in %s\n",
 			done, len(res.Matches), scheduled-len(res.Matches), scheduled, results)
 	} else {
-		fmt.Fprintf(env.stdout, "\n%d of %d matches completed; results in %s\n", done, len(res.Matches), results)
+		fmt.Fprintf(w, "\n%d of %d matches completed; results in %s\n", done, len(res.Matches), results)
 	}
+}
+
+// tournamentOutcome returns the command's error for a tournament that
+// ended with res and err, and tells on stderr what is left to do: run
+// again to play what was interrupted or failed, or with more rounds for
+// an undecided test.
+func tournamentOutcome(stderr io.Writer, res *tournament.Results, err error) error {
+	done := res.Completed()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(env.stderr, "ggp tournament: interrupted; run the same command again to play the %d matches left\n", len(res.Matches)-done)
+			fmt.Fprintf(stderr, "ggp tournament: interrupted; run the same command again to play the %d matches left\n", len(res.Matches)-done)
 			return errFailed
 		}
 		return err
 	}
+	decided := sprtDecided(res)
 	if done < len(res.Matches) {
 		if decided {
-			fmt.Fprintf(env.stderr, "ggp tournament: %d matches did not complete; the test decided on the others\n", len(res.Matches)-done)
+			fmt.Fprintf(stderr, "ggp tournament: %d matches did not complete; the test decided on the others\n", len(res.Matches)-done)
 			return nil
 		}
-		fmt.Fprintf(env.stderr, "ggp tournament: %d matches did not complete; run the same command again to retry them\n", len(res.Matches)-done)
+		fmt.Fprintf(stderr, "ggp tournament: %d matches did not complete; run the same command again to retry them\n", len(res.Matches)-done)
 		return errFailed
 	}
 	if res.SPRT != nil && !decided {
-		fmt.Fprintln(env.stderr, "ggp tournament: the test is undecided; run the same command with more --rounds to go on")
+		fmt.Fprintln(stderr, "ggp tournament: the test is undecided; run the same command with more --rounds to go on")
 	}
 	return nil
+}
+
+// sprtDecided reports whether the tournament's sequential test, if any,
+// reached a verdict.
+func sprtDecided(res *tournament.Results) bool {
+	return res.SPRT != nil && res.SPRT.Verdict != tournament.Undecided
 }
 
 // tournamentProgress returns a Progress function that draws a progress bar

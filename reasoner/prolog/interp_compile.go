@@ -52,7 +52,8 @@ type compiler struct {
 	// disjunctions. Their names must be unique in the interpreter the
 	// clauses go to, across every compiler that feeds it: clauses asserted
 	// under a name already used would join that predicate, and a negation
-	// of one relation would also test another's (issue 11). Compilers
+	// of one relation would also test another's, so that two relations of
+	// the same shape answer alike (testdata/same_shape.kif). Compilers
 	// feeding one interpreter share the counter (see sharing).
 	nextAux  *int
 	versions map[version]engine.Atom // compiled or queued, with names

@@ -54,10 +54,14 @@ type goalProp struct {
 	bad   bool
 }
 
-// build grounds d and compiles its network.
+// build grounds d and compiles its network. Each step below is a function
+// of its own: ground the rules; give every ground atom a node and every
+// rule instance a gate (addLeaves, addInstances); name the propositions
+// the reasoner reads (addOutputs); optimise the graph; lay it out as the
+// network that plays and the one that scores (layoutPlayNetwork,
+// layoutGoalNetwork); and add phase networks where they pay off.
 func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, error) {
 	start := time.Now()
-	buildStart := start
 	// Some passes over a large graph cannot stop half way: the work aims
 	// at nine tenths of the time left, so that one under way when the
 	// deadline comes still ends before it.
@@ -72,75 +76,185 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	if err != nil {
 		return nil, err
 	}
-	// The indexes, statistics and plans served the joins only.
-	for _, r := range gr.rels {
-		r.indexes = nil
-	}
-	gr.stats, gr.plans, gr.statSeen = nil, nil, nil
+	gr.dropJoinData()
 	var stats Stats
 	stats.Terms, stats.Instances = len(gr.ts.terms), gr.ninst
 	stats.Rewritten = !gr.noDemand || !gr.noSplit
 	stats.Ground = time.Since(start)
-	start = time.Now()
+	graphStart := time.Now()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w: time limit reached after grounding (%v)", ErrBudget, err)
 	}
 
+	b, err := newNetBuilder(d, gr, mem)
+	if err != nil {
+		return nil, err
+	}
+	b.stats = stats
+	b.addLeaves()
+	if err := b.addInstances(ctx); err != nil {
+		return nil, err
+	}
+	b.addOutputs()
+	repl, keep, err := b.optimise(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.setInitialState(repl)
+	group := b.controlGroup(keep)
+	if repl, keep, err = b.layoutPlayNetwork(repl, keep, group); err != nil {
+		return nil, err
+	}
+	if err := b.layoutGoalNetwork(repl); err != nil {
+		return nil, err
+	}
+	net := b.net
+	b.stats.Cycles = net.cycleNodes() + net.goalNet.cycleNodes()
+	b.addPhases(ctx, start, repl, keep, group)
+	b.stats.Phases = len(net.phases)
+	b.stats.Build = time.Since(graphStart)
+	net.stats = b.stats
+	return net, nil
+}
+
+// dropJoinData lets go of what served the joins only: the relations'
+// indexes, the join plans and their statistics. The network is built
+// from the instances and atoms alone.
+func (g *grounder) dropJoinData() {
+	for _, r := range g.rels {
+		r.indexes = nil
+	}
+	g.stats, g.plans, g.statSeen = nil, nil, nil
+}
+
+// netBuilder holds what the steps of build share while they turn the
+// grounded rules into a graph and the graph into a network.
+type netBuilder struct {
+	gr        *grounder
+	ts        *termStore
+	mem       *memoryBudget
+	roleTerms []termID // per role: its term
+	g         *graph
+	net       *network // the network that plays, filled in step by step
+
+	// nodeOf and negOf hold the node of each atom and of its negation,
+	// by term, -1 for none.
+	nodeOf, negOf []int32
+	bases         []baseProp // sorted by the text of their facts
+
+	// The propositions of the game by their nodes in g (see proto): play
+	// those the network that plays reads, goals the goals.
+	play  proto
+	goals [][]goalProp
+	inits []int32 // per base: the node of its init
+
+	// outputs are the nodes the network that plays computes (legal,
+	// terminal and next), goalOutputs those the one that scores does, and
+	// allOutputs both.
+	outputs, goalOutputs, allOutputs []int32
+
+	stats Stats
+}
+
+// baseProp is a base proposition: the atom (true fact), its fact and
+// the fact's text.
+type baseProp struct {
+	atom, fact termID
+	text       string
+}
+
+// newNetBuilder starts a network for the game d, grounded as gr, with
+// an empty graph.
+func newNetBuilder(d *gdl.Description, gr *grounder, mem *memoryBudget) (*netBuilder, error) {
 	ts := gr.ts
 	roles, roleTerms := rolesOf(d, ts)
 	if len(roles) == 0 {
 		return nil, errors.New("no roles")
 	}
-	atoms := func(name string, arity int) []termID {
-		if i, ok := gr.relIDs[[2]int32{ts.symbol(name), int32(arity)}]; ok {
-			return gr.rels[i].atoms
-		}
-		return nil
+	b := &netBuilder{
+		gr: gr, ts: ts, mem: mem, roleTerms: roleTerms, g: newGraph(),
+		net:    &network{roles: roles},
+		nodeOf: make([]int32, len(ts.terms)),
+		negOf:  make([]int32, len(ts.terms)),
 	}
-	lookupAtom := func(name string, args ...termID) (termID, bool) {
-		id, ok := ts.lookup(ts.symbol(name), args)
-		return id, ok && gr.isPossible(id)
+	for i := range b.nodeOf {
+		b.nodeOf[i], b.negOf[i] = -1, -1
 	}
+	return b, nil
+}
 
-	g := newGraph()
-	// The node of each atom and of its negation, by term, -1 for none.
-	nodeOf := make([]int32, len(ts.terms))
-	negOf := make([]int32, len(ts.terms))
-	for i := range nodeOf {
-		nodeOf[i], negOf[i] = -1, -1
+// atoms returns the ground atoms of the relation name/arity.
+func (b *netBuilder) atoms(name string, arity int) []termID {
+	if i, ok := b.gr.relIDs[[2]int32{b.ts.symbol(name), int32(arity)}]; ok {
+		return b.gr.rels[i].atoms
 	}
-	// Bases, in the order of their facts' text, so a state's facts come
-	// out sorted.
-	type base struct {
-		atom termID // (true fact)
-		fact termID
-		text string
-	}
-	var bases []base
-	for _, a := range atoms(gdl.KeyTrue, 1) {
-		f := ts.terms[a].args[0]
-		bases = append(bases, base{a, f, ts.format(f)})
-	}
-	slices.SortFunc(bases, func(a, b base) int { return strings.Compare(a.text, b.text) })
-	net := &network{roles: roles}
-	for _, b := range bases {
-		nodeOf[b.atom] = g.add(kBase)
-		net.facts = append(net.facts, reasoner.Fact(b.text))
-	}
-	for _, a := range atoms(gdl.KeyDoes, 2) {
-		nodeOf[a] = g.add(kInput)
-	}
-	derived := func(a termID) int32 {
-		if n := nodeOf[a]; n >= 0 {
-			return n
-		}
-		if gr.isCertain(a) {
-			return nodeTrue // derived, so it holds
-		}
-		n := g.add(kOr)
-		nodeOf[a] = n
+	return nil
+}
+
+// lookupAtom returns the atom name(args...), and whether it can hold.
+func (b *netBuilder) lookupAtom(name string, args ...termID) (termID, bool) {
+	id, ok := b.ts.lookup(b.ts.symbol(name), args)
+	return id, ok && b.gr.isPossible(id)
+}
+
+// derived returns the node of the atom a, an OR of the gates that derive
+// it, added on first use; nodeTrue when a's relation always holds. It is
+// called for every atom of every rule instance: the atoms already seen
+// return here, inlined, and only the first use of one makes a call.
+func (b *netBuilder) derived(a termID) int32 {
+	if n := b.nodeOf[a]; n >= 0 {
 		return n
 	}
+	return b.addDerived(a)
+}
+
+// addDerived adds the node of the atom a for derived.
+func (b *netBuilder) addDerived(a termID) int32 {
+	if b.gr.isCertain(a) {
+		return nodeTrue // derived, so it holds
+	}
+	n := b.g.add(kOr)
+	b.nodeOf[a] = n
+	return n
+}
+
+// node returns the node of the atom name(args...), nodeFalse when it
+// cannot hold.
+func (b *netBuilder) node(name string, args ...termID) int32 {
+	if a, ok := b.lookupAtom(name, args...); ok {
+		return b.derived(a)
+	}
+	return nodeFalse
+}
+
+// addLeaves adds the leaves of the graph: a node per base proposition, in
+// the order of their facts' text, so that a state's facts come out
+// sorted, and one per input proposition (does).
+func (b *netBuilder) addLeaves() {
+	ts := b.ts
+	for _, a := range b.atoms(gdl.KeyTrue, 1) {
+		f := ts.terms[a].args[0]
+		b.bases = append(b.bases, baseProp{a, f, ts.format(f)})
+	}
+	slices.SortFunc(b.bases, func(x, y baseProp) int { return strings.Compare(x.text, y.text) })
+	b.play.bases = make([]int32, len(b.bases))
+	for j, base := range b.bases {
+		b.nodeOf[base.atom] = b.g.add(kBase)
+		b.play.bases[j] = b.nodeOf[base.atom]
+		b.net.facts = append(b.net.facts, reasoner.Fact(base.text))
+	}
+	inputs := b.atoms(gdl.KeyDoes, 2)
+	for _, a := range inputs {
+		b.nodeOf[a] = b.g.add(kInput)
+	}
+	b.stats.Bases, b.stats.Inputs = len(b.bases), len(inputs)
+}
+
+// addInstances adds a gate per ground rule instance: the AND of its
+// positive atoms and of the negations of its negative ones, read by the
+// OR of its head. A negative atom that can never hold is left out.
+func (b *netBuilder) addInstances(ctx context.Context) error {
+	gr, g := b.gr, b.g
 	var ins []int32
 	// The inputs of the ANDs, cut from shared blocks: one allocation per
 	// block rather than per gate. Each slice is capped, so that a later
@@ -149,10 +263,10 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	for k, rest := 0, gr.instances; len(rest) > 0; k++ {
 		if k&65535 == 65535 {
 			if ctx.Err() != nil {
-				return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, ctx.Err())
+				return fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, ctx.Err())
 			}
-			if err := mem.check(); err != nil {
-				return nil, err
+			if err := b.mem.check(); err != nil {
+				return err
 			}
 		}
 		head, npos, nneg := rest[0], int(rest[1]), int(rest[2])
@@ -160,20 +274,20 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		rest = rest[3+npos+nneg:]
 		ins = ins[:0]
 		for _, a := range pos {
-			ins = append(ins, derived(a))
+			ins = append(ins, b.derived(a))
 		}
 		for _, a := range neg {
 			if !gr.isPossible(a) {
 				continue // never true: its negation always holds
 			}
-			n := negOf[a]
+			n := b.negOf[a]
 			if n < 0 {
-				n = g.add(kNot, derived(a))
-				negOf[a] = n
+				n = g.add(kNot, b.derived(a))
+				b.negOf[a] = n
 			}
 			ins = append(ins, n)
 		}
-		h := derived(head)
+		h := b.derived(head)
 		switch len(ins) {
 		case 0:
 			g.ins[h] = append(g.ins[h], nodeTrue)
@@ -189,141 +303,195 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 		}
 	}
 	gr.instances = nil // no longer needed; let them go
+	return nil
+}
 
-	// The outputs of the network that plays (legal, terminal and next)
-	// and of the one that scores (goals).
-	var outputs, goalOutputs []int32
-	node := func(name string, args ...termID) int32 {
-		if a, ok := lookupAtom(name, args...); ok {
-			return derived(a)
-		}
-		return nodeFalse
-	}
-	net.legal = make([][]legalProp, len(roles))
-	net.goals = make([][]goalProp, len(roles))
-	net.moveIndex = make([]map[reasoner.Move]int32, len(roles))
-	for _, a := range atoms(gdl.KeyLegal, 2) {
+// addOutputs names the propositions the reasoner reads by their nodes:
+// the legal moves and the input of each, the goals, terminal, and each
+// base's next and init.
+func (b *netBuilder) addOutputs() {
+	n := len(b.net.roles)
+	b.play.legal = make([][]legalProp, n)
+	b.goals = make([][]goalProp, n)
+	b.play.moveIndex = make([]map[reasoner.Move]int32, n)
+	b.addLegal()
+	b.indexMoves()
+	b.addGoals()
+	b.play.terminal = b.node(gdl.KeyTerminal)
+	b.outputs = append(b.outputs, b.play.terminal)
+	b.addNextAndInit()
+}
+
+// role returns the index of the role whose term is t, -1 for none.
+func (b *netBuilder) role(t termID) int { return slices.Index(b.roleTerms, t) }
+
+// addLegal adds each role's legal propositions, sorted by move, with the
+// input of the same move, and lists the moves in the network.
+func (b *netBuilder) addLegal() {
+	ts, legal := b.ts, b.play.legal
+	for _, a := range b.atoms(gdl.KeyLegal, 2) {
 		args := ts.terms[a].args
-		ri := slices.Index(roleTerms, args[0])
+		ri := b.role(args[0])
 		if ri < 0 {
 			continue
 		}
-		p := legalProp{node: derived(a), input: -1, move: reasoner.Move(ts.format(args[1]))}
-		if da, ok := lookupAtom(gdl.KeyDoes, args[0], args[1]); ok {
-			p.input = nodeOf[da]
+		p := legalProp{node: b.derived(a), input: -1, move: reasoner.Move(ts.format(args[1]))}
+		if da, ok := b.lookupAtom(gdl.KeyDoes, args[0], args[1]); ok {
+			p.input = b.nodeOf[da]
 		}
-		net.legal[ri] = append(net.legal[ri], p)
-		outputs = append(outputs, p.node)
+		legal[ri] = append(legal[ri], p)
+		b.outputs = append(b.outputs, p.node)
 	}
-	net.moves = make([][]reasoner.Move, len(roles))
-	for ri := range roles {
-		slices.SortFunc(net.legal[ri], func(a, b legalProp) int { return strings.Compare(string(a.move), string(b.move)) })
-		for _, p := range net.legal[ri] {
-			net.moves[ri] = append(net.moves[ri], p.move)
+	b.net.moves = make([][]reasoner.Move, len(legal))
+	for ri := range legal {
+		slices.SortFunc(legal[ri], func(x, y legalProp) int { return strings.Compare(string(x.move), string(y.move)) })
+		for _, p := range legal[ri] {
+			b.net.moves[ri] = append(b.net.moves[ri], p.move)
 		}
 	}
-	for _, a := range atoms(gdl.KeyDoes, 2) {
+}
+
+// indexMoves maps each role's moves to their input propositions.
+func (b *netBuilder) indexMoves() {
+	ts, index := b.ts, b.play.moveIndex
+	for _, a := range b.atoms(gdl.KeyDoes, 2) {
 		args := ts.terms[a].args
-		ri := slices.Index(roleTerms, args[0])
+		ri := b.role(args[0])
 		if ri < 0 {
 			continue
 		}
-		if net.moveIndex[ri] == nil {
-			net.moveIndex[ri] = map[reasoner.Move]int32{}
+		if index[ri] == nil {
+			index[ri] = map[reasoner.Move]int32{}
 		}
-		net.moveIndex[ri][reasoner.Move(ts.format(args[1]))] = nodeOf[a]
+		index[ri][reasoner.Move(ts.format(args[1]))] = b.nodeOf[a]
 	}
-	for _, a := range atoms(gdl.KeyGoal, 2) {
+}
+
+// addGoals adds each role's goal propositions with their values; one
+// whose value is not a number is marked bad.
+func (b *netBuilder) addGoals() {
+	ts := b.ts
+	for _, a := range b.atoms(gdl.KeyGoal, 2) {
 		args := ts.terms[a].args
-		ri := slices.Index(roleTerms, args[0])
+		ri := b.role(args[0])
 		if ri < 0 {
 			continue
 		}
-		p := goalProp{node: derived(a), text: ts.format(args[1])}
+		p := goalProp{node: b.derived(a), text: ts.format(args[1])}
 		v, err := strconv.Atoi(p.text)
 		p.value, p.bad = v, err != nil
-		net.goals[ri] = append(net.goals[ri], p)
-		goalOutputs = append(goalOutputs, p.node)
+		b.goals[ri] = append(b.goals[ri], p)
+		b.goalOutputs = append(b.goalOutputs, p.node)
 	}
-	net.terminal = node(gdl.KeyTerminal)
-	outputs = append(outputs, net.terminal)
-	next := make([]int32, len(bases))
-	inits := make([]int32, len(bases))
-	for j, b := range bases {
-		next[j] = node(gdl.KeyNext, b.fact)
-		inits[j] = node(gdl.KeyInit, b.fact)
-		outputs = append(outputs, next[j])
-	}
+}
 
-	stats.NodesBefore, stats.LinksBefore = g.size(nil)
+// addNextAndInit adds each base's next and init propositions.
+func (b *netBuilder) addNextAndInit() {
+	b.play.next = make([]int32, len(b.bases))
+	b.inits = make([]int32, len(b.bases))
+	for j, base := range b.bases {
+		b.play.next[j] = b.node(gdl.KeyNext, base.fact)
+		b.inits[j] = b.node(gdl.KeyInit, base.fact)
+		b.outputs = append(b.outputs, b.play.next[j])
+	}
+}
+
+// optimise optimises the graph for every output, with terminal, the goals
+// and the legal moves as its queries, and returns the node that computes
+// each node and the nodes left.
+func (b *netBuilder) optimise(ctx context.Context) (repl []int32, keep []bool, err error) {
+	g := b.g
+	b.stats.NodesBefore, b.stats.LinksBefore = g.size(nil)
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
+		return nil, nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
-	all := append(slices.Clip(outputs), goalOutputs...)
-	queries := appendLegalNodes(append([]int32{net.terminal}, goalOutputs...), net.legal)
-	repl, keep, err := g.optimise(ctx, mem, all, queries)
+	b.allOutputs = append(slices.Clip(b.outputs), b.goalOutputs...)
+	queries := appendLegalNodes(append([]int32{b.play.terminal}, b.goalOutputs...), b.play.legal)
+	repl, keep, err = g.optimise(ctx, b.mem, b.allOutputs, queries)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	resolved := func(n int32) int32 { return repl[n] }
-	stats.NodesAfter, stats.LinksAfter = g.size(keep)
-	net.initial = make([]uint64, (len(bases)+63)/64)
-	for j, n := range inits {
+	b.stats.NodesAfter, b.stats.LinksAfter = g.size(keep)
+	return repl, keep, nil
+}
+
+// setInitialState sets the network's initial state: the bases whose init
+// the optimised graph, repl, found true.
+func (b *netBuilder) setInitialState(repl []int32) {
+	initial := make([]uint64, (len(b.bases)+63)/64)
+	for j, n := range b.inits {
 		if repl[n] == nodeTrue {
-			net.initial[j/64] |= 1 << (j % 64)
+			initial[j/64] |= 1 << (j % 64)
 		}
 	}
-	// Goals are read at the end of a game, legal moves, terminal and the
-	// next state at every step: the goals get a network of their own, so
-	// that what only they read (in games that count pieces, most of the
-	// network) is not kept up to date while a game is played.
-	baseFacts := make([]termID, len(bases))
-	for j, b := range bases {
-		baseFacts[j] = b.fact
+	b.net.initial = initial
+}
+
+// controlGroup returns the bases that say whose turn it is (see the
+// function of the same name in phase.go), as indices, or nil.
+func (b *netBuilder) controlGroup(keep []bool) []int {
+	baseFacts := make([]termID, len(b.bases))
+	for j, base := range b.bases {
+		baseFacts[j] = base.fact
 	}
-	goals := net.goals
-	pr := &proto{next: next, legal: net.legal, moveIndex: net.moveIndex, terminal: net.terminal}
-	for _, b := range bases {
-		pr.bases = append(pr.bases, nodeOf[b.atom])
-	}
-	group := controlGroup(ts, roleTerms, baseFacts, g.readers(keep, pr.bases))
-	// The general network reads the turn out of its legal moves (gate.go);
-	// phase networks, built from pr, have the turn as a constant.
-	general := *pr
-	general.legal, net.legalGate, net.gated = g.gateLegal(keep, repl, pr, group, all)
+	return controlGroup(b.ts, b.roleTerms, baseFacts, b.g.readers(keep, b.play.bases))
+}
+
+// layoutPlayNetwork lays out the network that plays: legal moves,
+// terminal and the next state. It reads the turn out of its legal moves
+// (gate.go), which adds gates to the graph: it returns repl and keep
+// grown to cover them. (Phase networks, built from b.play, have the
+// turn as a constant.)
+func (b *netBuilder) layoutPlayNetwork(repl []int32, keep []bool, group []int) ([]int32, []bool, error) {
+	g, net := b.g, b.net
+	general := b.play
+	general.legal, net.legalGate, net.gated = g.gateLegal(keep, repl, &b.play, group, b.allOutputs)
 	for len(repl) < len(g.kinds) {
 		repl = append(repl, int32(len(repl)))
 		keep = append(keep, false)
 	}
-	generalOutputs := appendLegalNodes(append([]int32{general.terminal}, general.next...), general.legal)
-	if err := net.layout(g, repl, g.reaching(generalOutputs, resolved), &general, repl); err != nil {
-		return nil, err
+	resolved := func(n int32) int32 { return repl[n] }
+	outputs := appendLegalNodes(append([]int32{general.terminal}, general.next...), general.legal)
+	if err := net.layout(g, repl, g.reaching(outputs, resolved), &general, repl); err != nil {
+		return nil, nil, err
 	}
-	gn := &network{roles: roles, initial: net.initial, terminal: nodeFalse}
-	if err := gn.layout(g, repl, g.reaching(goalOutputs, resolved), &proto{bases: pr.bases, goals: goals}, repl); err != nil {
-		return nil, err
+	return repl, keep, nil
+}
+
+// layoutGoalNetwork lays out the network that scores. Goals are read at
+// the end of a game, legal moves, terminal and the next state at every
+// step: the goals get a network of their own, so that what only they
+// read (in games that count pieces, most of the network) is not kept up
+// to date while a game is played.
+func (b *netBuilder) layoutGoalNetwork(repl []int32) error {
+	g, net := b.g, b.net
+	resolved := func(n int32) int32 { return repl[n] }
+	gn := &network{roles: net.roles, initial: net.initial, terminal: nodeFalse}
+	if err := gn.layout(g, repl, g.reaching(b.goalOutputs, resolved), &proto{bases: b.play.bases, goals: b.goals}, repl); err != nil {
+		return err
 	}
 	net.goals = nil
 	net.goalNet = gn
-	stats.Bases, stats.Inputs = len(bases), len(atoms(gdl.KeyDoes, 2))
-	stats.Cycles = net.cycleNodes() + gn.cycleNodes()
-	// Networks for the states where one role is in control, when the
-	// game says so with facts of its own: a failure leaves the game with
-	// the one network. A phase network fixes moves, so none is built for
-	// a game whose legal moves or terminal read the moves.
-	if len(group) > 1 && !net.queriesReadInputs {
-		pctx, cancel := context.WithTimeout(ctx, max(phaseTime, 2*time.Since(buildStart)))
-		net.phases, net.phaseBits, _ = buildPhases(pctx, mem, g, keep, repl, outputs, pr, group, net)
-		deadline, _ := pctx.Deadline()
-		if len(net.phases) > 0 && !net.phasesPayOff(calibrationSteps(net), deadline) {
-			net.phases, net.phaseBits = nil, nil
-		}
-		cancel()
+	return nil
+}
+
+// addPhases gives the network that plays a network for the states where
+// one role is in control, when the game says so with facts of its own
+// (group), and when they pay off. A failure leaves the game with the one
+// network. A phase network fixes moves, so none is built for a game whose
+// legal moves or terminal read the moves. start is when build began.
+func (b *netBuilder) addPhases(ctx context.Context, start time.Time, repl []int32, keep []bool, group []int) {
+	net := b.net
+	if len(group) <= 1 || net.queriesReadInputs {
+		return
 	}
-	stats.Phases = len(net.phases)
-	stats.Build = time.Since(start)
-	net.stats = stats
-	return net, nil
+	pctx, cancel := context.WithTimeout(ctx, max(phaseTime, 2*time.Since(start)))
+	defer cancel()
+	net.phases, net.phaseBits, _ = buildPhases(pctx, b.mem, b.g, keep, repl, b.outputs, &b.play, group, net)
+	deadline, _ := pctx.Deadline()
+	if len(net.phases) > 0 && !net.phasesPayOff(calibrationSteps(net), deadline) {
+		net.phases, net.phaseBits = nil, nil
+	}
 }
 
 // proto names the propositions of a game by their nodes in the graph.

@@ -284,7 +284,9 @@ func (g *gen) record(r *rel, static bool) {
 // recursive adds a relation counting up along succ from a base, stopped
 // by a negated relation, as (<= (num ?y) (succ ?x ?y) (not (stop ?x))
 // (num ?x)), and usually its twin of identical shape stopped by another
-// relation: the shape of issue 11.
+// relation: a backend that lets the twins share what it derives for one
+// of them (an auxiliary predicate of a negation, a table) answers for
+// both alike.
 func (g *gen) recursive(static bool) {
 	name := g.fresh("rec")
 	r := &rel{name: name, args: []typ{tNum}}
