@@ -39,13 +39,22 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+usage() {
+	sed -n '/^# Usage/,/^#   -n/p' "$0" | sed 's/^# \{0,1\}//' >&2
+}
 list=0
-if [[ ${1:-} == -n ]]; then
+case ${1:-} in
+-h | --help)
+	usage
+	exit 0
+	;;
+-n)
 	list=1
 	shift
-fi
+	;;
+esac
 if (($# > 2)); then
-	sed -n '/^# Usage/,/^#   -n/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	usage
 	exit 2
 fi
 doc=${1:-}
