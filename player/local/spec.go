@@ -27,37 +27,30 @@ var presets = map[string]string{
 	// UCT with uniformly random playouts played through the reasoner's
 	// Legal and Next, no knowledge learned during the match, no search
 	// between its answer and the next call.
-	"base": "mast=off:nst=off:grave=off:decisive=off:fast=off:ponder=off",
-	// 2026-11 is the default player of November 2026, when issue 23
-	// began: MAST learning off-policy, NST, policy playouts, pondering
-	// and the settled-decision clock; GRAVE, decisive moves and the
-	// policy in simultaneous games off. Every setting is pinned, so the
+	"base": "mast=off:nst=off:grave=off:fast=off:ponder=off",
+	// 2026-11 is the default player of November 2026: MAST learning
+	// off-policy, NST, policy playouts, pondering and the
+	// settled-decision clock; GRAVE off. Every setting is pinned, so the
 	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:gravec=0.5:ref=50:heur=off:hcut=on:hprior=0:hmix=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
+	"2026-11": "mast=on:nst=on:grave=off:fast=on:ponder=on:eps=0.4:decay=0.8:c=0.5:gravec=0.5:ref=50:heur=off:hcut=on:hprior=0:hmin=0.15:prove=off:resist=off:wins=off:winfacts=off",
 }
 
 // SettingsHelp describes the settings of the mcts player.
 const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
-  base                preset: the plain UCT player, no MAST, NST, GRAVE, decisive moves, fast playouts or pondering
+  base                preset: the plain UCT player, no MAST, NST, GRAVE, fast playouts or pondering
   2026-11             preset: the default player of November 2026, every setting pinned
   mast=on|off         move-average sampling in playouts (default on)
   eps=F               MAST: probability of a random playout move (default 0.4)
   decay=F             MAST: factor the averages keep at each turn (default 0.8)
-  learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
   nst=on|off          MAST ranks moves by the pairs and triples of moves ending in them too (default on)
-  simpolicy=on|off    MAST and NST steer playouts in games where roles move at once (default off)
-  tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
-  decisive=on|off     playouts play a move that wins at once when there is one (default off)
   wins=on|off         policy playouts play a move the rules show wins at once wherever it is played, and take back one that lets another role play such a move (default on)
   winfacts=on|off     policy playouts play a move the rules show wins at once where a few facts of the state hold (connect four's fourth disc), and take back one that lets another role play such a move (default on)
   prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
   heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say where it predicts the goals (default on)
   hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
-  hmix=F              heur: selection weighs a move's mean by 1-F and the minimax of the heuristic's values below it by F (implicit minimax backups; default 0, off)
   hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default on)
   hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
-  hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default off)
-  hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)
+  hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; (default 0.35)
   fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
   grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in placement games, where a move is open until played and never after, as hex)
   gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default on)
@@ -65,7 +58,6 @@ const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
   c=F                 UCB1 exploration constant, goals scaled to [0,1], where GRAVE is off (default 0.5)
   gravec=F            GRAVE: the exploration constant where GRAVE is on, in place of c (default 0.05)
   resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
-  focus=on|off        the search after an answer plays the move answered at the root (default off)
   ponder=on|off       search on between an answer and the next call of the match (default on)
   workers=N           search goroutines (default: one per core)
   fullclock=on|off    answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks (default off)`
@@ -141,16 +133,12 @@ func applySetting(key, value string, opts *Options) error {
 		return parseSwitch(value, &cfg.GRAVE)
 	case "gravefirst":
 		return parseSwitch(value, &cfg.GRAVEFirst)
-	case "decisive":
-		return parseSwitch(value, &cfg.Decisive)
 	case "wins":
 		return parseSwitch(value, &cfg.Wins)
 	case "winfacts":
 		return parseSwitch(value, &cfg.WinFacts)
 	case "resist":
 		return parseSwitch(value, &cfg.Resist)
-	case "focus":
-		return parseSwitch(value, &cfg.Focus)
 	case "prove":
 		return parseSwitch(value, &cfg.ProveLeaves)
 	case "heur":
@@ -165,26 +153,14 @@ func applySetting(key, value string, opts *Options) error {
 			cfg.HeuristicPrior = -1 // off, not the default
 		}
 		return nil
-	case "hmix":
-		if value == "0" {
-			cfg.HeuristicMinimax = 0
-			return nil
-		}
-		return parseFloat(value, 0, 1, &cfg.HeuristicMinimax)
 	case "hdepth":
 		return parseInt(value, 1, 1<<20, &cfg.HeuristicDepth)
-	case "hclose":
-		return parseSwitch(value, &cfg.HeuristicCloseness)
 	case "hmin":
 		return parseFloat(value, 0, 1, &cfg.HeuristicQuality)
 	case "nst":
 		return parseSwitch(value, &cfg.NST)
-	case "simpolicy":
-		return parseSwitch(value, &cfg.SimultaneousPolicy)
 	case "fast":
 		return parseSwitch(value, &cfg.PolicyPlayouts)
-	case "learnpolicy":
-		return parseSwitch(value, &cfg.MASTLearnPolicy)
 	case "eps":
 		return parseFloat(value, 0, 1, &cfg.MASTEpsilon)
 	case "decay":
@@ -193,8 +169,6 @@ func applySetting(key, value string, opts *Options) error {
 		return parseFloat(value, 0, 100, &cfg.Exploration)
 	case "gravec":
 		return parseFloat(value, 0, 100, &cfg.GRAVEExploration)
-	case "tau":
-		return parseFloat(value, 0, 100, &cfg.MASTTemperature)
 	case "ref":
 		return parseInt(value, 1, 1<<30, &cfg.GRAVERef)
 	case "workers":

@@ -20,13 +20,12 @@
 // together with the averages of short sequences of moves (NST), and the values
 // of moves played later in an iteration inform the selection of moves not
 // yet visited often (GRAVE). Playouts can also take a move that wins at
-// once, looking for one at every step (decisive moves) or reading from
-// the rules the moves that win wherever they are played, or where a few
-// facts of the state hold, and then taking back a move that lets another
-// role play one (wins, winfacts). Each is switched in Config; the zero
-// Config has MAST, NST, wins and winfacts on, GRAVE on in placement games
-// only (placement.go) and decisive moves off, as the strength
-// measurements chose (see docs/strength.md).
+// once, reading from the rules the moves that win wherever they are
+// played, or where a few facts of the state hold, and then take back a
+// move that lets another role play one (wins, winfacts). Each is a
+// setting (Settings); the zero Config has MAST, NST, wins and winfacts
+// on and GRAVE on in placement games only (placement.go), as the
+// strength measurements chose (see docs/strength.md).
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.
@@ -142,10 +141,6 @@ type Config struct {
 	// it was played in, is highest with probability 1-MASTEpsilon, and a
 	// random move otherwise. See mast.go.
 	MAST Switch
-	// MASTLearnPolicy switches on whether MAST's averages also learn from
-	// the moves the playout policy chose itself (greedy or decisive
-	// moves); off by default. See mast.go.
-	MASTLearnPolicy Switch
 	// NST switches N-gram selection on (the default) or off: with MAST
 	// on, the greedy playout choice also weighs the averages of the
 	// pairs and triples of moves ending in each move. See nst.go.
@@ -157,14 +152,6 @@ type Config struct {
 	// current phase of the game counts most. Default DefaultMASTDecay; 1
 	// keeps them whole.
 	MASTDecay float64
-	// MASTTemperature, when positive, replaces the epsilon-greedy choice
-	// by Gibbs sampling at this temperature, on goals in [0,1].
-	MASTTemperature float64
-	// Decisive switches decisive moves in playouts on or off: where one
-	// role has a choice, a playout plays a move that ends the game with
-	// that role's highest goal, if there is one, instead of its usual
-	// choice. Looking costs a next state per legal move at every step.
-	Decisive Switch
 	// Wins switches on (the default) or off, in policy playouts,
 	// playing a move the rules show to win at once wherever it is
 	// played whenever one is legal (reasoner.DecisiveMover:
@@ -188,21 +175,14 @@ type Config struct {
 	// visit), that the role wins at once if one of its moves ends the
 	// game with its highest goal; the proof climbs the tree, so the other
 	// role's moves that allow such a win are proven losses. See
-	// decisive.go.
+	// expand.go.
 	ProveLeaves Switch
 	// PolicyPlayouts switches on (the default) or off playing playouts
 	// through the reasoner's own PolicyPlayout when it is a
 	// reasoner.PolicyPlayouter: the same choices, without building a
-	// state and move lists at every step. Searches with decisive moves,
-	// and single-player searches, play through Legal and Next whatever
-	// the switch.
+	// state and move lists at every step. Single-player searches play
+	// through Legal and Next whatever the switch.
 	PolicyPlayouts Switch
-	// SimultaneousPolicy switches on or off (the default) MAST's and
-	// NST's playout policy in games where several roles choose a move
-	// in the same state: once the search meets such a state, playouts
-	// draw every move uniformly. In the simultaneous connect four the
-	// policy lost to uniform playouts in every measurement (docs/strength.md).
-	SimultaneousPolicy Switch
 	// GRAVE switches generalized rapid action value estimation in tree
 	// selection on or off: a move's mean is blended with its
 	// all-moves-as-first value, the mean of the iterations in which the
@@ -237,8 +217,7 @@ type Config struct {
 	// Heuristic switches on (the default) or off heuristics learned from
 	// the rules: before its first search the search plays random games,
 	// fits an evaluation of states over features of their facts and the
-	// roles' mobility (and, with HeuristicCloseness, how near each role
-	// is to its goal) to the goals they ended with, and if the fit
+	// roles' mobility to the goals they ended with, and if the fit
 	// predicts held-out goals (HeuristicQuality), uses it as
 	// HeuristicPrior and HeuristicCut say; a game where none does is
 	// played as without it. See heuristic.go.
@@ -257,24 +236,10 @@ type Config struct {
 	// selection until the move's own visits outweigh it. Zero selects
 	// DefaultHeuristicPrior; negative turns the prior off.
 	HeuristicPrior int
-	// HeuristicMinimax, in (0, 1] when Heuristic finds a heuristic, is
-	// the weight selection gives, at a state where one role moves, to the
-	// minimax of the heuristic's values below each move of that role,
-	// against 1 − HeuristicMinimax for the move's mean (implicit minimax
-	// backups). Zero, the default, turns it off. See minimax.go.
-	HeuristicMinimax float64
-	// HeuristicCloseness switches on or off (the default) the features of
-	// how near a state is to each role's best goal among the heuristic's
-	// candidates, where the reasoner reads the goal's conditions from the
-	// rules (reasoner.GoalConditioner). See closeness.go.
-	HeuristicCloseness Switch
 	// HeuristicQuality is the correlation with held-out goals a fitted
 	// heuristic needs to be kept; below it the game is played as without
 	// one. Default DefaultHeuristicQuality.
 	HeuristicQuality float64
-	// Focus switches on or off (the default) Commit: after the answer,
-	// searches play the committed move at the root. See focus.go.
-	Focus Switch
 	// Resist switches on (the default) or off playing on in a lost
 	// position: when the current state is proven lost for the role to
 	// move, Best answers the move the search visited most, the one that
@@ -344,7 +309,6 @@ func (c Config) withDefaults() Config {
 	case c.HeuristicPrior < 0:
 		c.HeuristicPrior = 0
 	}
-	c.HeuristicMinimax = min(max(c.HeuristicMinimax, 0), 1)
 	if c.HeuristicQuality <= 0 {
 		c.HeuristicQuality = DefaultHeuristicQuality
 	}
@@ -413,8 +377,8 @@ type Search struct {
 	mu   sync.Mutex
 	gen  uint64 // incremented when the root changes
 	root *node
-	// view publishes root, gen and the committed move for the workers,
-	// which select without the lock; set under mu whenever they change.
+	// view publishes root and gen for the workers, which select without
+	// the lock; set under mu whenever they change.
 	view   atomic.Pointer[view]
 	mark   uint64 // stamp for graph walks
 	best   []reasoner.Move
@@ -433,10 +397,6 @@ type Search struct {
 	// winfacts: policy playouts play the wins on facts the reasoner
 	// found (Config.WinFacts); false without any.
 	winfacts bool
-	// pinRole's move at the root is pinMove, after Commit; pinRole is
-	// -1 when nothing is committed (focus.go).
-	pinRole int
-	pinMove int32
 	// heur is the heuristic learned from the rules, nil without one;
 	// learned is set once the search has tried (heuristic.go).
 	heur    atomic.Pointer[heuristic]
@@ -444,8 +404,9 @@ type Search struct {
 	heurWhy atomic.Pointer[string]
 	resist  bool // Config.Resist
 	// simultaneous is set once the search meets a state in which several
-	// roles have a choice; playouts are then uniform unless
-	// Config.SimultaneousPolicy is on.
+	// roles have a choice; playouts are then uniform: in the simultaneous
+	// connect four MAST's and NST's policy lost to uniform playouts in
+	// every measurement (docs/strength.md).
 	simultaneous atomic.Bool
 
 	// rootLegal is the current state and every role's legal moves in it,
@@ -465,7 +426,7 @@ type Search struct {
 	panics     atomic.Int64
 	errs       atomic.Int64
 	closed     atomic.Bool
-	focus      atomic.Bool // the puzzle search has a goal state: give it all the time
+	exclusive  atomic.Bool // the puzzle search has a goal state: give it all the time
 }
 
 // ErrTerminal is returned by Best and Advance when the current state ends
@@ -484,7 +445,6 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		bscore:     -1,
 		grave:      cfg.GRAVE.enabled(false),
 		graveFirst: cfg.GRAVEFirst.enabled(true),
-		pinRole:    -1,
 	}
 	if len(s.roles) == 0 {
 		return nil, errors.New("mcts: the game has no roles")
@@ -522,10 +482,10 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
 		s.puz = puzzle.New(searchHost{s}, puzzle.GoalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
 	}
-	// Policy playouts choose as playout does but cannot look ahead for a
-	// decisive move or record a single-player line.
+	// Policy playouts choose as playout does but cannot record a
+	// single-player line.
 	s.resist = cfg.Resist.enabled(true)
-	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
+	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && s.puz == nil
 	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(true) {
 		s.wins = decisiveBits(dm, pp, len(s.roles))
 	}
@@ -834,7 +794,7 @@ func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
 		if did {
 			return s.isFinished()
 		}
-		if s.focus.Load() {
+		if s.exclusive.Load() {
 			// Other workers are finishing a level of the puzzle search.
 			time.Sleep(time.Millisecond)
 			return false
@@ -862,7 +822,7 @@ func (s *Search) isFinished() bool {
 // that search runs toward a known goal state.
 func (w *worker) puzzleTurn() bool {
 	share := w.s.cfg.PuzzleShare
-	if share >= 1 || w.s.focus.Load() {
+	if share >= 1 || w.s.exclusive.Load() {
 		return true
 	}
 	return float64(w.puzzleTime)*(1-share) <= float64(w.treeTime)*share
@@ -914,7 +874,6 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	s.mu.Lock()
 	s.gen++
 	s.root = child
-	s.pinRole = -1
 	s.publishView()
 	s.prune()
 	if len(s.best) > 0 && s.best[0] == joint[0] {
@@ -1148,7 +1107,7 @@ func (s *Search) Stats() Stats {
 // reasoner call drop theirs when they return.
 func (s *Search) Close() {
 	s.closed.Store(true)
-	s.focus.Store(false)
+	s.exclusive.Store(false)
 	s.mu.Lock()
 	s.gen++
 	s.lockTable()

@@ -29,12 +29,10 @@ import (
 // its value that of the terminal state reached, which becomes the child of
 // the winning move, and reports true; with a heuristic prior it scores the
 // state each move reaches, by its goals if it is terminal and otherwise by
-// the heuristic, and gives the move that many visits of that value, and
-// with HeuristicMinimax keeps those scores, every role's, as the minimax
-// values of the moves (minimax.go).
+// the heuristic, and gives the move that many visits of that value.
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	var h *heurCache
-	if w.prior > 0 || w.hmix > 0 {
+	if w.prior > 0 {
 		h = w.heuristic()
 	}
 	if !w.prove && h == nil {
@@ -42,7 +40,6 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 	}
 	m := n.mover
 	w.priors = w.priors[:0]
-	w.minimax = w.minimax[:0]
 	joint := w.moves
 	for role, ms := range n.moves {
 		joint[role] = ms[0]
@@ -71,14 +68,8 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 			}
 		}
 		w.priors = append(w.priors, w.check[m])
-		if w.hmix > 0 {
-			w.minimax = append(w.minimax, w.check...)
-		}
 	}
-	if h != nil && w.hmix > 0 {
-		n.setMinimax(w.minimax)
-	}
-	if h != nil && w.prior > 0 {
+	if h != nil {
 		off := int(n.off[m])
 		for i, v := range w.priors {
 			n.n[off+i].Add(w.prior)
