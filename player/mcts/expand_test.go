@@ -99,19 +99,19 @@ func TestResist(t *testing.T) {
 }
 
 // TestHeuristicPrior checks that, the first time the tree grows below a
-// state, each move of its mover gets HeuristicPrior visits of the value
-// the heuristic gives the state it reaches: in nim from 10, a heuristic
-// that likes a pile of 8 for first makes taking 2 look better than taking
-// 1 after a single playout, and without the prior the root holds only
-// that playout's visit.
+// state, each move of its mover gets HeuristicPriorVisits visits of the
+// value the heuristic gives the state it reaches: in nim from 10, a
+// heuristic that likes a pile of 8 for first makes taking 2 look better
+// than taking 1 after a single playout, and without the prior the root
+// holds only that playout's visit.
 func TestHeuristicPrior(t *testing.T) {
 	h := pileOf8()
 	for _, prior := range []int{0, 5} {
-		setting := prior
-		if prior == 0 {
-			setting = -1 // off; 0 selects the default
+		cfg := Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: Off, HeuristicPriorVisits: 3}
+		if prior > 0 {
+			cfg.HeuristicPrior, cfg.HeuristicPriorVisits = On, prior
 		}
-		s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: setting})
+		s := newSearch(t, nim(10), cfg)
 		s.heur.Store(h)
 		w := newWorker(s, 1, 0)
 		w.iterate(context.Background(), s.main)

@@ -37,9 +37,10 @@ import (
 // learning ends there when it falls short of the bars by more than
 // screenSlack.
 //
-// With a heuristic, the first time the tree grows below a state each move
-// gets Config.HeuristicPrior visits valued at the heuristic's score of the
-// state it reaches (expand.go); with Config.HeuristicCut, playouts stop
+// With a heuristic and Config.HeuristicPrior, the first time the tree
+// grows below a state each move gets Config.HeuristicPriorVisits visits
+// valued at the heuristic's score of the state it reaches (expand.go);
+// with Config.HeuristicCut, playouts stop
 // after Config.HeuristicDepth moves and score the state reached by the
 // predicted goals. The prior is on by default: where a fit is kept
 // (checkers' pieces, skirmish's captures) it won the matches of
@@ -67,22 +68,9 @@ const (
 	maxHeurCache    = 1 << 16         // facts whose weights a worker keeps
 )
 
-// DefaultHeuristicPrior is the default of Config.HeuristicPrior.
-const DefaultHeuristicPrior = 10
-
-// DefaultHeuristicDepth is the default of Config.HeuristicDepth.
-const DefaultHeuristicDepth = 8
-
-// DefaultHeuristicQuality is the default of Config.HeuristicQuality: the
-// correlation of the fitted prediction with held-out goals a heuristic
-// needs to be kept. Fits of 0.15 to 0.3 (breakthrough's pieces per row,
-// reversi's corners) lost more matches than they won, as a cut or a
-// prior; checkers' 0.35 to 0.55 and skirmish's 0.5 won (docs/strength.md).
-const DefaultHeuristicQuality = 0.35
-
 // learnsHeuristic reports whether the search learns a heuristic
-// (Config.Heuristic, on by default; kept only where it fits).
-func (c Config) learnsHeuristic() bool { return c.Heuristic.enabled(true) }
+// (Config.Heuristic; kept only where it fits).
+func (c Config) learnsHeuristic() bool { return c.Heuristic == On }
 
 // A heuristic is a linear evaluation of states, per role, over the
 // features of their facts and the roles' mobility.

@@ -102,7 +102,7 @@ func TestHeuristicFit(t *testing.T) {
 // TestHeuristicFitBounded checks that a fit whose context is done stops
 // and keeps nothing, so learning cannot run past the search's deadline.
 func TestHeuristicFitBounded(t *testing.T) {
-	l := &learner{cols: map[string]int{}, roles: 2, quality: DefaultHeuristicQuality}
+	l := &learner{cols: map[string]int{}, roles: 2, quality: Config{}.withDefaults().HeuristicQuality}
 	for i := range 200 {
 		x := map[int]float64{l.column("a"): float64(i % 7)}
 		g := []float64{float64(i % 7 / 4), 1 - float64(i%7/4)}
@@ -201,7 +201,7 @@ func TestHeuristicScreen(t *testing.T) {
 			st, _ := g.Initial(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cfg := Config{MaxPlayoutDepth: DefaultMaxPlayoutDepth, HeuristicQuality: DefaultHeuristicQuality}
+			cfg := Config{}.withDefaults()
 			h, why := learnHeuristic(ctx, ctx, g, st, rand.New(rand.NewPCG(1, 2)), cfg)
 			if (h != nil) != tt.kept {
 				t.Fatalf("kept %v (%s), want %v", h != nil, why, tt.kept)

@@ -243,7 +243,8 @@ type worker struct {
 	// heur: the search learns a heuristic (Config.Heuristic); cut:
 	// playouts stop and are scored by it (Config.HeuristicCut); prior:
 	// the visits of its value a move gets when the tree grows below its
-	// state (Config.HeuristicPrior), priors the scratch space.
+	// state (Config.HeuristicPriorVisits, 0 without Config.HeuristicPrior),
+	// priors the scratch space.
 	heur, cut bool
 	prior     float64
 	priors    []float64
@@ -290,16 +291,18 @@ func newWorker(s *Search, run uint64, id int) *worker {
 		rng:   rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
 		moves: make([]reasoner.Move, nr),
 		value: make([]float64, nr),
-		prove: s.cfg.ProveLeaves.enabled(true),
+		prove: s.cfg.ProveLeaves == On,
 		heur:  s.cfg.learnsHeuristic(),
-		cut:   s.cfg.HeuristicCut.enabled(true),
-		prior: float64(s.cfg.HeuristicPrior),
+		cut:   s.cfg.HeuristicCut == On,
 		legal: make([][]reasoner.Move, nr),
 		check: make([]float64, nr),
 	}
+	if s.cfg.HeuristicPrior == On {
+		w.prior = float64(s.cfg.HeuristicPriorVisits)
+	}
 	if s.mast != nil {
 		w.mast = s.mast[id]
-		w.nst = s.cfg.NST.enabled(true)
+		w.nst = s.cfg.NST == On
 	}
 	if s.grave {
 		w.played = make([][]reasoner.Move, nr)
