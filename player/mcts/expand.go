@@ -122,18 +122,18 @@ func (w *worker) dropLast() {
 	w.path, w.idx, w.joint = w.path[:k], w.idx[:k*nr], w.joint[:k]
 }
 
-// decisiveBits returns, per role, the moves dm reads as winning at once
-// wherever they are played, as bits over pp's numbering of the role's
-// moves; nil for a role without any, and nil when no role has any.
-func decisiveBits(dm reasoner.DecisiveMover, pp reasoner.PolicyPlayouter, roles int) [][]uint64 {
+// decisiveBits returns, per role, the decisive moves of decisive (those
+// reasoner.WinReader reads as winning at once wherever they are played)
+// as bits over pp's numbering of the role's moves; nil for a role
+// without any, and nil when no role has any.
+func decisiveBits(decisive [][]int32, pp reasoner.PolicyPlayouter) [][]uint64 {
 	var bits [][]uint64
-	for role := range roles {
-		ms := dm.DecisiveMoves(role)
+	for role, ms := range decisive {
 		if len(ms) == 0 {
 			continue
 		}
 		if bits == nil {
-			bits = make([][]uint64, roles)
+			bits = make([][]uint64, len(decisive))
 		}
 		bits[role] = make([]uint64, (len(pp.Moves(role))+63)/64)
 		for _, m := range ms {

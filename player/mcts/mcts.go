@@ -343,13 +343,16 @@ type Search struct {
 	// graveFirst: GRAVE values the moves not yet visited (GRAVEFirst).
 	graveFirst bool
 	fast       bool // playouts go through the reasoner's PolicyPlayout
-	// wins holds, per role, the moves that win at once wherever they are
-	// played, as bits over the PolicyPlayouter's numbering (Config.Wins);
-	// nil for a role without any, or with Wins off.
-	wins [][]uint64
-	// winfacts: policy playouts play the wins on facts the reasoner
-	// found (Config.WinFacts); false without any.
-	winfacts bool
+	// playWins holds the wins the reasoner read from the rules, of the
+	// kinds Config.Wins and Config.WinFacts switch on, read once in New
+	// and given to every policy playout, which then plays them and keeps
+	// from handing them over (reasoner.WinReader); winPlay reports that
+	// some role has one. wins holds, per role, playWins' decisive moves
+	// as bits over the PolicyPlayouter's numbering, which Choose plays;
+	// nil for a role without any.
+	playWins reasoner.Wins
+	winPlay  bool
+	wins     [][]uint64
 	// heur is the heuristic learned from the rules, nil without one;
 	// learned is set once the search has tried (heuristic.go).
 	heur    atomic.Pointer[heuristic]
@@ -442,13 +445,15 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	// single-player line.
 	s.resist = cfg.Resist == On
 	s.fast = canFast && cfg.PolicyPlayouts == On && s.puz == nil
-	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins == On {
-		s.wins = decisiveBits(dm, pp, len(s.roles))
-	}
-	if fw, ok := r.(reasoner.FactWinner); ok && s.fast && cfg.WinFacts == On {
-		for role := range s.roles {
-			s.winfacts = s.winfacts || len(fw.WinConditions(role)) > 0
+	if wr, ok := r.(reasoner.WinReader); ok && s.fast {
+		if cfg.Wins == On {
+			s.playWins.Decisive = wr.DecisiveMoves()
+			s.wins = decisiveBits(s.playWins.Decisive, pp)
 		}
+		if cfg.WinFacts == On {
+			s.playWins.OnFacts = wr.WinConditions()
+		}
+		s.winPlay = s.playWins.Any()
 	}
 	if cfg.GRAVE == Auto && len(s.roles) > 1 {
 		s.grave = s.probePlacement(ctx, init)

@@ -740,11 +740,18 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 
 // policyPlayout is playout through the reasoner's own PolicyPlayout, with
 // the worker as its policy: the same choices, without a state or a move
-// list per step. It serves searches without a puzzle line to record
-// (Search.fast).
+// list per step, and where the search plays wins (Search.playWins)
+// through its WinPlayout. It serves searches without a puzzle line to
+// record (Search.fast).
 func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reasoner.PolicyPlayouter, st *reasoner.State, maxSteps int, h *heurCache) (ok bool, err error) {
 	w.pp = pp
-	end, steps, err := pp.PolicyPlayout(ctx, st, w, maxSteps)
+	var end *reasoner.State
+	var steps int
+	if w.s.winPlay {
+		end, steps, err = pp.(reasoner.WinReader).WinPlayout(ctx, st, w, w.s.playWins, maxSteps)
+	} else {
+		end, steps, err = pp.PolicyPlayout(ctx, st, w, maxSteps)
+	}
 	if err != nil && ctx.Err() != nil {
 		return false, err
 	}
@@ -775,14 +782,7 @@ func (w *worker) Choose(role int, legal []int32) int {
 	return i
 }
 
-var (
-	_ reasoner.Retracter = (*worker)(nil)
-	_ reasoner.WinSeeker = (*worker)(nil)
-)
-
-// SeekWins reports whether policy playouts play wins on facts
-// (reasoner.WinSeeker), with Config.WinFacts.
-func (w *worker) SeekWins() bool { return w.s.winfacts }
+var _ reasoner.WinPolicy = (*worker)(nil)
 
 // ChooseWin chooses one of role's moves wins, each of which wins at once
 // in the playout's state, uniformly, and records it as the policy's
@@ -797,19 +797,15 @@ func (w *worker) ChooseWin(role int, wins []int32) int {
 }
 
 // Retract takes back role's last choice in a policy playout, which let
-// another role win at once (reasoner.Retracter), with Config.Wins or
-// Config.WinFacts: the record of the choice, the last made, is dropped.
-func (w *worker) Retract(role int) bool {
-	if w.s.wins == nil && !w.s.winfacts {
-		return false
-	}
+// another role win at once (reasoner.WinPolicy): the record of the
+// choice, the last made, is dropped.
+func (w *worker) Retract(role int) {
 	if w.played != nil {
 		w.played[role] = w.played[role][:len(w.played[role])-1]
 	}
 	if w.mast != nil {
 		w.seq = w.seq[:len(w.seq)-1]
 	}
-	return true
 }
 
 // pick chooses one of the k legal moves of role, whose MAST numbers are
