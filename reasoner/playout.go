@@ -89,32 +89,78 @@ type PolicyPlayouter interface {
 	PolicyPlayout(ctx context.Context, s *State, p Policy, maxSteps int) (*State, int, error)
 }
 
-// A DecisiveMover is a PolicyPlayouter that can read from the rules which
-// moves win at once: a playout that plays them when it can ends as a game
-// between players who see a win in one move, at the cost of a look-up.
-type DecisiveMover interface {
-	// DecisiveMoves returns the numbers, in the numbering of Moves, of
-	// the moves of role that end the game with role's highest goal in
-	// whatever state role plays them and whatever the other roles play,
-	// ascending. A move that wins only in some states is not among them.
-	// The caller must not modify the slice.
-	DecisiveMoves(role int) []int32
+// A WinReader is a PolicyPlayouter that reads from the rules which moves
+// win at once, and plays playouts that play them and keep from handing
+// them to another role: a playout between players who see a win in one
+// move. Reading changes nothing: a playout plays the wins its call is
+// given, and only those.
+type WinReader interface {
+	PolicyPlayouter
+	// DecisiveMoves returns, per role, the numbers in the numbering of
+	// Moves of the moves that end the game with the role's highest goal
+	// in whatever state the role plays them and whatever the other roles
+	// play (breakthrough's steps onto the last row), ascending. A move
+	// that wins only in some states is not among them. The first call
+	// reads them, within a bounded time, for the reasoner and its forks;
+	// the caller must not modify the slices.
+	DecisiveMoves() [][]int32
+	// WinConditions returns, per role, the moves that win at once in the
+	// states where a few facts hold, with the facts, a move once per set
+	// of facts (connect four's disc dropped where it completes a line):
+	// the wins DecisiveMoves leaves out, for they do not win wherever
+	// they are played. The first call reads them, within a bounded time,
+	// for the reasoner and its forks, and may find only some; the caller
+	// must not modify the slices.
+	WinConditions() [][]WinCondition
+	// WinPlayout is PolicyPlayout playing the wins of wins, which this
+	// reasoner, or one it was forked from or with, returned. Where a role
+	// has a choice and one or more of its wins on facts (wins.OnFacts)
+	// are legal and hold, it plays one, chosen by p.ChooseWin. Where one
+	// role alone had a choice and the move it chose lets another role
+	// play a decisive move (wins.Decisive) or a win on facts that holds,
+	// the move is taken back (p.Retract) and p asked again without it,
+	// until a move leaves no such win or one move is left (anti-decisive
+	// moves); against a win on facts, at most a few moves are tried.
+	// Testing the facts costs a few bit tests per legal move per step,
+	// and a move taken back a next state.
+	WinPlayout(ctx context.Context, s *State, p WinPolicy, wins Wins, maxSteps int) (*State, int, error)
 }
 
-// A Retracter is a Policy that lets a playout take back its moves. A
-// PolicyPlayouter that is a DecisiveMover, once its DecisiveMoves have been
-// asked for, playing a step where one role alone has a choice, asks Retract when the move chosen lets another role
-// play one of its decisive moves next; if Retract returns true, the move
-// is taken back, forgotten by the policy, and Choose is asked again
-// without it, until a move leaves no such win or one move is left
-// (anti-decisive moves). A FactWinner whose policy seeks wins
-// (WinSeeker) does the same for the wins on facts that hold in the state
-// reached, for a bounded number of moves.
-type Retracter interface {
+// Wins are the wins a WinPlayout plays, each kind as the WinReader's
+// DecisiveMoves or WinConditions returned it, read once and given to
+// every playout that plays it; a kind left nil is not played.
+type Wins struct {
+	Decisive [][]int32        // as DecisiveMoves returns them
+	OnFacts  [][]WinCondition // as WinConditions returns them
+}
+
+// Any reports whether some role has a win of wins.
+func (w Wins) Any() bool {
+	for _, ms := range w.Decisive {
+		if len(ms) > 0 {
+			return true
+		}
+	}
+	for _, cs := range w.OnFacts {
+		if len(cs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// A WinPolicy is the Policy of a WinPlayout.
+type WinPolicy interface {
 	Policy
-	// Retract reports whether the playout may take back the move role
-	// chose last; if so, the policy forgets that choice.
-	Retract(role int) bool
+	// ChooseWin returns the position, in wins, of the move role plays,
+	// where each move of wins (one or more, ascending, in the numbering
+	// of Moves) ends the game at once with role's highest goal; Choose is
+	// not asked for that role at that step. ChooseWin must not keep wins.
+	ChooseWin(role int, wins []int32) int
+	// Retract tells the policy that the playout took back the move role
+	// chose last, which the policy forgets; Choose is then asked again,
+	// among the moves left, when two or more are.
+	Retract(role int)
 }
 
 // A WinCondition is a move that ends the game at once with its role's
@@ -123,38 +169,4 @@ type Retracter interface {
 type WinCondition struct {
 	Move int32 // in the numbering of PolicyPlayouter.Moves
 	Condition
-}
-
-// A FactWinner is a PolicyPlayouter that can read from the rules which
-// moves win at once in the states where a few facts hold: connect four's
-// disc dropped where it completes a line of four, which a DecisiveMover
-// does not find, for it does not win wherever it is played. Once
-// WinConditions has been asked for, its playouts whose policy is a
-// WinSeeker that seeks wins play, where a role has a choice and a win
-// among its legal moves, one of its wins; and, when the policy is also a
-// Retracter, take back a move after which another role has a win, as for
-// decisive moves. Testing the facts costs a few bit tests per legal move
-// per step.
-type FactWinner interface {
-	PolicyPlayouter
-	// WinConditions returns role's moves that win at once in the states
-	// where some facts hold, with the facts, a move once per set of
-	// facts; moves that win wherever they are played (DecisiveMoves) are
-	// not among them. The first call finds them for every role, within a
-	// bounded time, and may return only some.
-	WinConditions(role int) []WinCondition
-}
-
-// A WinSeeker is a Policy that may ask a FactWinner's playouts to play
-// wins on facts.
-type WinSeeker interface {
-	Policy
-	// SeekWins reports whether the playout about to start plays the
-	// wins; it is asked once per playout.
-	SeekWins() bool
-	// ChooseWin returns the position, in wins, of the move role plays,
-	// where each move of wins (one or more, ascending, in the numbering
-	// of Moves) ends the game at once with role's highest goal; Choose is
-	// not asked for that role at that step. ChooseWin must not keep wins.
-	ChooseWin(role int, wins []int32) int
 }

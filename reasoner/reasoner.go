@@ -77,20 +77,6 @@ type Condition struct {
 	Pos, Neg []Fact
 }
 
-// A GoalConditioner is a Reasoner that can read from the rules when a role
-// reaches its best goal, as conditions on the state: a player's heuristics
-// measure how near a state is to them. The grounded backend is one.
-type GoalConditioner interface {
-	// GoalConditions returns conditions under which role's goal is
-	// value, the highest its rules give it: the goal holds only in
-	// states where one of the conditions holds. exact reports that it
-	// holds in every such state too; where a part of the goal does not
-	// reduce to conditions of a bounded size, it is left out, and the
-	// conditions are weaker and not exact. conds is nil when nothing is
-	// left.
-	GoalConditions(role int) (conds []Condition, value int, exact bool)
-}
-
 // GoalError reports roles whose goal value is undefined or not unique.
 type GoalError struct {
 	Roles  []string

@@ -35,7 +35,7 @@ func withSettingsHelp(env *environment, fs *flag.FlagSet) {
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
-		fmt.Fprintf(env.stderr, "\n%s\n", local.SettingsHelp)
+		fmt.Fprintf(env.stderr, "\n%s\n", local.SettingsHelp())
 	}
 }
 

@@ -13,17 +13,18 @@ import (
 )
 
 // BenchmarkSearch measures the search's iterations per second from the
-// start of tic-tac-toe and the games of issue 23's suite (connect four,
+// start of tic-tac-toe and the games of the strength suite (connect four,
 // breakthrough, reversi, checkers, pentago, hex, knightThrough and
 // skirmishZeroSum) with one and with two workers, and per second of CPU
 // time, which shows the cost of parallelism even when other processes
 // take some of the cores. The variant default is the default search,
 // mast the same without NST, slow the default through Legal and Next,
 // base the plain UCT search of the mcts:base preset and basefast the same
-// with policy playouts, decisive, noprove, noheur, nowins and nowinfacts the
-// default with that setting changed, and 2026-11 the preset issue 23 is
-// measured against, side by side to show what the knowledge costs and
-// what the playout loop gains. Each run is 10 s; choose a few:
+// with policy playouts, noprove, noheur, nowins and nowinfacts the
+// default with that setting changed, and 2026-11 the dated preset the
+// strength measurements compare with, side by side to show what the
+// knowledge costs and what the playout loop gains. Each run is 10 s;
+// choose a few:
 //
 //	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|2026-11)$' -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
@@ -40,7 +41,6 @@ func BenchmarkSearch(b *testing.B) {
 		{"slow", searchConfig(b, "mcts:fast=off")},
 		{"base", searchConfig(b, "mcts:base")},
 		{"basefast", searchConfig(b, "mcts:base:fast=on")},
-		{"decisive", searchConfig(b, "mcts:decisive=on")},
 		{"noprove", searchConfig(b, "mcts:prove=off")},
 		{"noheur", searchConfig(b, "mcts:heur=off")},
 		{"nowins", searchConfig(b, "mcts:wins=off")},

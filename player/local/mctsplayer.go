@@ -241,11 +241,6 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 		}
 		d.answer <- a
 		ponder = a.err == nil && p.opts.Ponder != mcts.Off
-		if ponder {
-			if err := s.Commit(d.role, a.move); err != nil {
-				p.logf("match %s: %v", mm.id, err)
-			}
-		}
 	}
 }
 

@@ -31,7 +31,8 @@ const DefaultMargin = 100 * time.Millisecond
 const DefaultMarginShare = 0.05
 
 // Options configures the players that New returns. The zero value selects
-// the defaults.
+// the defaults; those of the settings a player specification sets, the
+// search's and Ponder and FullClock, are in their table (spec.go).
 type Options struct {
 	// Name is what the player's Name method returns, in match records and
 	// in answers to INFO. Default: the kind of player, such as "mcts".
@@ -45,19 +46,19 @@ type Options struct {
 	// Search configures the search of the mcts player.
 	Search mcts.Config
 
-	// Ponder switches on (the default) or off the mcts player's search
-	// between its answer and the next call of the match: the time it
-	// gives back when its decision settles early, its margin and the
-	// other players' thinking go to the turns to come. It stops when the
-	// next call arrives, or after two play clocks without one.
+	// Ponder switches the mcts player's search between its answer and
+	// the next call of the match: the time it gives back when its
+	// decision settles early, its margin and the other players' thinking
+	// go to the turns to come. It stops when the next call arrives, or
+	// after two play clocks without one.
 	Ponder mcts.Switch
 
-	// FullClock, when On, makes the mcts player answer START and PLAY
+	// FullClock, when on, makes the mcts player answer START and PLAY
 	// only at the end of their clocks (less its margins), even when its
 	// move is settled or proven sooner: a player that takes the whole of
 	// every clock, to check a game master, a network or a host at long
 	// clocks, as ggp-base's game server can force with
-	// setForceUsingEntireClock. Default Off.
+	// setForceUsingEntireClock.
 	FullClock mcts.Switch
 
 	// Margin is the time the mcts player keeps free before the deadline of
@@ -81,6 +82,9 @@ type Options struct {
 }
 
 func (o Options) withDefaults(kind string) Options {
+	for _, s := range o.playerSettings() {
+		s.SetDefault()
+	}
 	if o.Name == "" {
 		o.Name = kind
 	}

@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,57 +19,126 @@ import (
 //	mcts:base:workers=1
 //
 // Settings apply from left to right, so a preset can be adjusted. The
-// settings of the mcts player are listed by SettingsHelp; random and
-// legal take none.
+// settings of the mcts player are those of its search (mcts.Config.Settings)
+// and of the player (Options.settings); SettingsHelp lists them. Random
+// and legal take none.
 
-// presets are named groups of mcts settings.
-var presets = map[string]string{
-	// base is the search this project's strength work started from:
-	// UCT with uniformly random playouts played through the reasoner's
-	// Legal and Next, no knowledge learned during the match, no search
-	// between its answer and the next call.
-	"base": "mast=off:nst=off:grave=off:decisive=off:fast=off:ponder=off",
-	// 2026-11 is the default player of November 2026, when issue 23
-	// began: MAST learning off-policy, NST, policy playouts, pondering
-	// and the settled-decision clock; GRAVE, decisive moves and the
-	// policy in simultaneous games off. Every setting is pinned, so the
-	// preset keeps playing that player when the defaults change.
-	"2026-11": "mast=on:nst=on:grave=off:decisive=off:fast=on:ponder=on:simpolicy=off:learnpolicy=off:eps=0.4:decay=0.8:c=0.5:gravec=0.5:ref=50:heur=off:hcut=on:hprior=0:hmix=0:hclose=off:hmin=0.15:prove=off:resist=off:focus=off:wins=off:winfacts=off",
+// settings returns the table of every setting of the mcts player, bound
+// to the fields of o: the search's, then the player's own.
+func (o *Options) settings() []mcts.Setting {
+	return append(o.Search.Settings(), o.playerSettings()...)
 }
 
-// SettingsHelp describes the settings of the mcts player.
-const SettingsHelp = `mcts settings (mcts:KEY=VALUE:...):
-  base                preset: the plain UCT player, no MAST, NST, GRAVE, decisive moves, fast playouts or pondering
-  2026-11             preset: the default player of November 2026, every setting pinned
-  mast=on|off         move-average sampling in playouts (default on)
-  eps=F               MAST: probability of a random playout move (default 0.4)
-  decay=F             MAST: factor the averages keep at each turn (default 0.8)
-  learnpolicy=on|off  MAST: averages also learn from the policy's own choices (default off)
-  nst=on|off          MAST ranks moves by the pairs and triples of moves ending in them too (default on)
-  simpolicy=on|off    MAST and NST steer playouts in games where roles move at once (default off)
-  tau=F               MAST: Gibbs sampling at this temperature instead of eps (default: off)
-  decisive=on|off     playouts play a move that wins at once when there is one (default off)
-  wins=on|off         policy playouts play a move the rules show wins at once wherever it is played, and take back one that lets another role play such a move (default on)
-  winfacts=on|off     policy playouts play a move the rules show wins at once where a few facts of the state hold (connect four's fourth disc), and take back one that lets another role play such a move (default on)
-  prove=on|off        a state the tree grows below is proven won when its mover has a move that wins at once (default on)
-  heur=on|off         learn a heuristic from the rules before the first search, used as hprior and hcut say where it predicts the goals (default on)
-  hprior=N            heur: a move gets N visits of the heuristic's value of the state it reaches when the tree grows below its state (default 10; 0 off)
-  hmix=F              heur: selection weighs a move's mean by 1-F and the minimax of the heuristic's values below it by F (implicit minimax backups; default 0, off)
-  hcut=on|off         heur: playouts are cut after hdepth moves and scored by the heuristic (default on)
-  hdepth=N            heur: moves a playout plays before the heuristic scores it (default 8)
-  hclose=on|off       heur: how near a state is to each role's goal, read from the rules, among the features (default off)
-  hmin=F              heur: the correlation with held-out goals a heuristic needs to be kept; one over hclose's features alone needs 0.15 (default 0.35)
-  fast=on|off         playouts through the reasoner's own allocation-free loop when it has one (default on)
-  grave=on|off        GRAVE: all-moves-as-first values in tree selection (default: on in placement games, where a move is open until played and never after, as hex)
-  gravefirst=on|off   GRAVE: a move not yet visited is valued as one visit of its all-moves-as-first mean, not tried before all visited ones (default on)
-  ref=N               GRAVE: visits a node needs to lend its values (default 50)
-  c=F                 UCB1 exploration constant, goals scaled to [0,1], where GRAVE is off (default 0.5)
-  gravec=F            GRAVE: the exploration constant where GRAVE is on, in place of c (default 0.05)
-  resist=on|off       in a state proven lost, answer the move searched most rather than the first proven lost (default on)
-  focus=on|off        the search after an answer plays the move answered at the root (default off)
-  ponder=on|off       search on between an answer and the next call of the match (default on)
-  workers=N           search goroutines (default: one per core)
-  fullclock=on|off    answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks (default off)`
+// playerSettings returns the settings of the mcts player that are not
+// its search's, bound to the fields of o.
+func (o *Options) playerSettings() []mcts.Setting {
+	return []mcts.Setting{
+		{Key: "ponder", Switch: &o.Ponder, Default: "on",
+			Help: "search on between an answer and the next call of the match"},
+		{Key: "fullclock", Switch: &o.FullClock, Default: "off", Host: true,
+			Help: "answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks"},
+	}
+}
+
+// A preset is a named way of playing: a value for every setting but the
+// host's (mcts.Setting.Host), so that it plays the same whatever the
+// defaults are and whatever settings came before it.
+type preset struct {
+	name, help string
+	values     map[string]string
+}
+
+// presets are the presets of the mcts player. Each must give every
+// setting but the host's a value, which init checks.
+var presets = []preset{
+	{
+		name: "base",
+		help: "the plain UCT player: uniformly random playouts through Legal and Next, no knowledge learned or read from the rules, no search between its answer and the next call",
+		values: map[string]string{
+			"c": "0.5", "mast": "off", "eps": "0.4", "decay": "0.8", "nst": "off",
+			"fast": "off", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
+			"heur": "off", "hmin": "0.35", "hprior": "off", "hvisits": "10", "hcut": "off", "hdepth": "8",
+			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.05",
+			"ponder": "off",
+		},
+	},
+	{
+		// The default player of November 2026: MAST learning
+		// off-policy, NST, policy playouts, pondering and the
+		// settled-decision clock; GRAVE, the heuristic, proofs at the
+		// leaves, the wins read from the rules and resisting off.
+		name: "2026-11",
+		help: "the default player of November 2026",
+		values: map[string]string{
+			"c": "0.5", "mast": "on", "eps": "0.4", "decay": "0.8", "nst": "on",
+			"fast": "on", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
+			"heur": "off", "hmin": "0.15", "hprior": "off", "hvisits": "10", "hcut": "on", "hdepth": "8",
+			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.5",
+			"ponder": "on",
+		},
+	},
+}
+
+// Every preset gives a value to every setting but the host's, and only
+// those, and each value is one its setting takes.
+func init() {
+	for _, p := range presets {
+		var opts Options
+		want := map[string]bool{}
+		for _, s := range opts.settings() {
+			if !s.Host {
+				want[s.Key] = true
+			}
+		}
+		for key := range p.values {
+			if !want[key] {
+				panic(fmt.Sprintf("local: preset %s sets %q, not a setting presets set", p.name, key))
+			}
+		}
+		for key := range want {
+			if _, ok := p.values[key]; !ok {
+				panic(fmt.Sprintf("local: preset %s leaves setting %s out", p.name, key))
+			}
+		}
+		if err := opts.apply(p); err != nil {
+			panic(fmt.Sprintf("local: preset %s: %v", p.name, err))
+		}
+	}
+}
+
+// apply sets the settings of preset p.
+func (o *Options) apply(p preset) error {
+	for _, key := range slices.Sorted(maps.Keys(p.values)) {
+		if err := o.applySetting(key, p.values[key]); err != nil {
+			return fmt.Errorf("%s=%s: %w", key, p.values[key], err)
+		}
+	}
+	return nil
+}
+
+// SettingsHelp describes the settings of the mcts player, for the help of
+// the commands that name players.
+func SettingsHelp() string {
+	var opts Options
+	settings := opts.settings()
+	width := 0 // of the widest KEY=VALUES, and a space
+	for _, s := range settings {
+		width = max(width, len(s.Key)+1+len(s.Syntax())+1)
+	}
+	var b strings.Builder
+	b.WriteString("mcts settings (mcts:KEY=VALUE:...):\n")
+	for _, p := range presets {
+		fmt.Fprintf(&b, "  %-*s preset: %s\n", width, p.name, p.help)
+	}
+	for _, s := range settings {
+		def := s.Default
+		if s.Auto != "" && def == "auto" {
+			def = "auto: " + s.Auto
+		}
+		fmt.Fprintf(&b, "  %-*s %s (default %s)\n", width, s.Key+"="+s.Syntax(), s.Help, def)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 // IsSpec reports whether spec names an in-process player: a kind of
 // Kinds, alone or followed by settings. "mcts:9147" is not one: a number
@@ -97,138 +167,43 @@ func parseSpec(spec string, opts *Options) (kind string, err error) {
 	if kind != "mcts" {
 		return "", fmt.Errorf("player %q: %s takes no settings", spec, kind)
 	}
-	if err := applySettings(rest, opts); err != nil {
+	if err := opts.applySettings(rest); err != nil {
 		return "", fmt.Errorf("player %q: %w", spec, err)
 	}
 	return kind, nil
 }
 
-// applySettings applies colon-separated settings to opts: presets, which
-// stand for KEY=VALUE settings, and KEY=VALUE settings.
-func applySettings(settings string, opts *Options) error {
+// applySettings applies colon-separated settings to o: presets and
+// KEY=VALUE settings.
+func (o *Options) applySettings(settings string) error {
 	for _, s := range strings.Split(settings, ":") {
 		if s == "" {
 			continue
 		}
-		pairs := []string{s}
-		if !strings.Contains(s, "=") {
-			p, ok := presets[s]
-			if !ok {
+		key, value, found := strings.Cut(s, "=")
+		if !found {
+			i := slices.IndexFunc(presets, func(p preset) bool { return p.name == s })
+			if i < 0 {
 				return fmt.Errorf("unknown preset %q (want a preset or KEY=VALUE)", s)
 			}
-			pairs = strings.Split(p, ":")
-		}
-		for _, pair := range pairs {
-			key, value, _ := strings.Cut(pair, "=")
-			if err := applySetting(key, value, opts); err != nil {
-				return fmt.Errorf("%s: %w", pair, err)
+			if err := o.apply(presets[i]); err != nil {
+				return fmt.Errorf("%s: %w", s, err)
 			}
+			continue
+		}
+		if err := o.applySetting(key, value); err != nil {
+			return fmt.Errorf("%s: %w", s, err)
 		}
 	}
 	return nil
 }
 
-func applySetting(key, value string, opts *Options) error {
-	cfg := &opts.Search
-	switch key {
-	case "ponder":
-		return parseSwitch(value, &opts.Ponder)
-	case "fullclock":
-		return parseSwitch(value, &opts.FullClock)
-	case "mast":
-		return parseSwitch(value, &cfg.MAST)
-	case "grave":
-		return parseSwitch(value, &cfg.GRAVE)
-	case "gravefirst":
-		return parseSwitch(value, &cfg.GRAVEFirst)
-	case "decisive":
-		return parseSwitch(value, &cfg.Decisive)
-	case "wins":
-		return parseSwitch(value, &cfg.Wins)
-	case "winfacts":
-		return parseSwitch(value, &cfg.WinFacts)
-	case "resist":
-		return parseSwitch(value, &cfg.Resist)
-	case "focus":
-		return parseSwitch(value, &cfg.Focus)
-	case "prove":
-		return parseSwitch(value, &cfg.ProveLeaves)
-	case "heur":
-		return parseSwitch(value, &cfg.Heuristic)
-	case "hcut":
-		return parseSwitch(value, &cfg.HeuristicCut)
-	case "hprior":
-		if err := parseInt(value, 0, 1<<20, &cfg.HeuristicPrior); err != nil {
-			return err
+// applySetting sets the setting key of o to value.
+func (o *Options) applySetting(key, value string) error {
+	for _, s := range o.settings() {
+		if s.Key == key {
+			return s.Set(value)
 		}
-		if cfg.HeuristicPrior == 0 {
-			cfg.HeuristicPrior = -1 // off, not the default
-		}
-		return nil
-	case "hmix":
-		if value == "0" {
-			cfg.HeuristicMinimax = 0
-			return nil
-		}
-		return parseFloat(value, 0, 1, &cfg.HeuristicMinimax)
-	case "hdepth":
-		return parseInt(value, 1, 1<<20, &cfg.HeuristicDepth)
-	case "hclose":
-		return parseSwitch(value, &cfg.HeuristicCloseness)
-	case "hmin":
-		return parseFloat(value, 0, 1, &cfg.HeuristicQuality)
-	case "nst":
-		return parseSwitch(value, &cfg.NST)
-	case "simpolicy":
-		return parseSwitch(value, &cfg.SimultaneousPolicy)
-	case "fast":
-		return parseSwitch(value, &cfg.PolicyPlayouts)
-	case "learnpolicy":
-		return parseSwitch(value, &cfg.MASTLearnPolicy)
-	case "eps":
-		return parseFloat(value, 0, 1, &cfg.MASTEpsilon)
-	case "decay":
-		return parseFloat(value, 0, 1, &cfg.MASTDecay)
-	case "c":
-		return parseFloat(value, 0, 100, &cfg.Exploration)
-	case "gravec":
-		return parseFloat(value, 0, 100, &cfg.GRAVEExploration)
-	case "tau":
-		return parseFloat(value, 0, 100, &cfg.MASTTemperature)
-	case "ref":
-		return parseInt(value, 1, 1<<30, &cfg.GRAVERef)
-	case "workers":
-		return parseInt(value, 1, 1024, &cfg.Workers)
 	}
 	return fmt.Errorf("unknown setting %q", key)
-}
-
-func parseSwitch(v string, s *mcts.Switch) error {
-	switch v {
-	case "on":
-		*s = mcts.On
-	case "off":
-		*s = mcts.Off
-	default:
-		return fmt.Errorf("want on or off, not %q", v)
-	}
-	return nil
-}
-
-func parseFloat(v string, lo, hi float64, f *float64) error {
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil || x <= lo || x > hi {
-		return fmt.Errorf("want a number in (%g, %g], not %q", lo, hi, v)
-	}
-	*f = x
-	return nil
-}
-
-func parseInt(v string, lo, hi int, n *int) error {
-	x, err := strconv.Atoi(v)
-	if err != nil || x < lo || x > hi {
-		return fmt.Errorf("want a whole number from %d to %d, not %q", lo, hi, v)
-	}
-	*n = x
-	return nil
 }

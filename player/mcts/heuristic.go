@@ -24,25 +24,23 @@ import (
 // each kind of each role ("(cell 3 4 white)" counts under cell/3=white)
 // and per row or column too; numeric arguments as numbers, alone and
 // summed per value of another argument (how far each role has advanced);
-// whole facts; the mobility of each role, its number of legal moves; and
-// with Config.HeuristicCloseness, where the reasoner reads the goal's
-// conditions from the rules, how near each role is to them
-// (closeness.go). Features nonzero in fewer than minSupport of the
-// samples are dropped. For each role, of the maxCandidates features that
-// correlate most with its goal, at most maxFeatures are chosen by forward
-// selection and weighted by a ridge regression fitted on half the
-// samples, and the fit is kept only if it predicts the goals of the other
-// half (their correlation at least Config.HeuristicQuality), or failing
-// that a fit over the closeness features alone does (at least
-// minCloseQuality). A game where the fit of some role with varying goals
-// fails has no heuristic and is played as without it. Most games keep
+// whole facts; and the mobility of each role, its number of legal moves.
+// Features nonzero in fewer than minSupport of the samples are dropped.
+// For each role, of the maxCandidates features that correlate most with
+// its goal, at most maxFeatures are chosen by forward selection and
+// weighted by a ridge regression fitted on half the samples, and the fit
+// is kept only if it predicts the goals of the other half (their
+// correlation at least Config.HeuristicQuality). A game where the fit of
+// some role with varying goals fails has no heuristic and is played as
+// without it. Most games keep
 // nothing, so the fit is first tried on screenSamples samples, and
 // learning ends there when it falls short of the bars by more than
 // screenSlack.
 //
-// With a heuristic, the first time the tree grows below a state each move
-// gets Config.HeuristicPrior visits valued at the heuristic's score of the
-// state it reaches (decisive.go); with Config.HeuristicCut, playouts stop
+// With a heuristic and Config.HeuristicPrior, the first time the tree
+// grows below a state each move gets Config.HeuristicPriorVisits visits
+// valued at the heuristic's score of the state it reaches (expand.go);
+// with Config.HeuristicCut, playouts stop
 // after Config.HeuristicDepth moves and score the state reached by the
 // predicted goals. The prior is on by default: where a fit is kept
 // (checkers' pieces, skirmish's captures) it won the matches of
@@ -50,8 +48,7 @@ import (
 // one plays as before once learning has spent its share of the first
 // search. Cutting playouts is on too: in checkers, whose goal is the
 // count of pieces the heuristic reads, cut playouts won 12 of 16 matches
-// against the prior alone (docs/strength.md, issue 23, eleventh session).
-// The closeness features did not show a gain and are off.
+// against the prior alone (docs/strength.md).
 
 // Limits of the learning phase.
 const (
@@ -71,41 +68,19 @@ const (
 	maxHeurCache    = 1 << 16         // facts whose weights a worker keeps
 )
 
-// DefaultHeuristicPrior is the default of Config.HeuristicPrior.
-const DefaultHeuristicPrior = 10
-
-// DefaultHeuristicDepth is the default of Config.HeuristicDepth.
-const DefaultHeuristicDepth = 8
-
-// DefaultHeuristicQuality is the default of Config.HeuristicQuality: the
-// correlation of the fitted prediction with held-out goals a heuristic
-// needs to be kept. Fits of 0.15 to 0.3 (breakthrough's pieces per row,
-// reversi's corners) lost more matches than they won, as a cut or a
-// prior; checkers' 0.35 to 0.55 and skirmish's 0.5 won (docs/strength.md).
-const DefaultHeuristicQuality = 0.35
-
 // learnsHeuristic reports whether the search learns a heuristic
-// (Config.Heuristic, on by default; kept only where it fits).
-func (c Config) learnsHeuristic() bool { return c.Heuristic.enabled(true) }
-
-// minCloseQuality is the correlation a fit over the goal-closeness
-// features alone needs, when the fit over every feature falls short of
-// Config.HeuristicQuality: connect four's open threats, 0.15 to 0.2, won
-// 13 of 16 matches as a prior.
-const minCloseQuality = 0.15
+// (Config.Heuristic; kept only where it fits).
+func (c Config) learnsHeuristic() bool { return c.Heuristic == On }
 
 // A heuristic is a linear evaluation of states, per role, over the
 // features of their facts and the roles' mobility.
 type heuristic struct {
-	cols      map[string]int // feature key to column
-	mobility  []int          // column of each role's mobility
-	close     *closeness     // the goal conditions, nil without
-	closeCol  []int          // column of each closeness feature, closeFeatures per role; -1 for none
-	usesClose bool           // some role weighs a closeness column
-	bias      []float64      // per role
-	weights   [][]float64    // per role, by column; zero for columns not kept
-	usesMob   bool           // some role weighs a mobility column
-	summary   string
+	cols     map[string]int // feature key to column
+	mobility []int          // column of each role's mobility
+	bias     []float64      // per role
+	weights  [][]float64    // per role, by column; zero for columns not kept
+	usesMob  bool           // some role weighs a mobility column
+	summary  string
 }
 
 // A featureValue is a feature of a fact and its value: 1 for the
@@ -201,10 +176,7 @@ type learner struct {
 	roles   int
 	samples []sample
 	scratch []featureValue
-	quality float64    // the held-out correlation a fit needs, Config.HeuristicQuality
-	close   *closeness // nil without goal conditions
-	met     []int32    // scratch of close
-	closeV  []float64  // scratch of close
+	quality float64 // the held-out correlation a fit needs, Config.HeuristicQuality
 }
 
 func (l *learner) column(key string) int {
@@ -233,12 +205,6 @@ func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasone
 		}
 		x[l.column(fmt.Sprintf("mobility#%d", role))] = float64(len(ms))
 	}
-	if l.close != nil {
-		l.close.features(st.Facts(), l.met, l.closeV)
-		for i, v := range l.closeV {
-			x[l.column(closeKey(i/closeFeatures, i%closeFeatures))] = v
-		}
-	}
 	return x, nil
 }
 
@@ -253,13 +219,6 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	maxDepth := cfg.MaxPlayoutDepth
 	nr := len(r.Roles())
 	l := &learner{cols: map[string]int{}, roles: nr, quality: cfg.HeuristicQuality}
-	if cfg.HeuristicCloseness.enabled(false) {
-		l.close = newCloseness(r)
-	}
-	if l.close != nil {
-		l.met = make([]int32, len(l.close.size))
-		l.closeV = make([]float64, nr*closeFeatures)
-	}
 	moves := make([]reasoner.Move, nr)
 	meanLen, games := 20.0, 0
 	for len(l.samples) < learnSamples && ctx.Err() == nil {
@@ -307,12 +266,8 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	}
 	start := time.Now()
 	h, why := l.fit(fitCtx, 0)
-	closeWhy := ""
-	if l.close != nil {
-		closeWhy = l.close.summary
-	}
-	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features%s, fitted in %v: %s",
-		len(l.samples), games, len(l.keys), closeWhy, time.Since(start).Round(time.Millisecond), why)
+	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s",
+		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why)
 }
 
 // fit fits each role's evaluation and validates it on held-out samples,
@@ -324,16 +279,6 @@ func (l *learner) fit(ctx context.Context, slack float64) (*heuristic, string) {
 		h.mobility[role] = -1
 		if c, ok := l.cols[fmt.Sprintf("mobility#%d", role)]; ok {
 			h.mobility[role] = c
-		}
-	}
-	if l.close != nil {
-		h.close = l.close
-		h.closeCol = make([]int, l.roles*closeFeatures)
-		for i := range h.closeCol {
-			h.closeCol[i] = -1
-			if c, ok := l.cols[closeKey(i/closeFeatures, i%closeFeatures)]; ok {
-				h.closeCol[i] = c
-			}
 		}
 	}
 	var train, test []int
@@ -359,19 +304,7 @@ func (l *learner) fit(ctx context.Context, slack float64) (*heuristic, string) {
 			parts = append(parts, fmt.Sprintf("role %d constant %.2f", role, h.bias[role]))
 			continue
 		}
-		cols, q, why := l.fitRole(ctx, train, test, role, nil, l.quality-slack)
-		if why != "" && l.close != nil && len(h.closeCol) > 0 {
-			// Below the bar over every feature: the goal's closeness
-			// alone, read from the rules rather than found in the
-			// samples, needs less.
-			var qc float64
-			var whyc string
-			if cols, qc, whyc = l.fitRole(ctx, train, test, role, h.closeCol, minCloseQuality-slack); whyc == "" {
-				why, q = "", qc
-			} else {
-				why += "; over the goal's closeness alone " + whyc
-			}
-		}
+		cols, q, why := l.fitRole(ctx, train, test, role, l.quality-slack)
 		if ctx.Err() != nil {
 			return nil, "out of time while fitting"
 		}
@@ -388,9 +321,6 @@ func (l *learner) fit(ctx context.Context, slack float64) (*heuristic, string) {
 			if slices.Contains(h.mobility, c) {
 				h.usesMob = true
 			}
-			if slices.Contains(h.closeCol, c) {
-				h.usesClose = true
-			}
 		}
 		parts = append(parts, fmt.Sprintf("role %d held-out correlation %.2f: %s", role, q, strings.Join(desc, ", ")))
 		fitted++
@@ -402,14 +332,11 @@ func (l *learner) fit(ctx context.Context, slack float64) (*heuristic, string) {
 	return h, h.summary
 }
 
-// fitRole chooses role's features from the candidates among only (all
-// when nil), fits them on the samples train and measures the fit on test:
-// its columns and held-out correlation, or why it fails the bar.
-func (l *learner) fitRole(ctx context.Context, train, test []int, role int, only []int, bar float64) ([]int, float64, string) {
+// fitRole chooses role's features from the candidates, fits them on the
+// samples train and measures the fit on test: its columns and held-out
+// correlation, or why it fails the bar.
+func (l *learner) fitRole(ctx context.Context, train, test []int, role int, bar float64) ([]int, float64, string) {
 	cands := l.candidates(ctx, train, role)
-	if only != nil {
-		cands = slices.DeleteFunc(cands, func(c int) bool { return !slices.Contains(only, c) })
-	}
 	cols := l.forward(ctx, train, role, cands)
 	if len(cols) == 0 {
 		return nil, 0, "no feature correlates with its goal"
@@ -651,8 +578,6 @@ type heurCache struct {
 	h       *heuristic
 	weights map[reasoner.Fact][]float64
 	keys    []featureValue
-	met     []int32   // scratch of the closeness features
-	closeV  []float64 // the closeness features of the state evaluated
 }
 
 // evaluate leaves in out the heuristic's value of st for each role, in
@@ -678,21 +603,6 @@ func (c *heurCache) evaluate(ctx context.Context, r reasoner.Reasoner, st *reaso
 		}
 		for role, v := range w {
 			out[role] += v
-		}
-	}
-	if h.usesClose {
-		if c.met == nil {
-			c.met = make([]int32, len(h.close.size))
-			c.closeV = make([]float64, len(h.closeCol))
-		}
-		h.close.features(st.Facts(), c.met, c.closeV)
-		for i, col := range h.closeCol {
-			if col < 0 {
-				continue
-			}
-			for q := range out {
-				out[q] += h.weights[q][col] * c.closeV[i]
-			}
 		}
 	}
 	if h.usesMob {

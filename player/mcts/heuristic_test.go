@@ -102,7 +102,7 @@ func TestHeuristicFit(t *testing.T) {
 // TestHeuristicFitBounded checks that a fit whose context is done stops
 // and keeps nothing, so learning cannot run past the search's deadline.
 func TestHeuristicFitBounded(t *testing.T) {
-	l := &learner{cols: map[string]int{}, roles: 2, quality: DefaultHeuristicQuality}
+	l := &learner{cols: map[string]int{}, roles: 2, quality: Config{}.withDefaults().HeuristicQuality}
 	for i := range 200 {
 		x := map[int]float64{l.column("a"): float64(i % 7)}
 		g := []float64{float64(i % 7 / 4), 1 - float64(i%7/4)}
@@ -115,48 +115,6 @@ func TestHeuristicFitBounded(t *testing.T) {
 	cancel()
 	if h, why := l.fit(ctx, 0); h != nil || why != "out of time while fitting" {
 		t.Errorf("fit after its deadline: %v, %q", h, why)
-	}
-}
-
-// TestHeuristicCloseness checks the lower bar of the goal-closeness
-// features: where a role's threats predict its result weakly (held-out
-// correlation about 0.28, below the bar of a fit over every feature), the
-// heuristic is kept over the closeness features alone; without them the
-// same samples give none, and the game is played as without a heuristic.
-func TestHeuristicCloseness(t *testing.T) {
-	g := condGame{toyGame: &toyGame{roles: []string{"red", "black"}}}
-	for _, colour := range []string{"red", "black"} {
-		g.conds = append(g.conds, []reasoner.Condition{rowOf(colour, "1", "2", "3", "4")})
-	}
-	for _, withClose := range []bool{true, false} {
-		rng := rand.New(rand.NewPCG(3, 4))
-		l := &learner{cols: map[string]int{}, roles: 2, quality: DefaultHeuristicQuality}
-		if withClose {
-			l.close = newCloseness(g)
-		}
-		for range 2000 {
-			threats := rng.IntN(4)
-			x := map[int]float64{
-				l.column("noise"):        float64(rng.IntN(5)),
-				l.column(closeKey(0, 0)): float64(threats),
-			}
-			goal := []float64{0, 1}
-			if rng.Float64() < 0.5+0.1*(float64(threats)-1.5) {
-				goal = []float64{1, 0}
-			}
-			l.samples = append(l.samples, sample{x, goal})
-		}
-		h, why := l.fit(context.Background(), 0)
-		t.Logf("closeness %v: %s", withClose, why)
-		if !withClose {
-			if h != nil {
-				t.Errorf("without closeness: a heuristic below the bar was kept: %s", why)
-			}
-			continue
-		}
-		if h == nil || !h.usesClose || !strings.Contains(why, "goal#0-lack1") || strings.Contains(why, "noise") {
-			t.Errorf("with closeness: %v, %s; want red's threats alone", h != nil, why)
-		}
 	}
 }
 
@@ -243,7 +201,7 @@ func TestHeuristicScreen(t *testing.T) {
 			st, _ := g.Initial(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cfg := Config{MaxPlayoutDepth: DefaultMaxPlayoutDepth, HeuristicQuality: DefaultHeuristicQuality}
+			cfg := Config{}.withDefaults()
 			h, why := learnHeuristic(ctx, ctx, g, st, rand.New(rand.NewPCG(1, 2)), cfg)
 			if (h != nil) != tt.kept {
 				t.Fatalf("kept %v (%s), want %v", h != nil, why, tt.kept)

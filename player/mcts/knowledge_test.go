@@ -26,8 +26,8 @@ func sequence(tab *mastTable, played [][]reasoner.Move, policy [][]bool) []seqMo
 
 func TestMASTTable(t *testing.T) {
 	tab := newMASTTable(2, nil)
-	tab.learn(sequence(tab, [][]reasoner.Move{{"a", "b"}, {"x"}}, nil), true, []float64{1, 0})
-	tab.learn(sequence(tab, [][]reasoner.Move{{"b"}, {"x", "y"}}, nil), true, []float64{0, 1})
+	tab.learn(sequence(tab, [][]reasoner.Move{{"a", "b"}, {"x"}}, nil), []float64{1, 0})
+	tab.learn(sequence(tab, [][]reasoner.Move{{"b"}, {"x", "y"}}, nil), []float64{0, 1})
 	for _, tt := range []struct {
 		role int
 		move reasoner.Move
@@ -78,22 +78,14 @@ func TestMASTTable(t *testing.T) {
 }
 
 // TestMASTLearnsOffPolicy checks that the averages leave out the moves
-// the playout policy chose itself, unless told to count them.
+// the playout policy chose itself.
 func TestMASTLearnsOffPolicy(t *testing.T) {
 	played := [][]reasoner.Move{{"a", "b", "b"}, {"x"}}
 	policy := [][]bool{{false, true, false}, {true}}
-	for _, tt := range []struct {
-		withPolicy bool
-		a, b, x    float64 // visits counted
-	}{
-		{false, 1, 1, 0},
-		{true, 1, 2, 1},
-	} {
-		tab := newMASTTable(2, nil)
-		tab.learn(sequence(tab, played, policy), tt.withPolicy, []float64{1, 0})
-		if a, b, x := tab.stat(0, "a").n, tab.stat(0, "b").n, tab.stat(1, "x").n; a != tt.a || b != tt.b || x != tt.x {
-			t.Errorf("with policy moves %v: a, b, x counted %v, %v, %v times, want %v, %v, %v", tt.withPolicy, a, b, x, tt.a, tt.b, tt.x)
-		}
+	tab := newMASTTable(2, nil)
+	tab.learn(sequence(tab, played, policy), []float64{1, 0})
+	if a, b, x := tab.stat(0, "a").n, tab.stat(0, "b").n, tab.stat(1, "x").n; a != 1 || b != 1 || x != 0 {
+		t.Errorf("a, b, x counted %v, %v, %v times, want 1, 1, 0", a, b, x)
 	}
 }
 
@@ -174,41 +166,6 @@ func (g *policyGame) PolicyPlayout(ctx context.Context, s *reasoner.State, p rea
 	return s, maxSteps, nil
 }
 
-// TestDecisivePlayouts checks that with decisive moves a playout takes a
-// win there is: in nim with two stones, the first player takes both,
-// where a random playout takes one half the time and loses. The taking
-// move is marked as the policy's, so MAST does not learn from it.
-func TestDecisivePlayouts(t *testing.T) {
-	for _, tt := range []struct {
-		decisive Switch
-		wantLoss bool // some playout loses
-	}{
-		{On, false},
-		{Off, true},
-	} {
-		s := newSearch(t, nim(2), Config{Workers: 1, Decisive: tt.decisive})
-		w := newWorker(s, 1, 0)
-		losses := 0
-		for range 200 {
-			w.treeMoves()
-			ok, err := w.playout(context.Background(), s.main, s.root.state)
-			if err != nil || !ok {
-				t.Fatalf("decisive %v: playout ok %v, %v", tt.decisive, ok, err)
-			}
-			if w.value[0] == 0 {
-				losses++
-			}
-			take2 := w.mast.numberOf(0, "(take 2)")
-			if tt.decisive == On && (len(w.seq) != 1 || w.seq[0].role != 0 || w.seq[0].id != take2 || !w.seq[0].policy) {
-				t.Fatalf("decisive playout played %+v, want the policy's (take 2), number %d", w.seq, take2)
-			}
-		}
-		if (losses > 0) != tt.wantLoss {
-			t.Errorf("decisive %v: %d of 200 playouts lost", tt.decisive, losses)
-		}
-	}
-}
-
 func TestGRAVEValue(t *testing.T) {
 	s := &Search{cfg: Config{}.withDefaults()}
 	// A node's visits and values of two moves.
@@ -255,7 +212,7 @@ func TestGRAVEExploration(t *testing.T) {
 		n.w[1].Add(0.6)
 		n.visits.Add(22)
 		w := newWorker(s, 1, 0)
-		w.view = &view{pinRole: -1}
+		w.view = &view{}
 		ref := n
 		if !tt.grave {
 			ref = nil
@@ -335,29 +292,6 @@ func TestGRAVEKeepsStatistics(t *testing.T) {
 	}
 }
 
-// TestMASTGibbs checks Gibbs sampling: moves of equal means are drawn
-// about equally often, and a clearly better move most of the time.
-func TestMASTGibbs(t *testing.T) {
-	tab := newMASTTable(1, nil)
-	tab.learn(sequence(tab, [][]reasoner.Move{{"a", "b"}}, nil), true, []float64{0.5})
-	tab.learn(sequence(tab, [][]reasoner.Move{{"c"}}, nil), true, []float64{0})
-	rng := rand.New(rand.NewPCG(3, 4))
-	weights := make([]float64, 3)
-	counts := make([]int, 3)
-	const draws = 3000
-	for range draws {
-		counts[tab.gibbs(0, tab.numbers(0, []reasoner.Move{"a", "b", "c"}, nil), 0.1, weights, rng)]++
-	}
-	// Means 0.5, 0.5 and 0: weights 1, 1 and e^-5 = 0.0067, so a and b
-	// are drawn about half of the time each and c 0.3% of it.
-	for i, want := range []float64{0.4983, 0.4983, 0.0034} {
-		got := float64(counts[i]) / draws
-		if math.Abs(got-want) > 0.04 {
-			t.Errorf("move %d drawn %.3f of the time, want about %.3f", i, got, want)
-		}
-	}
-}
-
 // TestNSTGreedy checks that sequences decide where single moves cannot:
 // x and y are worth the same on average, but x pays after a and y after
 // b, and only sequences played often enough count.
@@ -380,8 +314,8 @@ func TestNSTGreedy(t *testing.T) {
 				first, second int32
 				value         float64
 			}{{a, x, 1}, {a, y, 0}, {b, x, 0}, {b, y, 1}} {
-				tab.learn(sequence(tab, [][]reasoner.Move{{names[seq.first], names[seq.second]}}, nil), true, []float64{seq.value})
-				tab.learnSequences([]seqMove{{id: seq.first}, {id: seq.second}}, false, []float64{seq.value})
+				tab.learn(sequence(tab, [][]reasoner.Move{{names[seq.first], names[seq.second]}}, nil), []float64{seq.value})
+				tab.learnSequences([]seqMove{{id: seq.first}, {id: seq.second}}, []float64{seq.value})
 			}
 		}
 		if mx, my := tab.stat(0, "x").mean(), tab.stat(0, "y").mean(); mx != my {
@@ -404,7 +338,7 @@ func TestNSTGreedy(t *testing.T) {
 
 // TestSimultaneousPlayoutsUniform checks that MAST's greedy choice steers
 // playouts in a turn-taking game, and not in a game where roles move at
-// once unless switched on there.
+// once.
 func TestSimultaneousPlayoutsUniform(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
@@ -414,7 +348,6 @@ func TestSimultaneousPlayoutsUniform(t *testing.T) {
 	}{
 		{"turn-taking", nim(6), Config{}, true},
 		{"simultaneous", dominant(), Config{}, false},
-		{"simultaneous, switched on", dominant(), Config{SimultaneousPolicy: On}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.cfg.Workers = 1
@@ -468,7 +401,7 @@ func TestGRAVEFirst(t *testing.T) {
 		}
 		n.visits.Add(total)
 		w := newWorker(s, 1, 0)
-		w.view = &view{pinRole: -1}
+		w.view = &view{}
 		chosen := map[reasoner.Move]bool{}
 		for range 50 {
 			w.idx = w.idx[:0]

@@ -189,45 +189,16 @@ func (t *mastTable) greedy(role int, ids []int32, prev1, prev2 uint64, rng *rand
 
 // learn adds value, each role's result of an iteration, to the averages of
 // the moves of seq, each credited to the role that played it, leaving out
-// those the policy chose unless withPolicy is set.
-func (t *mastTable) learn(seq []seqMove, withPolicy bool, value []float64) {
+// those the policy chose.
+func (t *mastTable) learn(seq []seqMove, value []float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, m := range seq {
-		if !withPolicy && m.policy {
+		if m.policy {
 			continue
 		}
 		st := &t.stats[m.role][m.id]
 		st.n++
 		st.sum += value[m.role]
 	}
-}
-
-// gibbs returns the position in ids, the numbers of legal moves of role,
-// of a move drawn with probability proportional to exp(mean/tau): close
-// means give an almost uniform choice, clearly better ones are preferred.
-// A move never played counts as winning. weights is scratch space of
-// len(ids).
-func (t *mastTable) gibbs(role int, ids []int32, tau float64, weights []float64, rng *rand.Rand) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	stats := t.stats[role]
-	best := math.Inf(-1)
-	for i, id := range ids {
-		weights[i] = stats[id].mean()
-		best = max(best, weights[i])
-	}
-	var total float64
-	for i := range ids {
-		weights[i] = math.Exp((weights[i] - best) / tau)
-		total += weights[i]
-	}
-	x := rng.Float64() * total
-	for i := range ids {
-		x -= weights[i]
-		if x <= 0 {
-			return i
-		}
-	}
-	return len(ids) - 1
 }

@@ -20,13 +20,12 @@
 // together with the averages of short sequences of moves (NST), and the values
 // of moves played later in an iteration inform the selection of moves not
 // yet visited often (GRAVE). Playouts can also take a move that wins at
-// once, looking for one at every step (decisive moves) or reading from
-// the rules the moves that win wherever they are played, or where a few
-// facts of the state hold, and then taking back a move that lets another
-// role play one (wins, winfacts). Each is switched in Config; the zero
-// Config has MAST, NST, wins and winfacts on, GRAVE on in placement games
-// only (placement.go) and decisive moves off, as the strength
-// measurements chose (see docs/strength.md).
+// once, reading from the rules the moves that win wherever they are
+// played, or where a few facts of the state hold, and then take back a
+// move that lets another role play one (wins, winfacts). Each is a
+// setting (Settings); the zero Config has MAST, NST, wins and winfacts
+// on and GRAVE on in placement games only (placement.go), as the
+// strength measurements chose (see docs/strength.md).
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.
@@ -64,59 +63,28 @@ import (
 	"github.com/ggp-go/ggp/reasoner"
 )
 
-// Defaults of Config.
+// Defaults of the fields of Config that are not settings (Config.Settings
+// holds the defaults of those that are).
 const (
-	DefaultExploration      = 0.5
-	DefaultMaxNodes         = 2_000_000
-	DefaultMaxBytes         = 512 << 20
-	DefaultHeapShare        = 0.5 // of the memory limit, for Config.MaxHeap
-	DefaultMaxPlayoutDepth  = 2000
-	DefaultPuzzleShare      = 0.8
-	DefaultMASTEpsilon      = 0.4
-	DefaultMASTDecay        = 0.8
-	DefaultGRAVERef         = 50
-	DefaultGRAVEBias        = 1e-5
-	DefaultGRAVEExploration = 0.05
+	DefaultMaxNodes        = 2_000_000
+	DefaultMaxBytes        = 512 << 20
+	DefaultHeapShare       = 0.5 // of the memory limit, for Config.MaxHeap
+	DefaultMaxPlayoutDepth = 2000
+	DefaultPuzzleShare     = 0.8
+	DefaultGRAVEBias       = 1e-5
 )
 
-// A Switch turns a piece of search knowledge on or off; its zero value,
-// Default, leaves the choice to the search.
-type Switch int8
-
-// Values of Switch.
-const (
-	Default Switch = iota
-	On
-	Off
-)
-
-// enabled reports whether the switch is on, deciding def for Default.
-func (s Switch) enabled(def bool) bool {
-	if s == Default {
-		return def
-	}
-	return s == On
-}
-
-// String returns "on", "off" or "default".
-func (s Switch) String() string {
-	switch s {
-	case On:
-		return "on"
-	case Off:
-		return "off"
-	}
-	return "default"
-}
-
-// Config tunes a Search. The zero value selects the defaults.
+// Config tunes a Search. The zero value selects the defaults: those of
+// the settings, the fields a player specification sets, are in the
+// table of Settings, with their keys and the values they take; the
+// others are documented here.
 type Config struct {
 	// Workers is the number of goroutines that search, each with its own
-	// reasoner instance. Default runtime.NumCPU().
+	// reasoner instance.
 	Workers int
 	// Exploration is the UCB1 exploration constant, for goal values
 	// normalised to [0,1], of a search without GRAVE (GRAVEExploration
-	// with it). Default DefaultExploration.
+	// with it).
 	Exploration float64
 	// MaxNodes bounds the number of states kept. When it is reached the
 	// search goes on without adding states, until Advance frees the ones
@@ -144,90 +112,64 @@ type Config struct {
 	// explore. Default DefaultPuzzleShare; a negative value disables the
 	// breadth-first search.
 	PuzzleShare float64
-	// MAST switches move-average sampling in playouts on (the default) or
-	// off: a playout plays the move whose mean value, over the iterations
-	// it was played in, is highest with probability 1-MASTEpsilon, and a
-	// random move otherwise. See mast.go.
+	// MAST switches move-average sampling in playouts: a playout plays
+	// the move whose mean value, over the iterations it was played in,
+	// is highest with probability 1-MASTEpsilon, and a random move
+	// otherwise. See mast.go.
 	MAST Switch
-	// MASTLearnPolicy switches on whether MAST's averages also learn from
-	// the moves the playout policy chose itself (greedy or decisive
-	// moves); off by default. See mast.go.
-	MASTLearnPolicy Switch
-	// NST switches N-gram selection on (the default) or off: with MAST
-	// on, the greedy playout choice also weighs the averages of the
-	// pairs and triples of moves ending in each move. See nst.go.
+	// NST switches N-gram selection: with MAST on, the greedy playout
+	// choice also weighs the averages of the pairs and triples of moves
+	// ending in each move. See nst.go.
 	NST Switch
 	// MASTEpsilon is the probability of a random move in a MAST playout.
-	// Default DefaultMASTEpsilon.
 	MASTEpsilon float64
 	// MASTDecay scales the move averages down at every turn, so that the
-	// current phase of the game counts most. Default DefaultMASTDecay; 1
-	// keeps them whole.
+	// current phase of the game counts most; 1 keeps them whole.
 	MASTDecay float64
-	// MASTTemperature, when positive, replaces the epsilon-greedy choice
-	// by Gibbs sampling at this temperature, on goals in [0,1].
-	MASTTemperature float64
-	// Decisive switches decisive moves in playouts on or off: where one
-	// role has a choice, a playout plays a move that ends the game with
-	// that role's highest goal, if there is one, instead of its usual
-	// choice. Looking costs a next state per legal move at every step.
-	Decisive Switch
-	// Wins switches on (the default) or off, in policy playouts,
-	// playing a move the rules show to win at once wherever it is
-	// played whenever one is legal (reasoner.DecisiveMover:
-	// breakthrough's steps onto the far row), and taking back a move
-	// after which another role has one, to play another
-	// (reasoner.Retracter): a look-up per choice, and a next state per
-	// move taken back, where Decisive costs a next state per legal
-	// move. A game without such moves plays as with it off.
+	// Wins switches, in policy playouts, playing a move the rules show
+	// to win at once wherever it is played whenever one is legal
+	// (breakthrough's steps onto the far row), and taking back a move
+	// after which another role has one, to play another: a look-up per
+	// choice, and a next state per move taken back. A game without such
+	// moves plays as with it off. See reasoner.WinReader.
 	Wins Switch
-	// WinFacts switches on (the default) or off, in policy playouts,
-	// playing a move the rules show to win at once in the states where
-	// a few facts hold whenever one is legal and its facts hold
-	// (reasoner.FactWinner: connect four's disc completing a line), and
-	// taking back a move after which another role has one, as Wins does
-	// for moves that win wherever they are played: a few bit tests per
-	// legal move per choice, and a next state per move taken back. A
-	// game without such moves plays as with it off.
+	// WinFacts switches, in policy playouts, playing a move the rules
+	// show to win at once in the states where a few facts hold whenever
+	// one is legal and its facts hold (connect four's disc completing a
+	// line), and taking back a move after which another role has one, as
+	// Wins does for moves that win wherever they are played: a few bit
+	// tests per legal move per choice, and a next state per move taken
+	// back. A game without such moves plays as with it off.
 	WinFacts Switch
-	// ProveLeaves switches on (the default) or off proving, the first
-	// time the tree grows below a state where one role moves (its second
-	// visit), that the role wins at once if one of its moves ends the
-	// game with its highest goal; the proof climbs the tree, so the other
-	// role's moves that allow such a win are proven losses. See
-	// decisive.go.
+	// ProveLeaves switches proving, the first time the tree grows below a
+	// state where one role moves (its second visit), that the role wins
+	// at once if one of its moves ends the game with its highest goal;
+	// the proof climbs the tree, so the other role's moves that allow
+	// such a win are proven losses. See expand.go.
 	ProveLeaves Switch
-	// PolicyPlayouts switches on (the default) or off playing playouts
-	// through the reasoner's own PolicyPlayout when it is a
-	// reasoner.PolicyPlayouter: the same choices, without building a
-	// state and move lists at every step. Searches with decisive moves,
-	// and single-player searches, play through Legal and Next whatever
-	// the switch.
+	// PolicyPlayouts switches playing playouts through the reasoner's
+	// own PolicyPlayout when it is a reasoner.PolicyPlayouter: the same
+	// choices, without building a state and move lists at every step.
+	// Single-player searches play through Legal and Next whatever the
+	// switch.
 	PolicyPlayouts Switch
-	// SimultaneousPolicy switches on or off (the default) MAST's and
-	// NST's playout policy in games where several roles choose a move
-	// in the same state: once the search meets such a state, playouts
-	// draw every move uniformly. In the simultaneous connect four the
-	// policy lost to uniform playouts in every measurement (docs/strength.md).
-	SimultaneousPolicy Switch
 	// GRAVE switches generalized rapid action value estimation in tree
-	// selection on or off: a move's mean is blended with its
-	// all-moves-as-first value, the mean of the iterations in which the
-	// role played it at any later point, taken from the closest ancestor
-	// with more than GRAVERef visits. See grave.go. The default is on in
+	// selection: a move's mean is blended with its all-moves-as-first
+	// value, the mean of the iterations in which the role played it at
+	// any later point, taken from the closest ancestor with more than
+	// GRAVERef visits. See grave.go. Auto, its default, turns it on in
 	// placement games of more than one role, where random playouts show
 	// a move open until played and never after (hex, tic-tac-toe), and
 	// off elsewhere, where it lost more matches than it won
 	// (placement.go, docs/strength.md).
 	GRAVE Switch
-	// GRAVEFirst switches on (the default) or off GRAVE's values for the
-	// moves of a node not yet visited: each is valued as if visited once
-	// with its AMAF mean, rather than tried before every visited move.
-	// In hex it won 11 of 16 against GRAVE off, GRAVE without it 6 of 10
-	// (docs/strength.md).
+	// GRAVEFirst switches GRAVE's values for the moves of a node not yet
+	// visited: each is valued as if visited once with its AMAF mean,
+	// rather than tried before every visited move. In hex it won 11 of
+	// 16 against GRAVE off, GRAVE without it 6 of 10 (docs/strength.md).
 	GRAVEFirst Switch
 	// GRAVERef is the number of visits a node needs before its
-	// all-moves-as-first values are used. Default DefaultGRAVERef.
+	// all-moves-as-first values are used.
 	GRAVERef int
 	// GRAVEBias sets how fast a move's own mean takes over from its
 	// all-moves-as-first value as its visits grow. Default
@@ -239,55 +181,41 @@ type Config struct {
 	// term spreads the visits over every move of a board (RAVE and
 	// GRAVE were proposed with little or none). In hex 0.15 won 13 of 16
 	// against 0.5, and 0.05 22 of 32 against 0.15 (docs/strength.md).
-	// Default DefaultGRAVEExploration.
 	GRAVEExploration float64
-	// Heuristic switches on (the default) or off heuristics learned from
-	// the rules: before its first search the search plays random games,
-	// fits an evaluation of states over features of their facts and the
-	// roles' mobility (and, with HeuristicCloseness, how near each role
-	// is to its goal) to the goals they ended with, and if the fit
-	// predicts held-out goals (HeuristicQuality), uses it as
-	// HeuristicPrior and HeuristicCut say; a game where none does is
-	// played as without it. See heuristic.go.
+	// Heuristic switches heuristics learned from the rules: before its
+	// first search the search plays random games, fits an evaluation of
+	// states over features of their facts and the roles' mobility to the
+	// goals they ended with, and if the fit predicts held-out goals
+	// (HeuristicQuality), uses it as HeuristicPrior and HeuristicCut
+	// say; a game where none does is played as without it. See
+	// heuristic.go.
 	Heuristic Switch
 	// HeuristicDepth is the number of moves a playout plays before the
-	// heuristic scores it. Default DefaultHeuristicDepth.
+	// heuristic scores it, with HeuristicCut.
 	HeuristicDepth int
-	// HeuristicCut switches on (the default) or off cutting playouts
-	// short with the heuristic, when Heuristic finds one: they stop after
-	// HeuristicDepth moves and score the state reached by it.
+	// HeuristicCut switches cutting playouts short with the heuristic,
+	// when Heuristic finds one: they stop after HeuristicDepth moves and
+	// score the state reached by it.
 	HeuristicCut Switch
-	// HeuristicPrior, when positive and Heuristic finds a heuristic, is
-	// the number of visits a move gets, valued at the heuristic's score
-	// of the state it reaches (its goals if terminal), the first time the
-	// tree grows below a state where one role moves: a prior that steers
-	// selection until the move's own visits outweigh it. Zero selects
-	// DefaultHeuristicPrior; negative turns the prior off.
-	HeuristicPrior int
-	// HeuristicMinimax, in (0, 1] when Heuristic finds a heuristic, is
-	// the weight selection gives, at a state where one role moves, to the
-	// minimax of the heuristic's values below each move of that role,
-	// against 1 − HeuristicMinimax for the move's mean (implicit minimax
-	// backups). Zero, the default, turns it off. See minimax.go.
-	HeuristicMinimax float64
-	// HeuristicCloseness switches on or off (the default) the features of
-	// how near a state is to each role's best goal among the heuristic's
-	// candidates, where the reasoner reads the goal's conditions from the
-	// rules (reasoner.GoalConditioner). See closeness.go.
-	HeuristicCloseness Switch
+	// HeuristicPrior switches the heuristic's prior, when Heuristic finds
+	// a heuristic: the first time the tree grows below a state where one
+	// role moves, each move of that role gets HeuristicPriorVisits visits
+	// valued at the heuristic's score of the state it reaches (its goals
+	// if terminal), which steer selection until the move's own visits
+	// outweigh them.
+	HeuristicPrior       Switch
+	HeuristicPriorVisits int
 	// HeuristicQuality is the correlation with held-out goals a fitted
 	// heuristic needs to be kept; below it the game is played as without
-	// one. Default DefaultHeuristicQuality.
+	// one. Fits of 0.15 to 0.3 (breakthrough's pieces per row, reversi's
+	// corners) lost more matches than they won, as a cut or a prior;
+	// checkers' 0.35 to 0.55 and skirmish's 0.5 won (docs/strength.md).
 	HeuristicQuality float64
-	// Focus switches on or off (the default) Commit: after the answer,
-	// searches play the committed move at the root. See focus.go.
-	Focus Switch
-	// Resist switches on (the default) or off playing on in a lost
-	// position: when the current state is proven lost for the role to
-	// move, Best answers the move the search visited most, the one that
-	// held out longest against the replies it found, rather than the
-	// first move proven lost, which may lose at once to an opponent
-	// that has not found its win.
+	// Resist switches playing on in a lost position: when the current
+	// state is proven lost for the role to move, Best answers the move
+	// the search visited most, the one that held out longest against the
+	// replies it found, rather than the first move proven lost, which may
+	// lose at once to an opponent that has not found its win.
 	Resist Switch
 	// Rules, when set, are read for the state that scores the most in a
 	// single-player game, which the puzzle search then also searches back
@@ -300,12 +228,26 @@ type Config struct {
 	Log *log.Logger
 }
 
-func (c Config) withDefaults() Config {
-	if c.Workers <= 0 {
-		c.Workers = runtime.NumCPU()
+// check reports a setting whose field holds a value its setting does not
+// take.
+func (c Config) check() error {
+	for _, s := range c.Settings() {
+		if err := s.Check(); err != nil {
+			return fmt.Errorf("mcts: %w", err)
+		}
 	}
-	if c.Exploration <= 0 {
-		c.Exploration = DefaultExploration
+	return nil
+}
+
+// withDefaults returns c with every field left at its zero value set to
+// its default: the settings' from their table, a switch to On or Off or,
+// where the search decides, Auto.
+func (c Config) withDefaults() Config {
+	for _, s := range c.Settings() {
+		s.SetDefault()
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.NumCPU()
 	}
 	if c.MaxNodes <= 0 {
 		c.MaxNodes = DefaultMaxNodes
@@ -327,33 +269,8 @@ func (c Config) withDefaults() Config {
 	if c.PuzzleShare > 1 {
 		c.PuzzleShare = 1
 	}
-	if c.MASTEpsilon <= 0 || c.MASTEpsilon > 1 {
-		c.MASTEpsilon = DefaultMASTEpsilon
-	}
-	if c.MASTDecay <= 0 || c.MASTDecay > 1 {
-		c.MASTDecay = DefaultMASTDecay
-	}
-	if c.GRAVERef <= 0 {
-		c.GRAVERef = DefaultGRAVERef
-	}
 	if c.GRAVEBias <= 0 {
 		c.GRAVEBias = DefaultGRAVEBias
-	}
-	if c.GRAVEExploration <= 0 {
-		c.GRAVEExploration = DefaultGRAVEExploration
-	}
-	if c.HeuristicDepth <= 0 {
-		c.HeuristicDepth = DefaultHeuristicDepth
-	}
-	switch {
-	case c.HeuristicPrior == 0:
-		c.HeuristicPrior = DefaultHeuristicPrior
-	case c.HeuristicPrior < 0:
-		c.HeuristicPrior = 0
-	}
-	c.HeuristicMinimax = min(max(c.HeuristicMinimax, 0), 1)
-	if c.HeuristicQuality <= 0 {
-		c.HeuristicQuality = DefaultHeuristicQuality
 	}
 	if c.Seed == 0 {
 		c.Seed = rand.Uint64()
@@ -427,8 +344,8 @@ type Search struct {
 	mu   sync.Mutex
 	gen  uint64 // incremented when the root changes
 	root *node
-	// view publishes root, gen and the committed move for the workers,
-	// which select without the lock; set under mu whenever they change.
+	// view publishes root and gen for the workers, which select without
+	// the lock; set under mu whenever they change.
 	view   atomic.Pointer[view]
 	mark   uint64 // stamp for graph walks
 	best   []reasoner.Move
@@ -440,17 +357,16 @@ type Search struct {
 	// graveFirst: GRAVE values the moves not yet visited (GRAVEFirst).
 	graveFirst bool
 	fast       bool // playouts go through the reasoner's PolicyPlayout
-	// wins holds, per role, the moves that win at once wherever they are
-	// played, as bits over the PolicyPlayouter's numbering (Config.Wins);
-	// nil for a role without any, or with Wins off.
-	wins [][]uint64
-	// winfacts: policy playouts play the wins on facts the reasoner
-	// found (Config.WinFacts); false without any.
-	winfacts bool
-	// pinRole's move at the root is pinMove, after Commit; pinRole is
-	// -1 when nothing is committed (focus.go).
-	pinRole int
-	pinMove int32
+	// playWins holds the wins the reasoner read from the rules, of the
+	// kinds Config.Wins and Config.WinFacts switch on, read once in New
+	// and given to every policy playout, which then plays them and keeps
+	// from handing them over (reasoner.WinReader); winPlay reports that
+	// some role has one. wins holds, per role, playWins' decisive moves
+	// as bits over the PolicyPlayouter's numbering, which Choose plays;
+	// nil for a role without any.
+	playWins reasoner.Wins
+	winPlay  bool
+	wins     [][]uint64
 	// heur is the heuristic learned from the rules, nil without one;
 	// learned is set once the search has tried (heuristic.go).
 	heur    atomic.Pointer[heuristic]
@@ -458,8 +374,9 @@ type Search struct {
 	heurWhy atomic.Pointer[string]
 	resist  bool // Config.Resist
 	// simultaneous is set once the search meets a state in which several
-	// roles have a choice; playouts are then uniform unless
-	// Config.SimultaneousPolicy is on.
+	// roles have a choice; playouts are then uniform: in the simultaneous
+	// connect four MAST's and NST's policy lost to uniform playouts in
+	// every measurement (docs/strength.md).
 	simultaneous atomic.Bool
 
 	// rootLegal is the current state and every role's legal moves in it,
@@ -479,7 +396,7 @@ type Search struct {
 	panics     atomic.Int64
 	errs       atomic.Int64
 	closed     atomic.Bool
-	focus      atomic.Bool // the puzzle search has a goal state: give it all the time
+	exclusive  atomic.Bool // the puzzle search has a goal state: give it all the time
 }
 
 // ErrTerminal is returned by Best and Advance when the current state ends
@@ -489,6 +406,9 @@ var ErrTerminal = errors.New("the game is over")
 // New returns a search of the game of r from its initial state. The search
 // uses r from the caller's goroutine and forks it for its workers.
 func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
 	cfg = cfg.withDefaults()
 	s := &Search{
 		cfg:        cfg,
@@ -497,9 +417,8 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		pool:       make(chan reasoner.Reasoner, 2*cfg.Workers+1),
 		closeWait:  CloseTimeout,
 		bscore:     -1,
-		grave:      cfg.GRAVE.enabled(false),
-		graveFirst: cfg.GRAVEFirst.enabled(true),
-		pinRole:    -1,
+		grave:      cfg.GRAVE == On,
+		graveFirst: cfg.GRAVEFirst == On,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	if len(s.roles) == 0 {
@@ -525,7 +444,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	s.publishRoot(root)
 	s.publishAdvice()
 	pp, canFast := r.(reasoner.PolicyPlayouter)
-	if cfg.MAST.enabled(true) {
+	if cfg.MAST == On {
 		var known func(int) []reasoner.Move
 		if canFast {
 			known = pp.Moves
@@ -538,19 +457,21 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	if len(s.roles) == 1 && cfg.PuzzleShare > 0 {
 		s.puz = puzzle.New(searchHost{s}, puzzle.GoalFacts(cfg.Rules), root.state, s.gen, cfg.MaxNodes, cfg.MaxBytes)
 	}
-	// Policy playouts choose as playout does but cannot look ahead for a
-	// decisive move or record a single-player line.
-	s.resist = cfg.Resist.enabled(true)
-	s.fast = canFast && cfg.PolicyPlayouts.enabled(true) && !cfg.Decisive.enabled(false) && s.puz == nil
-	if dm, ok := r.(reasoner.DecisiveMover); ok && s.fast && cfg.Wins.enabled(true) {
-		s.wins = decisiveBits(dm, pp, len(s.roles))
-	}
-	if fw, ok := r.(reasoner.FactWinner); ok && s.fast && cfg.WinFacts.enabled(true) {
-		for role := range s.roles {
-			s.winfacts = s.winfacts || len(fw.WinConditions(role)) > 0
+	// Policy playouts choose as playout does but cannot record a
+	// single-player line.
+	s.resist = cfg.Resist == On
+	s.fast = canFast && cfg.PolicyPlayouts == On && s.puz == nil
+	if wr, ok := r.(reasoner.WinReader); ok && s.fast {
+		if cfg.Wins == On {
+			s.playWins.Decisive = wr.DecisiveMoves()
+			s.wins = decisiveBits(s.playWins.Decisive, pp)
 		}
+		if cfg.WinFacts == On {
+			s.playWins.OnFacts = wr.WinConditions()
+		}
+		s.winPlay = s.playWins.Any()
 	}
-	if cfg.GRAVE == Default && len(s.roles) > 1 {
+	if cfg.GRAVE == Auto && len(s.roles) > 1 {
 		s.grave = s.probePlacement(ctx, init)
 		if s.grave {
 			s.logf("mcts: moves open until played and never after in random playouts: a placement game, GRAVE on")
@@ -858,7 +779,7 @@ func (w *worker) step(ctx context.Context, r reasoner.Reasoner) bool {
 		if did {
 			return s.isFinished()
 		}
-		if s.focus.Load() {
+		if s.exclusive.Load() {
 			// Other workers are finishing a level of the puzzle search.
 			time.Sleep(time.Millisecond)
 			return false
@@ -886,7 +807,7 @@ func (s *Search) isFinished() bool {
 // that search runs toward a known goal state.
 func (w *worker) puzzleTurn() bool {
 	share := w.s.cfg.PuzzleShare
-	if share >= 1 || w.s.focus.Load() {
+	if share >= 1 || w.s.exclusive.Load() {
 		return true
 	}
 	return float64(w.puzzleTime)*(1-share) <= float64(w.treeTime)*share
@@ -938,7 +859,6 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	s.mu.Lock()
 	s.gen++
 	s.root = child
-	s.pinRole = -1
 	s.publishView()
 	s.prune()
 	if len(s.best) > 0 && s.best[0] == joint[0] {
@@ -1189,7 +1109,7 @@ func (s *Search) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), s.closeWait)
 	left := s.owned.Close(ctx)
 	cancel()
-	s.focus.Store(false)
+	s.exclusive.Store(false)
 	s.mu.Lock()
 	s.gen++
 	s.lockTable()

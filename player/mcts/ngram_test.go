@@ -18,9 +18,9 @@ type refNST struct {
 	limit   int
 }
 
-func (r *refNST) learn(seq []seqMove, withPolicy bool, value []float64) {
+func (r *refNST) learn(seq []seqMove, value []float64) {
 	for i := 1; i < len(seq); i++ {
-		if !withPolicy && seq[i].policy {
+		if seq[i].policy {
 			continue
 		}
 		v, key := value[seq[i].role], seq[i].key()
@@ -149,10 +149,9 @@ func TestNSTTablesMatchMaps(t *testing.T) {
 				}
 				value[0] = float64(rng.IntN(5)) / 4
 				value[1] = 1 - value[0]
-				withPolicy := rng.IntN(4) == 0
-				tab.learn(seq, withPolicy, value)
-				tab.learnSequences(seq, withPolicy, value)
-				ref.learn(seq, withPolicy, value)
+				tab.learn(seq, value)
+				tab.learnSequences(seq, value)
+				ref.learn(seq, value)
 
 				role = rng.IntN(2)
 				ids := make([]int32, 1+rng.IntN(12))
@@ -296,13 +295,13 @@ func TestNSTAllocationFree(t *testing.T) {
 		}
 		value := []float64{1, 0}
 		for range nstMinVisits {
-			tab.learnSequences(seq, false, value)
+			tab.learnSequences(seq, value)
 		}
 		ids := tab.numbers(0, []reasoner.Move{"a", "b", "c", "d"}, nil)
 		rng := rand.New(rand.NewPCG(1, 2))
 		allocs := testing.AllocsPerRun(100, func() {
-			tab.learn(seq, false, value)
-			tab.learnSequences(seq, false, value)
+			tab.learn(seq, value)
+			tab.learnSequences(seq, value)
 			tab.greedy(0, ids, seq[1].key(), seq[0].key(), rng)
 		})
 		if allocs != 0 {

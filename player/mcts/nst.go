@@ -50,12 +50,12 @@ const noMove = ^uint64(0)
 // learnSequences adds value, each role's result of an iteration, to the
 // averages of the pairs and triples of consecutive moves of seq, credited
 // to the role of the last move, leaving out sequences ending in a move the
-// policy chose unless withPolicy is set.
-func (t *mastTable) learnSequences(seq []seqMove, withPolicy bool, value []float64) {
+// policy chose.
+func (t *mastTable) learnSequences(seq []seqMove, value []float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for i := 1; i < len(seq); i++ {
-		if !withPolicy && seq[i].policy {
+		if seq[i].policy {
 			continue
 		}
 		v, key, prev := value[seq[i].role], seq[i].key(), seq[i-1].key()

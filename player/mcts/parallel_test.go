@@ -48,7 +48,7 @@ func TestParallelTreeInvariants(t *testing.T) {
 // together under its shards' locks and Advance rebuilds (table.go), must
 // hold only nodes reachable from the root, one for each state, and as many as it
 // counts, and every reachable node. Terminal states are the exception: a
-// proof links the terminal state it found without the table (decisive.go),
+// proof links the terminal state it found without the table (expand.go),
 // so the table may lack one or, after a rebuild, hold it twice.
 func TestParallelTableAfterAdvance(t *testing.T) {
 	desc := playertest.LoadGame(t, "connectFour")

@@ -30,7 +30,7 @@ func (h searchHost) OfferLine(gen uint64, line []reasoner.Move, score float64) {
 	}
 }
 
-func (h searchHost) SetFocus(on bool) { h.s.focus.Store(on) }
+func (h searchHost) SetExclusive(on bool) { h.s.exclusive.Store(on) }
 
 func (h searchHost) Expanded() { h.s.expansions.Add(1) }
 

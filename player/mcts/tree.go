@@ -29,7 +29,7 @@ type node struct {
 	terminal bool
 	// checked means a worker has claimed, in descend, the look expand
 	// makes from the state: a win at once (Config.ProveLeaves) and the
-	// heuristic prior (decisive.go).
+	// heuristic prior (expand.go).
 	checked atomic.Bool
 	// solved means value holds the exact goal values of the state, in
 	// [0,1] and role order: the goals of a terminal state, or a value
@@ -53,11 +53,6 @@ type node struct {
 	// and written under Search.mu.
 	amafN, amafW []float64
 	index        []map[reasoner.Move]int32
-
-	// minimax holds the minimax of the heuristic's values below each move
-	// of the mover (Config.HeuristicMinimax, minimax.go); nil until the
-	// node is expanded with a heuristic.
-	minimax atomic.Pointer[minimaxValues]
 
 	visits afloat // iterations through the node, including running ones
 	// The children, in the order they were added: the address of the
@@ -229,9 +224,6 @@ func (s *Search) makeNode(ctx context.Context, r reasoner.Reasoner, st *reasoner
 	n.n = make([]afloat, total)
 	n.w = make([]afloat, total)
 	n.size = size + int64(16*total+4*nr)
-	if s.cfg.HeuristicMinimax > 0 && n.mover >= 0 {
-		n.size += int64(8 * len(n.moves[n.mover]) * nr)
-	}
 	return n, nil
 }
 
@@ -241,13 +233,9 @@ type worker struct {
 	s   *Search
 	rng *rand.Rand
 
-	mast        *mastTable // this worker's move averages, nil without MAST
-	learnPolicy bool       // MAST learns from the policy's moves too (Config.MASTLearnPolicy)
-	// decisive: playouts play a move that wins at once (Config.Decisive);
-	// legal and check are the scratch space of a playout step.
-	decisive bool
+	mast *mastTable // this worker's move averages, nil without MAST
 	// prove: nodes the tree grows below are proven won when their mover
-	// wins at once (Config.ProveLeaves, decisive.go).
+	// wins at once (Config.ProveLeaves, expand.go).
 	prove bool
 	// claimed: descend left this iteration's parent for expand to look
 	// at (the first visit below it); set and read by this worker only.
@@ -255,17 +243,15 @@ type worker struct {
 	// heur: the search learns a heuristic (Config.Heuristic); cut:
 	// playouts stop and are scored by it (Config.HeuristicCut); prior:
 	// the visits of its value a move gets when the tree grows below its
-	// state (Config.HeuristicPrior), priors the scratch space.
+	// state (Config.HeuristicPriorVisits, 0 without Config.HeuristicPrior),
+	// priors the scratch space.
 	heur, cut bool
 	prior     float64
 	priors    []float64
-	// hmix: the weight of the minimax of the heuristic's values in
-	// selection (Config.HeuristicMinimax, minimax.go), 0 when off;
-	// minimax is expand's scratch space for them.
-	hmix    float64
-	minimax []float64
-	legal   [][]reasoner.Move
-	check   []float64
+	// legal and check are the scratch space of a playout step and of
+	// expand.
+	legal [][]reasoner.Move
+	check []float64
 	// played holds the moves each role chose in this iteration, in the
 	// tree (the first treeCount) and then in the playout, for GRAVE; nil
 	// when it is off. seen is GRAVE's scratch set.
@@ -274,18 +260,14 @@ type worker struct {
 	seen      []map[reasoner.Move]struct{}
 	// seq holds the moves chosen in this iteration, every role's in the
 	// order played, by MAST number, for MAST and NST; each marks whether
-	// a playout's policy chose it (MAST's greedy choice or a decisive
-	// move) rather than the tree or a draw: MAST learns from those only
-	// with Config.MASTLearnPolicy.
-	seq     []seqMove
-	weights []float64 // MAST Gibbs sampling scratch
-	ids     []int32   // MAST numbers of a role's legal moves, scratch
+	// a playout's policy chose it (MAST's greedy choice or a win at once)
+	// rather than the tree or a draw: MAST does not learn from those
+	// (mast.go).
+	seq []seqMove
+	ids []int32 // MAST numbers of a role's legal moves, scratch
 	// nst: playouts rank moves with the averages of the sequences ending
 	// in them (Config.NST).
 	nst bool
-	// simPolicy: the policy steers playouts in simultaneous-move games
-	// too (Config.SimultaneousPolicy).
-	simPolicy bool
 
 	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
 	hc *heurCache               // the heuristic and its weights by fact; nil without one
@@ -297,7 +279,7 @@ type worker struct {
 	value []float64       // goal values of the current iteration
 	line  []reasoner.Move // single-player: moves from the root
 	gen   uint64          // generation of the tree the iteration runs in
-	view  *view           // the root and focus the iteration selects by
+	view  *view           // the root the iteration selects by
 
 	puzzleTime, treeTime time.Duration
 }
@@ -305,24 +287,22 @@ type worker struct {
 func newWorker(s *Search, run uint64, id int) *worker {
 	nr := len(s.roles)
 	w := &worker{
-		s:        s,
-		rng:      rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
-		moves:    make([]reasoner.Move, nr),
-		value:    make([]float64, nr),
-		decisive: s.cfg.Decisive.enabled(false),
-		prove:    s.cfg.ProveLeaves.enabled(true),
-		heur:     s.cfg.learnsHeuristic(),
-		cut:      s.cfg.HeuristicCut.enabled(true),
-		prior:    float64(s.cfg.HeuristicPrior),
-		hmix:     s.cfg.HeuristicMinimax,
-		legal:    make([][]reasoner.Move, nr),
-		check:    make([]float64, nr),
+		s:     s,
+		rng:   rand.New(rand.NewPCG(s.cfg.Seed, run<<16|uint64(id))),
+		moves: make([]reasoner.Move, nr),
+		value: make([]float64, nr),
+		prove: s.cfg.ProveLeaves == On,
+		heur:  s.cfg.learnsHeuristic(),
+		cut:   s.cfg.HeuristicCut == On,
+		legal: make([][]reasoner.Move, nr),
+		check: make([]float64, nr),
+	}
+	if s.cfg.HeuristicPrior == On {
+		w.prior = float64(s.cfg.HeuristicPriorVisits)
 	}
 	if s.mast != nil {
 		w.mast = s.mast[id]
-		w.learnPolicy = s.cfg.MASTLearnPolicy.enabled(false)
-		w.nst = s.cfg.NST.enabled(true)
-		w.simPolicy = s.cfg.SimultaneousPolicy.enabled(false)
+		w.nst = s.cfg.NST == On
 	}
 	if s.grave {
 		w.played = make([][]reasoner.Move, nr)
@@ -376,18 +356,12 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 	c := s.exploration()
 	logN := math.Log(n.visits.Load() + 1)
 	kids := n.children()
-	var mm *minimaxValues
-	if w.hmix > 0 {
-		mm = n.minimax.Load()
-	}
 	var j int64
 	stride := int64(1)
 	for r, ms := range n.moves {
 		k := len(ms)
 		best := 0
-		if p := w.view.pinned(n, r); p >= 0 {
-			best = p
-		} else if k > 1 {
+		if k > 1 {
 			off := int(n.off[r])
 			bestV, proven, provenV := math.Inf(-1), -1, math.Inf(-1)
 			start := w.rng.IntN(k)
@@ -425,9 +399,6 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 				mean := n.w[off+i].Load() / visits
 				if ref != nil {
 					mean = s.graveValue(mean, visits, ref, at)
-				}
-				if mm != nil && r == n.mover {
-					mean += w.hmix * (mm.row(i, len(n.moves))[r].Load() - mean)
 				}
 				if v := mean + c*math.Sqrt(logN/visits); v > bestV {
 					best, bestV = i, v
@@ -543,10 +514,10 @@ func (w *worker) iterate(ctx context.Context, r reasoner.Reasoner) {
 		}
 	}
 	if w.mast != nil {
-		w.mast.learn(w.seq, w.learnPolicy, w.value)
+		w.mast.learn(w.seq, w.value)
 	}
 	if w.nst {
-		w.mast.learnSequences(w.seq, w.learnPolicy, w.value)
+		w.mast.learnSequences(w.seq, w.value)
 	}
 	w.backup(leaf)
 }
@@ -569,6 +540,21 @@ func (w *worker) treeMoves() {
 	for r := range w.played {
 		w.treeCount[r] = len(w.played[r])
 	}
+}
+
+// A view is what the workers select by, published together so that a
+// worker, which selects without the tree lock, reads them consistently:
+// the root and the tree's generation. It is never modified once
+// published.
+type view struct {
+	root *node
+	gen  uint64
+}
+
+// publishView publishes the current root and generation. s.mu must be
+// held.
+func (s *Search) publishView() {
+	s.view.Store(&view{root: s.root, gen: s.gen})
 }
 
 // descend selects joint moves from the root down. It stops at a solved
@@ -605,7 +591,7 @@ func (w *worker) descend() (leaf, parent *node, playFrom *reasoner.State) {
 		if ch == nil {
 			// The first time the tree grows below n, this worker
 			// claims the look for what expand does there.
-			w.claimed = (w.prove || w.prior > 0 || w.hmix > 0) && n.mover >= 0 && n.checked.CompareAndSwap(false, true)
+			w.claimed = (w.prove || w.prior > 0) && n.mover >= 0 && n.checked.CompareAndSwap(false, true)
 			return nil, n, nil
 		}
 		if len(w.path) >= maxSelectDepth || w.onPath(ch) {
@@ -681,10 +667,7 @@ func (w *worker) fail(ctx context.Context, err error) {
 
 // playout plays joint moves from st to the end of the game, or to the
 // depth limit, and leaves the normalised goals in w.value. Moves are
-// uniformly random, or chosen by MAST's policy, and with decisive moves on
-// a move that wins at once is played whenever the only role with a choice
-// has one.
-// In single-player games it leaves the moves played in w.line. ok reports
+// uniformly random, or chosen by MAST's policy. In single-player games it leaves the moves played in w.line. ok reports
 // whether the playout reached a terminal state.
 func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.State) (ok bool, err error) {
 	depth := w.s.cfg.MaxPlayoutDepth
@@ -716,37 +699,18 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 		if term {
 			return true, w.goals(ctx, r, st)
 		}
-		mover := noMover
 		for role := range nr {
 			ms, err := r.Legal(ctx, st, role)
 			if err != nil {
 				return false, err
 			}
 			w.legal[role] = ms
-			switch {
-			case len(ms) == 0:
+			switch len(ms) {
+			case 0:
 				// A broken game: score the state as it stands.
 				return false, w.goals(ctx, r, st)
-			case len(ms) == 1:
+			case 1:
 				w.moves[role] = ms[0]
-			case mover == noMover:
-				mover = role
-			default:
-				mover = several
-			}
-		}
-		if w.decisive && mover >= 0 {
-			win, err := w.decisiveMove(ctx, r, st, mover)
-			if err != nil {
-				return false, err
-			}
-			if win != nil {
-				w.record(mover, w.moves[mover], -1, true)
-				if w.s.puz != nil {
-					w.line = append(w.line, w.moves[0])
-				}
-				st = win
-				continue
 			}
 		}
 		for role := range nr {
@@ -782,11 +746,18 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 
 // policyPlayout is playout through the reasoner's own PolicyPlayout, with
 // the worker as its policy: the same choices, without a state or a move
-// list per step. It serves searches without decisive moves or a puzzle
-// line to record (Search.fast).
+// list per step, and where the search plays wins (Search.playWins)
+// through its WinPlayout. It serves searches without a puzzle line to
+// record (Search.fast).
 func (w *worker) policyPlayout(ctx context.Context, r reasoner.Reasoner, pp reasoner.PolicyPlayouter, st *reasoner.State, maxSteps int, h *heurCache) (ok bool, err error) {
 	w.pp = pp
-	end, steps, err := pp.PolicyPlayout(ctx, st, w, maxSteps)
+	var end *reasoner.State
+	var steps int
+	if w.s.winPlay {
+		end, steps, err = pp.(reasoner.WinReader).WinPlayout(ctx, st, w, w.s.playWins, maxSteps)
+	} else {
+		end, steps, err = pp.PolicyPlayout(ctx, st, w, maxSteps)
+	}
 	if err != nil && ctx.Err() != nil {
 		return false, err
 	}
@@ -817,14 +788,7 @@ func (w *worker) Choose(role int, legal []int32) int {
 	return i
 }
 
-var (
-	_ reasoner.Retracter = (*worker)(nil)
-	_ reasoner.WinSeeker = (*worker)(nil)
-)
-
-// SeekWins reports whether policy playouts play wins on facts
-// (reasoner.WinSeeker), with Config.WinFacts.
-func (w *worker) SeekWins() bool { return w.s.winfacts }
+var _ reasoner.WinPolicy = (*worker)(nil)
 
 // ChooseWin chooses one of role's moves wins, each of which wins at once
 // in the playout's state, uniformly, and records it as the policy's
@@ -839,38 +803,26 @@ func (w *worker) ChooseWin(role int, wins []int32) int {
 }
 
 // Retract takes back role's last choice in a policy playout, which let
-// another role win at once (reasoner.Retracter), with Config.Wins or
-// Config.WinFacts: the record of the choice, the last made, is dropped.
-func (w *worker) Retract(role int) bool {
-	if w.s.wins == nil && !w.s.winfacts {
-		return false
-	}
+// another role win at once (reasoner.WinPolicy): the record of the
+// choice, the last made, is dropped.
+func (w *worker) Retract(role int) {
 	if w.played != nil {
 		w.played[role] = w.played[role][:len(w.played[role])-1]
 	}
 	if w.mast != nil {
 		w.seq = w.seq[:len(w.seq)-1]
 	}
-	return true
 }
 
 // pick chooses one of the k legal moves of role, whose MAST numbers are
-// ids (nil without MAST): by Gibbs sampling, MAST's greedy choice or a
-// uniform draw. policy reports a greedy choice, which MAST learns from
-// only with Config.MASTLearnPolicy.
+// ids (nil without MAST): MAST's greedy choice or a uniform draw, and
+// always a uniform draw once the search has met a state where several
+// roles choose (Search.simultaneous). policy reports a greedy choice,
+// which MAST does not learn from.
 func (w *worker) pick(role int, ids []int32, k int) (i int, policy bool) {
-	cfg := &w.s.cfg
 	switch {
-	case w.s.simultaneous.Load() && !w.simPolicy:
-		// Uniform: see Config.SimultaneousPolicy.
-	case w.mast != nil && cfg.MASTTemperature > 0:
-		if cap(w.weights) < k {
-			w.weights = make([]float64, k)
-		}
-		// Every move is a draw, weighted by the averages: all are
-		// learned from, as CadiaPlayer's Gibbs sampling does.
-		return w.mast.gibbs(role, ids, cfg.MASTTemperature, w.weights[:k], w.rng), false
-	case w.mast != nil && w.rng.Float64() >= cfg.MASTEpsilon:
+	case w.s.simultaneous.Load():
+	case w.mast != nil && w.rng.Float64() >= w.s.cfg.MASTEpsilon:
 		prev1, prev2 := noMove, noMove
 		if n := len(w.seq); w.nst && n >= 2 {
 			prev1, prev2 = w.seq[n-1].key(), w.seq[n-2].key()
@@ -895,42 +847,6 @@ func (w *worker) record(role int, m reasoner.Move, id int32, policy bool) {
 		}
 		w.seq = append(w.seq, seqMove{int32(role), id, policy})
 	}
-}
-
-// decisiveMove looks for a move of mover, the only role with a choice in
-// st, that ends the game at once with mover's highest goal. If there is
-// one it leaves the joint move in w.moves and returns the state it
-// reaches; otherwise it returns nil. The other roles' moves must be in
-// w.moves already.
-func (w *worker) decisiveMove(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, mover int) (*reasoner.State, error) {
-	ms := w.legal[mover]
-	k := len(ms)
-	start := w.rng.IntN(k)
-	for d := range k {
-		i := start + d
-		if i >= k {
-			i -= k
-		}
-		w.moves[mover] = ms[i]
-		next, err := r.Next(ctx, st, w.moves)
-		if err != nil {
-			return nil, err
-		}
-		term, err := r.Terminal(ctx, next)
-		if err != nil {
-			return nil, err
-		}
-		if !term {
-			continue
-		}
-		if err := goalsOf(ctx, r, next, w.check); err != nil && ctx.Err() != nil {
-			return nil, err
-		}
-		if w.check[mover] >= 1 {
-			return next, nil
-		}
-	}
-	return nil, nil
 }
 
 // goals leaves the goals of st in w.value; an error other than a cancelled
@@ -981,9 +897,6 @@ func (w *worker) backup(leaf *node) {
 	nr := len(s.roles)
 	if s.grave && w.played != nil {
 		w.learnAMAF()
-	}
-	if w.hmix > 0 {
-		w.backupMinimax(leaf)
 	}
 	for k := len(w.path) - 1; k >= 0; k-- {
 		n := w.path[k]

@@ -3,14 +3,11 @@ package propnet
 import (
 	"slices"
 	"sync"
-	"sync/atomic"
-
-	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Decisive moves read from the network: a move that ends the game with its
 // role's highest goal in whatever state the role plays it, whatever the
-// other roles play (reasoner.DecisiveMover). In breakthrough a pawn that
+// other roles play (reasoner.WinReader). In breakthrough a pawn that
 // steps onto the last row wins, so a playout that can should; found by
 // playing each move in a search would cost a next state per legal move per
 // step, read from the rules it costs a look-up.
@@ -24,43 +21,34 @@ import (
 // false that could be otherwise, so every move found is decisive; a move
 // that wins only in some states (connect four's fourth disc) is not found.
 
-var _ reasoner.DecisiveMover = (*Reasoner)(nil)
-
 // maxDecisiveWork bounds the gate inputs read while looking for decisive
 // moves, which bounds the time (a game with many moves, each changing much
 // of the state, is left with the moves found within it).
 const maxDecisiveWork = 1 << 24
 
-// DecisiveMoves returns the numbers, in the numbering of Moves, of the moves
-// of role that end the game with role's highest goal wherever role plays
-// them, ascending. The caller must not modify the slice.
-func (r *Reasoner) DecisiveMoves(role int) []int32 {
+// DecisiveMoves returns, per role, the numbers in the numbering of Moves
+// of the moves that end the game with the role's highest goal wherever
+// the role plays them, ascending. The first call finds them, for r and
+// its forks; the caller must not modify the slices.
+func (r *Reasoner) DecisiveMoves() [][]int32 {
 	d := r.net.decisive
 	d.find(r.net)
-	if role < 0 || role >= len(d.moves) {
-		return nil
-	}
-	return d.moves[role]
+	return d.moves
 }
 
 // decisiveMoves holds each role's decisive moves once found.
 type decisiveMoves struct {
 	once  sync.Once
-	done  atomic.Bool // find has found them
 	moves [][]int32
 	// bits holds each role's decisive moves as bits over its legal
 	// moves, nil for a role without any; nil when no role has any.
 	bits [][]uint64
-	// When bits is not nil, what a Retracter's playout needs to choose
+	// When bits is not nil, what a WinPlayout needs to choose
 	// which moves to try (nil when they were too many to find: it then
 	// tries every move): reads[role][i], for a decisive move i, the
 	// bases its legality reads, and touches and kills from effects.
 	reads, touches, kills [][][]int32
 }
-
-// known reports whether the decisive moves have been found and a role
-// has one; it does not look for them.
-func (d *decisiveMoves) known() bool { return d.done.Load() && d.bits != nil }
 
 // find finds the decisive moves of net, the first time it is called.
 func (d *decisiveMoves) find(net *network) {
@@ -84,7 +72,6 @@ func (d *decisiveMoves) find(net *network) {
 				d.touches, d.kills = nil, nil
 			}
 		}
-		d.done.Store(true)
 	})
 }
 
@@ -481,4 +468,16 @@ func (k *kleene) reset() int {
 	w := k.work
 	k.work = 0
 	return w
+}
+
+// bestGoal returns the position, in the goal network gn's goals of role,
+// of its highest numeric goal, or -1 when it has none.
+func (gn *network) bestGoal(role int) int {
+	best := -1
+	for i, p := range gn.goals[role] {
+		if !p.bad && (best < 0 || p.value > gn.goals[role][best].value) {
+			best = i
+		}
+	}
+	return best
 }

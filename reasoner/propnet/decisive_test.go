@@ -34,7 +34,7 @@ const steps = `
 
 func decisiveText(r *propnet.Reasoner, role int) []string {
 	var out []string
-	for _, i := range r.DecisiveMoves(role) {
+	for _, i := range r.DecisiveMoves()[role] {
 		out = append(out, string(r.Moves(role)[i]))
 	}
 	return out
@@ -61,7 +61,7 @@ func TestDecisiveMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			for role := range r.Roles() {
-				t.Logf("%s: %d decisive moves of %d", r.Roles()[role], len(r.DecisiveMoves(role)), len(r.Moves(role)))
+				t.Logf("%s: %d decisive moves of %d", r.Roles()[role], len(r.DecisiveMoves()[role]), len(r.Moves(role)))
 			}
 			if key == "breakthrough" {
 				// (move x1 y1 x2 y2): white wins on row 8, black on row 1.
@@ -92,11 +92,11 @@ func TestDecisiveMoves(t *testing.T) {
 func checkDecisiveSound(t *testing.T, r *propnet.Reasoner, n int) {
 	t.Helper()
 	for role := range r.Roles() {
-		if _, best, _ := r.GoalConditions(role); len(r.DecisiveMoves(role)) > 0 && best == 0 {
+		if len(r.DecisiveMoves()[role]) > 0 && propnet.BestGoal(r, role) < 0 {
 			t.Fatalf("role %d has decisive moves but no best goal", role)
 		}
 	}
-	checked := checkWinning(t, r, n, 11, "decisive", func(role int, _ *reasoner.State) []int32 { return r.DecisiveMoves(role) })
+	checked := checkWinning(t, r, n, 11, "decisive", func(role int, _ *reasoner.State) []int32 { return r.DecisiveMoves()[role] })
 	t.Logf("%d decisive moves checked", checked)
 }
 
@@ -111,7 +111,7 @@ func checkWinning(t *testing.T, r *propnet.Reasoner, n int, stream uint64, what 
 	roles := len(r.Roles())
 	best := make([]int, roles)
 	for role := range roles {
-		_, best[role], _ = r.GoalConditions(role)
+		best[role] = propnet.BestGoal(r, role)
 	}
 	checked := 0
 	for g := range n {
@@ -191,10 +191,9 @@ const guard = `
 `
 
 // reckless chooses (step 9) when it can, else (step 5), else the first
-// move; as a Retracter it takes its moves back when careful.
+// move, and counts the moves taken back.
 type reckless struct {
 	r         *propnet.Reasoner
-	careful   bool
 	retracted int
 }
 
@@ -209,16 +208,13 @@ func (p *reckless) Choose(role int, legal []int32) int {
 	return 0
 }
 
-func (p *reckless) Retract(role int) bool {
-	if p.careful {
-		p.retracted++
-	}
-	return p.careful
-}
+func (p *reckless) ChooseWin(role int, wins []int32) int { return 0 }
 
-// TestCarefulPlayout checks policy playouts whose policy is a Retracter:
+func (p *reckless) Retract(role int) { p.retracted++ }
+
+// TestCarefulPlayout checks playouts playing decisive moves (WinPlayout):
 // a move that lets the other player win at once is taken back and another
-// played, and kept when the policy declines.
+// played, and kept in a policy playout, which plays no wins.
 func TestCarefulPlayout(t *testing.T) {
 	pn, _ := newBoth(t, guard)
 	if got := decisiveText(pn, 0); !slices.Equal(got, []string{"(step 9)"}) {
@@ -226,9 +222,16 @@ func TestCarefulPlayout(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, careful := range []bool{true, false} {
-		p := &reckless{r: pn, careful: careful}
+		p := &reckless{r: pn}
 		s, _ := pn.Initial(ctx)
-		end, steps, err := pn.PolicyPlayout(ctx, s, p, 100)
+		var end *reasoner.State
+		var steps int
+		var err error
+		if careful {
+			end, steps, err = pn.WinPlayout(ctx, s, p, reasoner.Wins{Decisive: pn.DecisiveMoves()}, 100)
+		} else {
+			end, steps, err = pn.PolicyPlayout(ctx, s, p, 100)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,15 +267,46 @@ func TestCarefulPlayout(t *testing.T) {
 		{guard + "(init (open b)) (closer 4)", []int{0, 0}, 10, 10},
 	} {
 		open, _ := newBoth(t, tt.rules)
-		open.DecisiveMoves(0) // which makes its playouts careful
-		p := &reckless{r: open, careful: true}
+		p := &reckless{r: open}
 		s, _ := open.Initial(ctx)
-		end, steps, err := open.PolicyPlayout(ctx, s, p, 100)
+		end, steps, err := open.WinPlayout(ctx, s, p, reasoner.Wins{Decisive: open.DecisiveMoves()}, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if goals, _ := open.Goals(ctx, end); !slices.Equal(goals, tt.goals) || steps != tt.steps || p.retracted != tt.retracted {
 			t.Errorf("%s: goals %v after %d steps, %d moves taken back; want %v after %d, %d taken back (%v)", tt.rules[len(guard):], goals, steps, p.retracted, tt.goals, tt.steps, tt.retracted, end.Facts())
 		}
+	}
+}
+
+// TestReadingChangesNothing checks that reading the wins leaves policy
+// playouts as they were: only a WinPlayout given them plays them. In
+// guard, a reckless first player opens 9 and the second steps onto it,
+// before the wins are read and after, even with a policy that could take
+// moves back.
+func TestReadingChangesNothing(t *testing.T) {
+	pn, _ := newBoth(t, guard)
+	ctx := context.Background()
+	s, _ := pn.Initial(ctx)
+	play := func() ([]int, int) {
+		t.Helper()
+		p := &reckless{r: pn}
+		end, steps, err := pn.PolicyPlayout(ctx, s, p, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.retracted != 0 {
+			t.Errorf("a policy playout took back %d moves", p.retracted)
+		}
+		goals, _ := pn.Goals(ctx, end)
+		return goals, steps
+	}
+	goals, steps := play()
+	if len(pn.DecisiveMoves()[1]) == 0 {
+		t.Fatal("no decisive move read for b")
+	}
+	pn.WinConditions()
+	if again, againSteps := play(); !slices.Equal(again, goals) || againSteps != steps || !slices.Equal(goals, []int{0, 100}) {
+		t.Errorf("goals %v after %d steps, then %v after %d once the wins were read; want [0 100] after 2 both times", goals, steps, again, againSteps)
 	}
 }

@@ -66,9 +66,9 @@ type Reasoner struct {
 }
 
 var (
-	_ reasoner.Reasoner        = (*Reasoner)(nil)
-	_ reasoner.Playouter       = (*Reasoner)(nil)
-	_ reasoner.PolicyPlayouter = (*Reasoner)(nil)
+	_ reasoner.Reasoner  = (*Reasoner)(nil)
+	_ reasoner.Playouter = (*Reasoner)(nil)
+	_ reasoner.WinReader = (*Reasoner)(nil)
 )
 
 // New grounds d and builds its network. ctx bounds the time spent; past it,
@@ -287,7 +287,7 @@ func (r *Reasoner) Goals(ctx context.Context, s *reasoner.State) ([]int, error) 
 // or maxSteps steps, as reasoner.Playout does and drawing the same random
 // numbers, without building a state or a move on the way.
 func (r *Reasoner) Playout(ctx context.Context, s *reasoner.State, rng *rand.Rand, maxSteps int) (*reasoner.State, int, error) {
-	return r.play(ctx, s, nil, rng, maxSteps)
+	return r.play(ctx, s, nil, nil, winPlay{}, rng, maxSteps)
 }
 
 // Moves returns every move role can ever make, sorted: a move's number in
@@ -303,12 +303,33 @@ func (r *Reasoner) Moves(role int) []reasoner.Move {
 // PolicyPlayout plays joint moves chosen by p from s until a terminal state
 // or maxSteps steps, without building a state or a move on the way.
 func (r *Reasoner) PolicyPlayout(ctx context.Context, s *reasoner.State, p reasoner.Policy, maxSteps int) (*reasoner.State, int, error) {
-	return r.play(ctx, s, p, nil, maxSteps)
+	return r.play(ctx, s, p, nil, winPlay{}, nil, maxSteps)
 }
 
-// play is Playout when p is nil, drawing every role's move from rng, and
-// PolicyPlayout otherwise.
-func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Policy, rng *rand.Rand, maxSteps int) (*reasoner.State, int, error) {
+// WinPlayout is PolicyPlayout playing the wins of wins, as
+// reasoner.WinReader describes: the kinds of wins it holds, as r reads
+// them (DecisiveMoves, WinConditions).
+func (r *Reasoner) WinPlayout(ctx context.Context, s *reasoner.State, p reasoner.WinPolicy, wins reasoner.Wins, maxSteps int) (*reasoner.State, int, error) {
+	var k winPlay
+	if wins.Decisive != nil {
+		r.net.decisive.find(r.net)
+		k.decisive = r.net.decisive.bits != nil
+	}
+	if wins.OnFacts != nil {
+		r.net.wins.find(r.net)
+		k.onFacts = r.net.wins.some
+	}
+	return r.play(ctx, s, p, p, k, nil, maxSteps)
+}
+
+// winPlay is the kinds of wins a WinPlayout plays: decisive moves, wins
+// on facts.
+type winPlay struct{ decisive, onFacts bool }
+
+// play is Playout when p is nil, drawing every role's move from rng,
+// PolicyPlayout when wp is nil, and otherwise WinPlayout, with wp the
+// policy p, playing the kinds of wins of k.
+func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Policy, wp reasoner.WinPolicy, k winPlay, rng *rand.Rand, maxSteps int) (*reasoner.State, int, error) {
 	words, err := r.stateWords(s)
 	if err != nil {
 		return s, 0, err
@@ -316,10 +337,8 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 	cur := r.words
 	copy(cur, words)
 	done := func() *reasoner.State { return reasoner.NewEncodedState(r.net.enc, slices.Clone(cur)) }
-	rt, _ := p.(reasoner.Retracter)
-	ws, seek := p.(reasoner.WinSeeker)
-	seek = seek && r.net.wins.known() && ws.SeekWins()
-	careful := rt != nil && (r.net.decisive.known() || seek)
+	seek := wp != nil && k.onFacts
+	careful := wp != nil && (k.decisive || seek)
 	r.cleared = noRole
 	for step := 0; step < maxSteps; step++ {
 		if step&63 == 63 {
@@ -356,7 +375,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 				}
 				var i int
 				if seek && (cleared == noRole || cleared == role) && r.keepWins(role, cur) {
-					i = ws.ChooseWin(role, r.ids)
+					i = wp.ChooseWin(role, r.ids)
 				} else {
 					i = p.Choose(role, r.ids)
 				}
@@ -373,7 +392,7 @@ func (r *Reasoner) play(ctx context.Context, s *reasoner.State, p reasoner.Polic
 			r.joint = append(r.joint, ps[id].input)
 		}
 		if careful && mover >= 0 {
-			if err := r.careful(rt, mover, chosen, cur, seek); err != nil {
+			if err := r.careful(wp, mover, chosen, cur, k.decisive, seek); err != nil {
 				return done(), step, fmt.Errorf("step %d: %w", step, err)
 			}
 			continue
@@ -392,16 +411,15 @@ const (
 )
 
 // careful plays the joint move r.joint, in which mover alone chose, its
-// choice chosen of r.ids, from the state cur into cur, as a playout
-// whose policy is a Retracter: while the state reached lets another role
-// play a decisive move, or with seek a win on facts (winfacts.go) that
-// holds in it, and the policy agrees, the move is taken back and the
-// policy asked again without it (anti-decisive moves: a move that hands
-// the game over is played only when every other does too). Where a
-// decisive win was open whatever the move, only the moves that close it
-// whatever the state are tried; a win on facts is tried against at most
-// maxWinRetracts moves.
-func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint64, seek bool) error {
+// choice chosen of r.ids, from the state cur into cur, as a WinPlayout
+// does: while the state reached lets another role play a decisive move,
+// with decisive, or with seek a win on facts (winfacts.go) that holds in
+// it, the move is taken back and the policy asked again without it
+// (anti-decisive moves: a move that hands the game over is played only
+// when every other does too). Where a decisive win was open whatever the
+// move, only the moves that close it whatever the state are tried; a win
+// on facts is tried against at most maxWinRetracts moves.
+func (r *Reasoner) careful(wp reasoner.WinPolicy, mover, chosen int, cur []uint64, decisive, seek bool) error {
 	copy(r.prev, cur)
 	net, m := r.machineFor(cur)
 	tries := 0
@@ -416,10 +434,11 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 		if nm.value(nnet.terminal) {
 			return nil
 		}
-		open, onFacts := r.alternatives(net, nm, mover, chosen, seek, cur)
-		if !open || onFacts && tries >= maxWinRetracts || !rt.Retract(mover) {
+		open, onFacts := r.alternatives(net, nm, mover, chosen, decisive, seek, cur)
+		if !open || onFacts && tries >= maxWinRetracts {
 			return nil
 		}
+		wp.Retract(mover)
 		if onFacts {
 			tries++
 		}
@@ -428,7 +447,7 @@ func (r *Reasoner) careful(rt reasoner.Retracter, mover, chosen int, cur []uint6
 		loadQuery(net, m, cur)
 		i := 0
 		if len(r.ids) > 1 {
-			i = rt.Choose(mover, r.ids)
+			i = wp.Choose(mover, r.ids)
 			if i < 0 || i >= len(r.ids) {
 				return fmt.Errorf("the policy chose move %d of %d for %s", i, len(r.ids), net.roles[mover])
 			}
@@ -445,14 +464,14 @@ const maxWinRetracts = 8
 
 // alternatives reports whether, in the state m holds, words, reached by
 // mover's move r.ids[chosen] in the joint move r.joint of net, another
-// role has a decisive move, or with seek a win on facts, and mover had
-// other moves that may not allow it; if so, it leaves those in r.ids.
-// onFacts reports that the win is on facts only.
-func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, seek bool, words []uint64) (open, onFacts bool) {
+// role has, with decisive, a decisive move, or with seek a win on facts,
+// and mover had other moves that may not allow it; if so, it leaves those
+// in r.ids. onFacts reports that the win is on facts only.
+func (r *Reasoner) alternatives(net *network, m *machine, mover, chosen int, decisive, seek bool, words []uint64) (open, onFacts bool) {
 	d := r.net.decisive
 	threat := false
 	for role, win := range d.bits {
-		if role != mover && win != nil {
+		if decisive && role != mover && win != nil {
 			for i, w := range m.legalWords(role) {
 				threat = threat || w&win[i] != 0
 			}

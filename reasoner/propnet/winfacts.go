@@ -5,12 +5,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ggp-go/ggp/reasoner"
 )
 
-// Wins conditioned on a few facts of the state (reasoner.FactWinner): in
+// Wins conditioned on a few facts of the state (reasoner.WinReader): in
 // connect four a disc dropped into a column wins when three of the
 // role's discs stand in a line with the square it lands on, and the square
 // below is taken. Decisive moves (decisive.go) are the wins that need no
@@ -27,8 +26,6 @@ import (
 // its facts known, every other fact and every other role's move unknown,
 // and keeps it only if the terminal and the best goal come out true: what
 // the generator gets wrong, the verifier rejects.
-
-var _ reasoner.FactWinner = (*Reasoner)(nil)
 
 // Bounds of the search for wins on facts. maxWinWork bounds, per role, the
 // literals written and compared by the generator and the gate inputs read
@@ -47,40 +44,24 @@ const (
 	winSampleSteps = 200
 )
 
-// WinConditions returns the moves of role, in the numbering of Moves, that
-// end the game at once with role's highest goal whatever the other roles
-// play, in every state where some facts hold, with those facts. Moves that
-// win wherever they are played are DecisiveMoves and not among them. The
-// first call finds them for every role, within a bound of time; later
-// calls only read them. Once asked for, policy playouts whose policy is a
-// reasoner.WinSeeker play them (see reasoner.FactWinner).
-func (r *Reasoner) WinConditions(role int) []reasoner.WinCondition {
+// WinConditions returns, per role, the moves in the numbering of Moves
+// that end the game at once with the role's highest goal whatever the
+// other roles play, in every state where some facts hold, with those
+// facts. Moves that win wherever they are played are DecisiveMoves and
+// not among them. The first call finds them, for r and its forks, within
+// a bound of time; the caller must not modify the slices.
+func (r *Reasoner) WinConditions() [][]reasoner.WinCondition {
 	w := r.net.wins
 	w.find(r.net)
-	if role < 0 || role >= len(w.pats) {
-		return nil
-	}
-	var out []reasoner.WinCondition
-	for _, p := range w.pats[role] {
-		c := reasoner.WinCondition{Move: p.move}
-		for _, l := range p.lits {
-			if f := r.net.facts[l>>1]; l&1 == 0 {
-				c.Pos = append(c.Pos, f)
-			} else {
-				c.Neg = append(c.Neg, f)
-			}
-		}
-		out = append(out, c)
-	}
-	return out
+	return w.conds
 }
 
 // winFacts holds the wins on facts once found, and for the playouts, each
 // role's as a trie of facts.
 type winFacts struct {
-	once sync.Once
-	done atomic.Bool
-	pats [][]winPattern // per role, by move
+	once  sync.Once
+	pats  [][]winPattern            // per role, by move
+	conds [][]reasoner.WinCondition // pats, as WinConditions returns them
 	// tries holds each role's patterns, of all its moves at once, for a
 	// playout to find in one walk every move with one that holds; nil
 	// for a role without any. some reports that a role has one.
@@ -93,10 +74,6 @@ type winFacts struct {
 	// maxDependencyWork.
 	writes, guard [][][]int32
 }
-
-// known reports whether the wins have been found and a role has one; it
-// does not look for them.
-func (w *winFacts) known() bool { return w.done.Load() && w.some }
 
 // A winTrie is a role's patterns as a trie of facts, in preorder, so that
 // patterns sharing facts test them once, whichever their moves (connect
@@ -209,6 +186,20 @@ func holdingPlain(pats []winPattern, words, held []uint64) bool {
 func (w *winFacts) find(net *network) {
 	w.once.Do(func() {
 		w.pats = net.findWinFacts()
+		w.conds = make([][]reasoner.WinCondition, len(net.roles))
+		for role, pats := range w.pats {
+			for _, p := range pats {
+				c := reasoner.WinCondition{Move: p.move}
+				for _, l := range p.lits {
+					if f := net.facts[l>>1]; l&1 == 0 {
+						c.Pos = append(c.Pos, f)
+					} else {
+						c.Neg = append(c.Neg, f)
+					}
+				}
+				w.conds[role] = append(w.conds[role], c)
+			}
+		}
 		w.tries = make([]*winTrie, len(net.roles))
 		var freq []float64
 		for role, pats := range w.pats {
@@ -224,7 +215,6 @@ func (w *winFacts) find(net *network) {
 		if w.some {
 			w.dependencies(net)
 		}
-		w.done.Store(true)
 	})
 }
 

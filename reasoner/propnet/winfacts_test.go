@@ -20,7 +20,7 @@ import (
 // winText writes role's wins on facts as "move: +fact -fact", sorted.
 func winText(r *propnet.Reasoner, role int) []string {
 	var out []string
-	for _, c := range r.WinConditions(role) {
+	for _, c := range r.WinConditions()[role] {
 		s := string(r.Moves(role)[c.Move]) + ":"
 		for _, f := range c.Pos {
 			s += " +" + string(f)
@@ -84,8 +84,8 @@ func TestWinConditions(t *testing.T) {
 			if got := winText(r, tt.role); !slices.Equal(got, tt.want) {
 				t.Errorf("wins on facts %q, want %q", got, tt.want)
 			}
-			for _, c := range r.WinConditions(tt.role) {
-				if len(c.Pos)+len(c.Neg) == 0 || slices.Contains(r.DecisiveMoves(tt.role), c.Move) {
+			for _, c := range r.WinConditions()[tt.role] {
+				if len(c.Pos)+len(c.Neg) == 0 || slices.Contains(r.DecisiveMoves()[tt.role], c.Move) {
 					t.Errorf("%s listed with facts %v %v, a decisive move", r.Moves(tt.role)[c.Move], c.Pos, c.Neg)
 				}
 			}
@@ -125,10 +125,10 @@ func TestWinConditionsCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			r.WinConditions(0)
+			r.WinConditions()
 			t.Logf("found in %v", time.Since(start))
 			for role := range r.Roles() {
-				n := len(r.WinConditions(role))
+				n := len(r.WinConditions()[role])
 				t.Logf("%s: %d wins on facts, %d moves", r.Roles()[role], n, len(r.Moves(role)))
 				if n < tt.min || n > tt.max {
 					t.Errorf("%s: %d wins on facts, want %d to %d", r.Roles()[role], n, tt.min, tt.max)
@@ -151,7 +151,7 @@ func checkWinsSound(t *testing.T, r *propnet.Reasoner, n int) {
 	t.Helper()
 	conds := make([][]reasoner.WinCondition, len(r.Roles()))
 	for role := range conds {
-		conds[role] = r.WinConditions(role)
+		conds[role] = r.WinConditions()[role]
 	}
 	var moves []int32
 	checked := checkWinning(t, r, n, 13, "winning on facts", func(role int, s *reasoner.State) []int32 {
@@ -166,12 +166,30 @@ func checkWinsSound(t *testing.T, r *propnet.Reasoner, n int) {
 	t.Logf("%d wins on facts checked", checked)
 }
 
-// first is a policy that chooses the first move offered; as a WinSeeker
-// it seeks wins when seek is set, and as a Retracter takes moves back
-// then.
+// holds reports whether one of cs holds in s.
+func holds(cs []reasoner.Condition, s *reasoner.State) bool {
+	facts := s.Facts()
+	for _, c := range cs {
+		ok := true
+		for _, f := range c.Pos {
+			_, in := slices.BinarySearch(facts, f)
+			ok = ok && in
+		}
+		for _, f := range c.Neg {
+			_, in := slices.BinarySearch(facts, f)
+			ok = ok && !in
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// first is a policy that chooses the first move offered, and the first
+// win, and counts the wins chosen and the moves taken back.
 type first struct {
 	r                *propnet.Reasoner
-	seek             bool
 	wins, retracted  int
 	winMoves, chosen []string
 }
@@ -181,8 +199,6 @@ func (p *first) Choose(role int, legal []int32) int {
 	return 0
 }
 
-func (p *first) SeekWins() bool { return p.seek }
-
 func (p *first) ChooseWin(role int, wins []int32) int {
 	p.wins++
 	for _, id := range wins {
@@ -191,12 +207,7 @@ func (p *first) ChooseWin(role int, wins []int32) int {
 	return 0
 }
 
-func (p *first) Retract(role int) bool {
-	if p.seek {
-		p.retracted++
-	}
-	return p.seek
-}
+func (p *first) Retract(role int) { p.retracted++ }
 
 // claim is pairs where a place one player stands on is closed to the
 // other, and the pairs are 1 and 3, 2 and 4: a win can be blocked.
@@ -221,8 +232,8 @@ const claim = `
 (<= (goal ?r 0) (role ?r) (not (won ?r)))
 `
 
-// TestWinSeekingPlayout checks policy playouts whose policy, choosing the
-// first move offered, seeks wins on facts. In pairs, a steps onto 1; b's
+// TestWinSeekingPlayout checks playouts playing wins on facts (WinPlayout)
+// whose policy chooses the first move offered. In pairs, a steps onto 1; b's
 // step onto 1 leaves a its win onto 2, but no move of b's writes what
 // that win reads (a on 1, a's turn), so none would close it: b keeps it,
 // and a plays its win. In claim, b's step onto 2 leaves a its win onto 3
@@ -251,10 +262,16 @@ func TestWinSeekingPlayout(t *testing.T) {
 			[]string{"(step 1)", "(step 2)", "(step 3)"}},
 	} {
 		r, _ := newBoth(t, tt.rules)
-		r.WinConditions(0)
-		p := &first{r: r, seek: tt.seek}
+		p := &first{r: r}
 		s, _ := r.Initial(ctx)
-		end, steps, err := r.PolicyPlayout(ctx, s, p, 20)
+		var end *reasoner.State
+		var steps int
+		var err error
+		if tt.seek {
+			end, steps, err = r.WinPlayout(ctx, s, p, reasoner.Wins{OnFacts: r.WinConditions()}, 20)
+		} else {
+			end, steps, err = r.PolicyPlayout(ctx, s, p, 20)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,12 +319,12 @@ func BenchmarkWinConditions(b *testing.B) {
 				runtime.GC() // the grounding's garbage
 				c0 := cpuTime()
 				b.StartTimer()
-				r.WinConditions(0)
+				r.WinConditions()
 				b.StopTimer()
 				cpu += cpuTime() - c0
 				counts = counts[:0]
 				for role := range r.Roles() {
-					counts = append(counts, len(r.WinConditions(role)))
+					counts = append(counts, len(r.WinConditions()[role]))
 				}
 			}
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
@@ -318,24 +335,16 @@ func BenchmarkWinConditions(b *testing.B) {
 	}
 }
 
-// uniform is a policy that chooses uniformly, seeks wins when seek is set,
-// and takes moves back then, counting them.
+// uniform is a policy that chooses uniformly, and counts the moves taken
+// back.
 type uniform struct {
 	rng       *rand.Rand
-	seek      bool
 	retracted int
 }
 
 func (p *uniform) Choose(role int, legal []int32) int   { return p.rng.IntN(len(legal)) }
-func (p *uniform) SeekWins() bool                       { return p.seek }
 func (p *uniform) ChooseWin(role int, wins []int32) int { return p.rng.IntN(len(wins)) }
-func (p *uniform) Retract(role int) bool                { p.retracted += b2i(p.seek); return p.seek }
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
+func (p *uniform) Retract(role int)                     { p.retracted++ }
 
 // BenchmarkWinSeekingPlayout measures connect four's policy playouts from
 // the initial state with a uniform policy, seeking wins on facts and not,
@@ -347,7 +356,7 @@ func BenchmarkWinSeekingPlayout(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r.WinConditions(0)
+	wins := reasoner.Wins{OnFacts: r.WinConditions()}
 	ctx := context.Background()
 	s, _ := r.Initial(ctx)
 	for _, v := range []struct {
@@ -358,11 +367,17 @@ func BenchmarkWinSeekingPlayout(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) {
 			propnet.SetPlainWins(r, v.plain)
 			defer propnet.SetPlainWins(r, false)
-			p := &uniform{rng: rand.New(rand.NewPCG(1, 2)), seek: seek}
+			p := &uniform{rng: rand.New(rand.NewPCG(1, 2))}
 			steps := 0
 			cpu0 := cpuTime()
 			for b.Loop() {
-				_, n, err := r.PolicyPlayout(ctx, s, p, 1000)
+				var n int
+				var err error
+				if seek {
+					_, n, err = r.WinPlayout(ctx, s, p, wins, 1000)
+				} else {
+					_, n, err = r.PolicyPlayout(ctx, s, p, 1000)
+				}
 				if err != nil {
 					b.Fatal(err)
 				}

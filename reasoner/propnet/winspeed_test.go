@@ -36,8 +36,8 @@ func winGame(t *testing.T, name, rules string) *propnet.Reasoner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.WinConditions(0)
-	r.DecisiveMoves(0)
+	r.WinConditions()
+	r.DecisiveMoves()
 	return r
 }
 
@@ -55,7 +55,7 @@ func TestWinHoldsFast(t *testing.T) {
 			conds := make([][][]reasoner.Condition, roles) // by role and move
 			for role := range roles {
 				conds[role] = make([][]reasoner.Condition, len(r.Moves(role)))
-				for _, c := range r.WinConditions(role) {
+				for _, c := range r.WinConditions()[role] {
 					conds[role][c.Move] = append(conds[role][c.Move], c.Condition)
 				}
 			}
@@ -92,19 +92,18 @@ func TestWinHoldsFast(t *testing.T) {
 				}
 			}
 			t.Logf("%d states, %d wins on facts held", states, held)
-			if len(r.WinConditions(0)) > 0 && held == 0 {
+			if len(r.WinConditions()[0]) > 0 && held == 0 {
 				t.Errorf("no win on facts held in %d states: nothing compared", states)
 			}
 		})
 	}
 }
 
-// recorder is a policy choosing at random, seeking wins, and taking moves
-// back three times in four, that writes down every call and its answer.
+// recorder is a policy choosing at random that writes down every call
+// and its answer.
 type recorder struct {
-	rng  *rand.Rand
-	seek bool
-	log  []string
+	rng *rand.Rand
+	log []string
 }
 
 func (p *recorder) Choose(role int, legal []int32) int {
@@ -113,18 +112,14 @@ func (p *recorder) Choose(role int, legal []int32) int {
 	return i
 }
 
-func (p *recorder) SeekWins() bool { return p.seek }
-
 func (p *recorder) ChooseWin(role int, wins []int32) int {
 	i := p.rng.IntN(len(wins))
 	p.log = append(p.log, fmt.Sprintf("win %d %v %d", role, wins, i))
 	return i
 }
 
-func (p *recorder) Retract(role int) bool {
-	ok := p.rng.IntN(4) > 0
-	p.log = append(p.log, fmt.Sprintf("retract %d %v", role, ok))
-	return ok
+func (p *recorder) Retract(role int) {
+	p.log = append(p.log, fmt.Sprintf("retract %d", role))
 }
 
 // TestWinSeekingPlayoutSame checks that policy playouts seeking wins on
@@ -146,13 +141,19 @@ func TestWinSeekingPlayoutSame(t *testing.T) {
 			walk := rand.New(rand.NewPCG(5, 23))
 			start, _ := r.Initial(ctx)
 			for n := range playouts {
-				fast := &recorder{rng: rand.New(rand.NewPCG(uint64(n), 1)), seek: n%8 != 7}
-				slow := &recorder{rng: rand.New(rand.NewPCG(uint64(n), 1)), seek: fast.seek}
-				end, steps, err := r.PolicyPlayout(ctx, start, fast, 300)
+				fast := &recorder{rng: rand.New(rand.NewPCG(uint64(n), 1))}
+				slow := &recorder{rng: rand.New(rand.NewPCG(uint64(n), 1))}
+				// One playout in eight plays the decisive moves alone.
+				play := reasoner.Wins{Decisive: r.DecisiveMoves(), OnFacts: r.WinConditions()}
+				playPlain := reasoner.Wins{Decisive: plain.DecisiveMoves(), OnFacts: plain.WinConditions()}
+				if n%8 == 7 {
+					play.OnFacts, playPlain.OnFacts = nil, nil
+				}
+				end, steps, err := r.WinPlayout(ctx, start, fast, play, 300)
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantEnd, wantSteps, err := plain.PolicyPlayout(ctx, start, slow, 300)
+				wantEnd, wantSteps, err := plain.WinPlayout(ctx, start, slow, playPlain, 300)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -183,7 +184,7 @@ func TestWinSeekingPlayoutSame(t *testing.T) {
 				start, _ = r.Next(ctx, start, joint)
 			}
 			t.Logf("%d playouts, %d policy calls the same, %d wins chosen, %d retracts asked", playouts, calls, wins, retracts)
-			if len(r.WinConditions(0)) > 0 && wins+retracts == 0 {
+			if len(r.WinConditions()[0]) > 0 && wins+retracts == 0 {
 				t.Errorf("%d wins chosen, %d retracts asked: the wins on facts were not exercised", wins, retracts)
 			}
 		})

@@ -99,9 +99,9 @@ type Host interface {
 	// OfferLine proposes line, which scores score (a goal / 100) from the
 	// root of generation gen, as the best line.
 	OfferLine(gen uint64, line []reasoner.Move, score float64)
-	// SetFocus asks for all the workers' time (while the search runs
+	// SetExclusive asks for all the workers' time (while the search runs
 	// toward a known goal state) or gives it back.
-	SetFocus(on bool)
+	SetExclusive(on bool)
 	// Expanded counts a node expanded; Failed reports an error of the
 	// reasoner during an expansion.
 	Expanded()
@@ -226,7 +226,7 @@ func (p *Search) take() puzzleTask {
 		return puzzleTask{}
 	}
 	if p.host.MemoryFull() || p.host.BestScore() >= 1 {
-		p.host.SetFocus(false)
+		p.host.SetExclusive(false)
 		return puzzleTask{}
 	}
 	for {
@@ -267,7 +267,7 @@ func (p *Search) take() puzzleTask {
 		}
 		if len(p.next[d]) == 0 {
 			p.phase = puzzleDone
-			p.host.SetFocus(false)
+			p.host.SetExclusive(false)
 			return puzzleTask{}
 		}
 		p.dir, p.level, p.next[d], p.pos = d, p.next[d], nil, 0
@@ -283,7 +283,7 @@ func (p *Search) meetLines() puzzleTask {
 		return puzzleTask{}
 	}
 	p.bidi = false
-	p.host.SetFocus(false)
+	p.host.SetExclusive(false)
 	c := candidate{line: p.lineTo(p.meet)}
 	for y := p.meet; y != p.goal; {
 		y = y.par[bwd]
@@ -312,7 +312,7 @@ func (p *Search) start(ignore map[string]bool, goal *pnode) puzzleTask {
 		p.goal = goal
 		goal.dist[bwd] = 0
 		p.bidi = true
-		p.host.SetFocus(true)
+		p.host.SetExclusive(true)
 		p.next[bwd] = []*pnode{goal}
 		goal.queued[bwd] = true
 	}
@@ -400,6 +400,6 @@ func (p *Search) release() {
 	p.countedBytes.Store(0)
 	p.root, p.goal, p.meet, p.level, p.next = nil, nil, nil, nil, [2][]*pnode{}
 	p.bidi = false
-	p.host.SetFocus(false)
+	p.host.SetExclusive(false)
 	p.host.SizeChanged()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
@@ -99,19 +100,19 @@ func TestResist(t *testing.T) {
 }
 
 // TestHeuristicPrior checks that, the first time the tree grows below a
-// state, each move of its mover gets HeuristicPrior visits of the value
-// the heuristic gives the state it reaches: in nim from 10, a heuristic
-// that likes a pile of 8 for first makes taking 2 look better than taking
-// 1 after a single playout, and without the prior the root holds only
-// that playout's visit.
+// state, each move of its mover gets HeuristicPriorVisits visits of the
+// value the heuristic gives the state it reaches: in nim from 10, a
+// heuristic that likes a pile of 8 for first makes taking 2 look better
+// than taking 1 after a single playout, and without the prior the root
+// holds only that playout's visit.
 func TestHeuristicPrior(t *testing.T) {
 	h := pileOf8()
 	for _, prior := range []int{0, 5} {
-		setting := prior
-		if prior == 0 {
-			setting = -1 // off; 0 selects the default
+		cfg := Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: Off, HeuristicPriorVisits: 3}
+		if prior > 0 {
+			cfg.HeuristicPrior, cfg.HeuristicPriorVisits = On, prior
 		}
-		s := newSearch(t, nim(10), Config{Workers: 1, Heuristic: On, HeuristicCut: Off, HeuristicPrior: setting})
+		s := newSearch(t, nim(10), cfg)
 		s.heur.Store(h)
 		w := newWorker(s, 1, 0)
 		w.iterate(context.Background(), s.main)
@@ -192,17 +193,18 @@ func TestWins(t *testing.T) {
 		if (wins == On) != (won == playouts) {
 			t.Errorf("wins %v: the first player won %d of %d playouts", wins, won, playouts)
 		}
-		// A choice taken back is forgotten, with Wins only.
-		w.pp = r
-		w.seq = w.seq[:0]
-		w.Choose(0, []int32{0, 1})
-		kept := 1
-		if wins == On {
-			kept = 0
+		if (wins == On) != s.winPlay {
+			t.Errorf("wins %v: playouts play wins %v", wins, s.winPlay)
 		}
-		if ok := w.Retract(0); ok != (wins == On) || len(w.seq) != kept {
-			t.Errorf("wins %v: Retract = %v, %d moves recorded after it", wins, ok, len(w.seq))
-		}
+	}
+	// A choice taken back is forgotten.
+	s := newSearch(t, r, Config{Workers: 1})
+	w := newWorker(s, 1, 0)
+	w.pp = r
+	w.Choose(0, []int32{0, 1})
+	w.Retract(0)
+	if len(w.seq) != 0 {
+		t.Errorf("%d moves recorded after Retract, want none", len(w.seq))
 	}
 }
 
@@ -257,12 +259,22 @@ func TestWinFacts(t *testing.T) {
 			s := newSearch(t, r, Config{Workers: 1, WinFacts: winfacts})
 			w := newWorker(s, 1, 0)
 			w.pp = r
+			if (winfacts == On) != s.winPlay {
+				t.Errorf("%s, winfacts %v: playouts play wins %v", tt.init, winfacts, s.winPlay)
+			}
 			claimed, wins := 0, 0
 			const playouts = 200
 			for range playouts {
 				w.seq = w.seq[:0]
-				// The first step only: a forced move is not recorded.
-				end, _, err := r.PolicyPlayout(ctx, s.root.state, w, 1)
+				// The first step only, played as policyPlayout plays it:
+				// a forced move is not recorded.
+				var end *reasoner.State
+				var err error
+				if s.winPlay {
+					end, _, err = r.WinPlayout(ctx, s.root.state, w, s.playWins, 1)
+				} else {
+					end, _, err = r.PolicyPlayout(ctx, s.root.state, w, 1)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -29,12 +29,10 @@ import (
 // its value that of the terminal state reached, which becomes the child of
 // the winning move, and reports true; with a heuristic prior it scores the
 // state each move reaches, by its goals if it is terminal and otherwise by
-// the heuristic, and gives the move that many visits of that value, and
-// with HeuristicMinimax keeps those scores, every role's, as the minimax
-// values of the moves (minimax.go).
+// the heuristic, and gives the move that many visits of that value.
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	var h *heurCache
-	if w.prior > 0 || w.hmix > 0 {
+	if w.prior > 0 {
 		h = w.heuristic()
 	}
 	if !w.prove && h == nil {
@@ -42,7 +40,6 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 	}
 	m := n.mover
 	w.priors = w.priors[:0]
-	w.minimax = w.minimax[:0]
 	joint := w.moves
 	for role, ms := range n.moves {
 		joint[role] = ms[0]
@@ -76,14 +73,8 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 			}
 		}
 		w.priors = append(w.priors, w.check[m])
-		if w.hmix > 0 {
-			w.minimax = append(w.minimax, w.check...)
-		}
 	}
-	if h != nil && w.hmix > 0 {
-		n.setMinimax(w.minimax)
-	}
-	if h != nil && w.prior > 0 {
+	if h != nil {
 		off := int(n.off[m])
 		for i, v := range w.priors {
 			n.n[off+i].Add(w.prior)
@@ -136,18 +127,18 @@ func (w *worker) dropLast() {
 	w.path, w.idx, w.joint = w.path[:k], w.idx[:k*nr], w.joint[:k]
 }
 
-// decisiveBits returns, per role, the moves dm reads as winning at once
-// wherever they are played, as bits over pp's numbering of the role's
-// moves; nil for a role without any, and nil when no role has any.
-func decisiveBits(dm reasoner.DecisiveMover, pp reasoner.PolicyPlayouter, roles int) [][]uint64 {
+// decisiveBits returns, per role, the decisive moves of decisive (those
+// reasoner.WinReader reads as winning at once wherever they are played)
+// as bits over pp's numbering of the role's moves; nil for a role
+// without any, and nil when no role has any.
+func decisiveBits(decisive [][]int32, pp reasoner.PolicyPlayouter) [][]uint64 {
 	var bits [][]uint64
-	for role := range roles {
-		ms := dm.DecisiveMoves(role)
+	for role, ms := range decisive {
 		if len(ms) == 0 {
 			continue
 		}
 		if bits == nil {
-			bits = make([][]uint64, roles)
+			bits = make([][]uint64, len(decisive))
 		}
 		bits[role] = make([]uint64, (len(pp.Moves(role))+63)/64)
 		for _, m := range ms {
