@@ -34,6 +34,22 @@ func (p heldPlayer) Start(ctx context.Context, m *player.Match) error {
 	return ctx.Err()
 }
 
+// serveQuietly serves p on a loopback port, its errors discarded, until
+// cancel is called; served then receives what Serve returned.
+func serveQuietly(t *testing.T, p player.Player) (addr string, served <-chan error, cancel context.CancelFunc) {
+	t.Helper()
+	s := New(p)
+	s.ErrorLog = log.New(io.Discard, "", 0)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	return ln.Addr().String(), done, cancel
+}
+
 // TestShutdownCancelsCalls checks that Serve, once its context is done,
 // cancels the context of a player's call still under way after the grace
 // it gives them, waits for it to return, and leaves no goroutine: for a
@@ -52,20 +68,12 @@ func TestShutdownCancelsCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := heldPlayer{held: make(chan struct{}, 1), ended: make(chan error, 1)}
-			s := New(p)
-			s.ErrorLog = log.New(io.Discard, "", 0)
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
+			addr, served, cancel := serveQuietly(t, p)
 			defer cancel()
-			served := make(chan error, 1)
-			go func() { served <- s.Serve(ctx, ln) }()
 			replied := make(chan struct{})
 			go func() {
 				defer close(replied)
-				tt.send(ln.Addr().String(), "(START m1 red ((role red)) 6 6)")
+				tt.send(addr, "(START m1 red ((role red)) 6 6)")
 			}()
 			select {
 			case <-p.held:
@@ -101,17 +109,9 @@ func TestShutdownCancelsCalls(t *testing.T) {
 // the owner of that search.
 func TestShutdownEndsMatch(t *testing.T) {
 	d := playertest.LoadGame(t, "ticTacToe")
-	s := New(newPlayer(t, "mcts:workers=2", local.Options{}))
-	s.ErrorLog = log.New(io.Discard, "", 0)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
+	addr, served, cancel := serveQuietly(t, newPlayer(t, "mcts:workers=2", local.Options{}))
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	base := "http://" + addr
 	expect(t, "START", post(t, base, "(START m1 xplayer ("+rulesText(t, d)+") 1 1)"), "ready")
 	if m := post(t, base, "(PLAY m1 NIL)"); !strings.HasPrefix(m, "(mark ") {
 		t.Fatalf("PLAY: %q", m)
