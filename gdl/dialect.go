@@ -5,49 +5,12 @@ import (
 	"strings"
 )
 
-// GDL-II and the Dresden dialect.
-//
 // GDL-II (Thielscher, "A General Game Description Language for Incomplete
 // Information Games", AAAI 2010) adds two keywords to GDL: the role random,
-// which is nature's (the game master plays it, choosing uniformly among its
-// legal moves), and (sees ROLE PERCEPT), derived like next from the state
-// and the joint move, which tells each role what it perceives of a step.
-//
-// The public GDL-II games are written as the Dresden GameController plays
-// them, in a dialect Validate accepts without a word:
-//   - a percept may hold keywords as function symbols, as in
-//     (sees ?r (does ?p ?m)) or (sees ?r (legal ?r ?m));
-//   - the body of a sees rule may read next, the state after the move.
-//
-// Some of them also hold mistakes the Dresden GameController tolerates.
-// Where such a mistake has one meaning, Validate reports it as a warning
-// saying how it is read, and Repair rewrites the rule to say so in plain
-// GDL:
-//   - a variable that is the role argument of a legal, sees, goal or input
-//     head and that nothing binds ranges over the roles, as if (role ?r)
-//     were in the body (the game master asks each role in turn);
-//   - a variable that occurs in one negation and nowhere else is read as
-//     existential: (not (true (card talon ?v))) holds when no value of ?v
-//     makes (true (card talon ?v)) hold;
-//   - variables of one rule whose names differ only in case, as ?hPos and
-//     ?hpos, are one variable, as they are to the Dresden GameController,
-//     which ignores case;
-//   - a goal value with leading zeros, such as 00, is the integer it
-//     writes;
-//   - a relation or function name used with several arities names as many
-//     relations or functions, as in Prolog;
-//   - a base or input sentence with the wrong number of arguments declares
-//     nothing and is left out, since the game's rules do not depend on base
-//     and input.
-//
-// sees in a rule body, which GDL-II forbids, is read as a relation like any
-// other, with a warning; the dependency checks still reject legal, goal and
-// terminal rules that would then depend on the moves. Everything else keeps
-// its GDL meaning and verdict: a variable of a head that nothing binds
-// outside a role argument, for one, is an error, since the rule would hold
-// for infinitely many values.
-//
-// GDL descriptions are checked as before: none of this applies to them.
+// which is nature's, and (sees ROLE PERCEPT), derived like next from the
+// state and the joint move, which tells each role what it perceives of a
+// step. The public GDL-II games are written as the Dresden GameController
+// plays them; Repair documents how this package reads that dialect.
 
 // IsGDLII reports whether d is written in GDL-II: it declares the role
 // random or has a sees sentence. (A GDL game may name a role random too;
@@ -84,17 +47,52 @@ func (d *Description) IsGDLII() bool {
 }
 
 // Repair returns the description the reasoners play, and every problem
-// Validate finds in d. For a GDL-II description the result replaces each
-// mistake that Validate reports as a warning by the GDL that says what it
-// is read as (see IsGDLII and the list above): it adds the (role ?r) a
-// head lacks, moves an existential negation into a relation of its own,
-// renames variables, rewrites goal values and leaves out malformed base and
-// input sentences. Otherwise, and for a GDL description, it returns d
-// itself. Repair does not modify d; the result shares d's unchanged rules.
+// Validate finds in d.
 //
-// The errors among the problems are left as they are: a caller that plays
-// only descriptions free of them (as the reasoners do with GDL-II) checks
-// them with Errors.
+// A GDL description is returned as it is. A GDL-II description (see
+// IsGDLII) is read in the dialect of the Dresden GameController, which the
+// public GDL-II games are written in. Validate accepts without a word:
+//   - keywords as function symbols inside a percept, as in
+//     (sees ?r (does ?p ?m)) or (sees ?r (legal ?r ?m));
+//   - next in the body of a sees rule: a percept may depend on the state
+//     after the move.
+//
+// Some games hold mistakes the Dresden GameController plays through.
+// Where such a mistake has one meaning, Validate reports it as a warning
+// saying how it is read, and the description Repair returns says the same
+// in plain GDL:
+//   - a variable that is the role argument of a legal, sees, goal or input
+//     head and that nothing binds ranges over the roles, as if (role ?r)
+//     were in the body (the game master asks each role in turn): Repair
+//     adds that literal;
+//   - a variable that occurs in one negation and nowhere else is read as
+//     existential: (not (true (card talon ?v))) holds when no value of ?v
+//     makes (true (card talon ?v)) hold. Repair moves the negated sentence
+//     into a relation of its own, named exists_N, whose arguments are the
+//     negation's other variables;
+//   - variables of one rule whose names differ only in case, as ?hPos and
+//     ?hpos, are one variable, as to the Dresden GameController, which
+//     ignores case: Repair gives them the first spelling;
+//   - a goal value with leading zeros, such as 00, is the integer it
+//     writes: Repair writes it plainly;
+//   - a base or input sentence with the wrong number of arguments declares
+//     nothing, and Repair leaves it out: the rules of play never depend on
+//     base and input;
+//   - a relation or function name used with several arities names as many
+//     relations or functions, as in Prolog, where terms of different
+//     arities never match; the reasoners read them so as written;
+//   - sees in a rule body, which GDL-II forbids, is read as a relation like
+//     any other; the dependency checks still reject legal, goal and
+//     terminal rules that would then depend on the moves or the next state.
+//
+// Everything else keeps its GDL verdict: a variable of a head that nothing
+// binds outside a role argument, for one, is an error, since the rule
+// would hold for infinitely many values. The errors among the problems are
+// left as they are: a caller that plays only descriptions free of them
+// (as the reasoners do with GDL-II) checks them with Errors.
+//
+// Repair does not modify d; the result shares d's unchanged rules, and is
+// d itself when nothing is read otherwise than written.
 func Repair(d *Description) (*Description, []Problem) {
 	if d == nil {
 		return nil, nil

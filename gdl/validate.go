@@ -78,7 +78,7 @@ const maxNesting = 4000
 // A GDL-II description (see IsGDLII) is held to the restrictions of GDL-II
 // as the Dresden GameController's dialect writes it: the differences, and
 // the mistakes it reads through with a warning instead of an error, are
-// listed in dialect.go and at Repair.
+// listed at Repair.
 //
 // The errors are:
 //
@@ -176,7 +176,7 @@ type validator struct {
 	rules    []*Rule // the rules examined, as read: non-nil, with a head, not too deep
 
 	// gdl2 is set for a GDL-II description, which is read in the Dresden
-	// dialect (see dialect.go).
+	// dialect (see Repair).
 	gdl2 bool
 	// read maps each rule of d that the dialect reads otherwise than
 	// written to the rule as read, or to nil when it is ignored.
