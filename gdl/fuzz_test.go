@@ -183,3 +183,36 @@ func sameExpr(a, b *Expr) bool {
 	}
 	return true
 }
+
+// FuzzRepair checks that Repair never panics, leaves nothing to repair
+// and writes rules that read back.
+func FuzzRepair(f *testing.F) {
+	addSeeds(f)
+	for _, src := range []string{
+		"(role random) (<= (sees ?r x) (true on)) (<= (next off) (not (true (f ?x))))",
+		"(role a) (<= (sees a (does ?p ?m)) (does ?p ?m) (next (c ?X)) (true (c ?x)))",
+		"(role random) (legal ?r go) (goal ?r 007) (<= (base (c ?x) (role ?x))) (p a) (p a b)",
+		"(role random) (<= (legal ?p (m ?q)) (not (true (t ?p ?z))) (distinct ?q ?z))",
+	} {
+		f.Add([]byte(src))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d, err := ParseFile("f.kif", src)
+		if err != nil {
+			return
+		}
+		repaired, _ := Repair(d)
+		again, ps := Repair(repaired)
+		if again != repaired {
+			t.Errorf("repairing %q again changed it:\n%s\n%s", src, Format(repaired), Format(again))
+		}
+		for _, p := range ps {
+			if p.Severity == SeverityWarning && (p.Code == CodeCase || p.Code == CodeGoalValue) {
+				t.Errorf("repaired %q still has %v", src, p)
+			}
+		}
+		if _, err := ParseFile("f.kif", []byte(Format(repaired))); err != nil {
+			t.Errorf("repaired %q does not read back: %v", src, err)
+		}
+	})
+}

@@ -33,7 +33,10 @@ func (s Severity) String() string {
 }
 
 // The codes of the problems Validate reports. Each names one check; a
-// program can filter on them without parsing messages.
+// program can filter on them without parsing messages. In a GDL-II
+// description some of the errors are warnings instead, for the mistakes
+// the Dresden dialect reads through (see Repair): arity, keyword (base and
+// input with the wrong arity, sees in a body), unsafe and goal-value.
 const (
 	CodeSyntax     = "syntax"     // error: a construct GDL does not allow, such as (not (distinct ...))
 	CodeArity      = "arity"      // error: a relation or function used with different numbers of arguments
@@ -48,6 +51,7 @@ const (
 	CodeUnused     = "unused"     // warning: a relation that is defined but never used
 	CodeRole       = "role"       // warning: a duplicate role, or a player argument that is not a role
 	CodeNesting    = "nesting"    // error: a rule nested more deeply than Validate examines
+	CodeCase       = "case"       // warning (GDL-II): variables of one rule whose names differ only in case
 )
 
 // A Problem is one error or warning about a game description.
@@ -71,6 +75,10 @@ const maxNesting = 4000
 // specification (Love et al., "General Game Playing: Game Description
 // Language Specification", 2008) and returns every problem found, sorted by
 // position. A description is valid GDL when no problem has SeverityError.
+// A GDL-II description (see IsGDLII) is held to the restrictions of GDL-II
+// as the Dresden GameController's dialect writes it: the differences, and
+// the mistakes it reads through with a warning instead of an error, are
+// listed at Repair.
 //
 // The errors are:
 //
@@ -82,8 +90,9 @@ const maxNesting = 4000
 //     head; init, next, base, input and sees never appear in a rule body;
 //     not, or, distinct and <= are never relation names;
 //   - init, base and input do not depend, through the dependency graph, on
-//     true, does, legal, goal or terminal; legal, goal and terminal do not
-//     depend on does;
+//     true, does, next, sees, legal, goal or terminal; legal, goal and
+//     terminal do not depend on does or next; next does not depend on
+//     next (which only a sees rule may read, in GDL-II);
 //   - negation applies to sentences only;
 //   - every rule is safe: each variable of the head, of a negative literal
 //     and of a distinct occurs in a positive literal of the body. A
@@ -164,10 +173,21 @@ type symbol struct {
 type validator struct {
 	d        *Description
 	problems []Problem
-	rules    []*Rule // the rules examined: non-nil, with a head, not too deep
+	rules    []*Rule // the rules examined, as read: non-nil, with a head, not too deep
 
-	rels  map[string]*symbol
-	funcs map[string]*symbol
+	// gdl2 is set for a GDL-II description, which is read in the Dresden
+	// dialect (see Repair).
+	gdl2 bool
+	// read maps each rule of d that the dialect reads otherwise than
+	// written to the rule as read, or to nil when it is ignored.
+	read map[*Rule]*Rule
+	// exists holds, for each rule as read, the negations whose variables
+	// of their own are read existentially.
+	exists map[*Rule][]*Not
+
+	arity0 map[string]symbol // the first arity of each relation name; see relKey
+	rels   map[string]*symbol
+	funcs  map[string]*symbol
 
 	g *depGraph
 }
@@ -181,6 +201,7 @@ func (v *validator) warnf(pos Pos, code, format string, args ...any) {
 }
 
 func (v *validator) run() {
+	v.gdl2 = v.d.IsGDLII()
 	for _, r := range v.d.Rules {
 		if r == nil || r.Head == nil || r.Head.Name == nil {
 			continue
@@ -188,6 +209,19 @@ func (v *validator) run() {
 		if !ruleWellFormed(r) {
 			v.errorf(r.Pos(), CodeNesting, "rule for %s is nested more than %d levels deep or incomplete; not examined", r.Head.Name.Name, maxNesting)
 			continue
+		}
+		if v.gdl2 {
+			read := v.readDialect(r)
+			if read != r {
+				if v.read == nil {
+					v.read = make(map[*Rule]*Rule)
+				}
+				v.read[r] = read
+			}
+			if read == nil {
+				continue
+			}
+			r = read
 		}
 		v.rules = append(v.rules, r)
 	}
@@ -197,7 +231,7 @@ func (v *validator) run() {
 	for _, r := range v.rules {
 		v.checkSafety(r)
 	}
-	v.g = buildGraph(v.rules)
+	v.g = buildGraph(v.rules, v.relKey)
 	v.checkStratified()
 	v.checkDependencies()
 	for _, r := range v.rules {
@@ -329,25 +363,48 @@ func eachVar(n Node, fn func(x *Var)) {
 
 // checkSymbols checks the arity of every relation and function symbol and
 // records where each relation is defined and used.
+//
+// In GDL a name has one arity. In GDL-II, read in the Dresden dialect, a
+// name used with several arities names as many relations or functions, as
+// in Prolog: terms of different arities never match, so the reading is
+// unambiguous, and each further arity gets a warning rather than an error.
 func (v *validator) checkSymbols() {
+	v.arity0 = make(map[string]symbol)
+	for _, r := range v.rules {
+		first := func(s *Sentence, _ bool) {
+			if _, ok := v.arity0[s.Name.Name]; ok {
+				return
+			}
+			if want, ok := keywordArity[s.Name.Name]; ok {
+				v.arity0[s.Name.Name] = symbol{arity: want}
+				return
+			}
+			v.arity0[s.Name.Name] = symbol{arity: len(s.Args), arityPos: s.Pos()}
+		}
+		first(r.Head, true)
+		eachBodySentence(r, first)
+	}
 	v.rels = make(map[string]*symbol)
 	v.funcs = make(map[string]*symbol)
+	warned := make(map[string]bool)
 	sentence := func(s *Sentence, head bool) {
 		name := s.Name.Name
-		sym := v.rels[name]
+		key := v.relKey(s)
+		sym := v.rels[key]
 		if sym == nil {
 			sym = &symbol{arity: len(s.Args), arityPos: s.Pos()}
-			v.rels[name] = sym
-			if want, ok := keywordArity[name]; ok {
-				sym.arity = want
-				sym.arityPos = Pos{}
-			}
+			v.rels[key] = sym
 		}
-		if len(s.Args) != sym.arity {
-			if _, ok := keywordArity[name]; ok {
-				v.errorf(s.Pos(), CodeKeyword, "%s takes %s, not %d", name, plural(sym.arity, "argument"), len(s.Args))
-			} else {
-				v.errorf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s", name, plural(len(s.Args), "argument"), sym.arity, lineCol(sym.arityPos))
+		if first := v.arity0[name]; len(s.Args) != first.arity {
+			_, keyword := keywordArity[name]
+			switch {
+			case keyword:
+				v.errorf(s.Pos(), CodeKeyword, "%s takes %s, not %d", name, plural(first.arity, "argument"), len(s.Args))
+			case !v.gdl2:
+				v.errorf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s", name, plural(len(s.Args), "argument"), first.arity, lineCol(first.arityPos))
+			case !warned["rel "+key]:
+				warned["rel "+key] = true
+				v.warnf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s; read as a relation %s of its own", name, plural(len(s.Args), "argument"), first.arity, lineCol(first.arityPos), key)
 			}
 		}
 		if head && !sym.def.IsValid() {
@@ -356,10 +413,14 @@ func (v *validator) checkSymbols() {
 		if !head && !sym.use.IsValid() {
 			sym.use = s.Pos()
 		}
-		for _, a := range s.Args {
+		for i, a := range s.Args {
+			// The Dresden dialect writes percepts such as
+			// (sees ?r (does ?p ?m)): keywords as function symbols
+			// inside the percept argument of sees.
+			percept := name == KeySees && i == 1
 			eachFunc(a, func(f *Func) {
 				fname := f.Name.Name
-				if IsKeyword(fname) && fname != KeyRandom {
+				if IsKeyword(fname) && fname != KeyRandom && !percept {
 					v.errorf(f.Pos(), CodeKeyword, "keyword %s is used as a function symbol inside %s", fname, name)
 				}
 				fs := v.funcs[fname]
@@ -367,8 +428,17 @@ func (v *validator) checkSymbols() {
 					v.funcs[fname] = &symbol{arity: len(f.Args), arityPos: f.Pos()}
 					return
 				}
-				if len(f.Args) != fs.arity {
+				if len(f.Args) == fs.arity {
+					return
+				}
+				if !v.gdl2 {
 					v.errorf(f.Pos(), CodeArity, "function %s has %s here but %d at %s", fname, plural(len(f.Args), "argument"), fs.arity, lineCol(fs.arityPos))
+					return
+				}
+				fkey := fname + "/" + strconv.Itoa(len(f.Args))
+				if !warned["func "+fkey] {
+					warned["func "+fkey] = true
+					v.warnf(f.Pos(), CodeArity, "function %s has %s here but %d at %s; read as a function %s of its own", fname, plural(len(f.Args), "argument"), fs.arity, lineCol(fs.arityPos), fkey)
 				}
 			})
 		}
@@ -382,12 +452,28 @@ func (v *validator) checkSymbols() {
 	}
 	// usedBy: the relation is used in the body of a rule for another relation.
 	for _, r := range v.rules {
+		head := v.relKey(r.Head)
 		eachBodySentence(r, func(s *Sentence, _ bool) {
-			if s.Name.Name != r.Head.Name.Name {
-				v.rels[s.Name.Name].usedBy = true
+			if key := v.relKey(s); key != head {
+				v.rels[key].usedBy = true
 			}
 		})
 	}
+}
+
+// relKey returns the name under which the validator knows the relation of
+// s: its name, or in GDL-II, where a name used with several arities names
+// as many relations, name/arity for the arities other than the first (a
+// keyword's first arity is its own).
+func (v *validator) relKey(s *Sentence) string {
+	name := s.Name.Name
+	if !v.gdl2 {
+		return name
+	}
+	if first, ok := v.arity0[name]; !ok || first.arity == len(s.Args) {
+		return name
+	}
+	return name + "/" + strconv.Itoa(len(s.Args))
 }
 
 // checkLiteralForm reports negations of anything but a sentence.
@@ -447,6 +533,11 @@ func (v *validator) checkKeywordPlaces() {
 		eachBodySentence(r, func(s *Sentence, _ bool) {
 			n := s.Name.Name
 			switch {
+			case n == KeyNext && h == KeySees:
+				// The Dresden dialect: a percept may depend on the
+				// state after the move.
+			case n == KeySees && v.gdl2:
+				v.warnf(s.Pos(), CodeKeyword, "in rule for %s: GDL-II allows sees only in rule heads; %s is read as a relation of the state and the moves, like any other", h, shortForm(s))
 			case headOnly[n]:
 				v.errorf(s.Pos(), CodeKeyword, "in rule for %s: %s may appear only in rule heads, not in a body", h, n)
 			case notRelations[n]:
@@ -516,10 +607,31 @@ func literalBinds(l Literal, recursive func(*Sentence) bool) map[string]bool {
 }
 
 // checkSafety reports the variables of r that no positive literal binds.
+//
+// In GDL-II a variable that occurs in a single negation of the body and
+// nowhere else, as ?v in (not (true (card talon ?v))), is read as
+// existential, "no value of ?v makes it hold", as Prolog's negation reads
+// it and the Dresden GameController plays it; it gets a warning, and the
+// negation is recorded in v.exists for Repair.
 func (v *validator) checkSafety(r *Rule) {
 	bound := boundVars(r.Body)
 	head := r.Head.Name.Name
 	reported := make(map[string]bool)
+	if v.gdl2 {
+		for _, n := range v.existential(r, bound) {
+			if v.exists == nil {
+				v.exists = make(map[*Rule][]*Not)
+			}
+			v.exists[r] = append(v.exists[r], n)
+			eachVar(n.Arg, func(x *Var) {
+				if bound[x.Name] || reported[x.Name] {
+					return
+				}
+				reported[x.Name] = true
+				v.warnf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s appears only in (not %s); read as: no value of ?%s makes it hold", head, x.Name, shortForm(n.Arg), x.Name)
+			})
+		}
+	}
 	report := func(x *Var, where string) {
 		if bound[x.Name] || reported[x.Name] {
 			return
@@ -529,7 +641,13 @@ func (v *validator) checkSafety(r *Rule) {
 			v.errorf(x.Pos(), CodeUnsafe, "unsafe fact for %s: variable ?%s in a fact; facts must be ground", head, x.Name)
 			return
 		}
-		v.errorf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in %s appears in no positive literal of the body", head, x.Name, where)
+		why := ""
+		if v.gdl2 && where == "the head" {
+			// The dialect reads a role argument as ranging over the
+			// roles; nothing says what any other ranges over.
+			why = ", and it is not a role argument: the rule would hold for every value of it, and nothing says which values are meant"
+		}
+		v.errorf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in %s appears in no positive literal of the body%s", head, x.Name, where, why)
 	}
 	eachVar(r.Head, func(x *Var) { report(x, "the head") })
 	for _, l := range r.Body {
@@ -553,12 +671,12 @@ func (v *validator) checkSafety(r *Rule) {
 // dependency graph, naming the relations of the cycle.
 func (v *validator) checkStratified() {
 	for _, r := range v.rules {
-		p := v.g.id[r.Head.Name.Name]
+		p := v.g.id[v.relKey(r.Head)]
 		eachBodySentence(r, func(s *Sentence, neg bool) {
 			if !neg {
 				return
 			}
-			q := v.g.id[s.Name.Name]
+			q := v.g.id[v.relKey(s)]
 			if v.g.comp[p] != v.g.comp[q] {
 				return
 			}
@@ -574,13 +692,17 @@ func (v *validator) checkStratified() {
 }
 
 // forbidden lists, for each keyword, the relations it may not depend on.
+// The next state, which sees rules may read in the Dresden dialect, is as
+// forbidden as the moves it follows from, and nothing but sees may read
+// it, next least of all.
 var forbidden = map[string][]string{
-	KeyInit:     {KeyTrue, KeyDoes, KeyLegal, KeyGoal, KeyTerminal},
-	KeyBase:     {KeyTrue, KeyDoes, KeyLegal, KeyGoal, KeyTerminal},
-	KeyInput:    {KeyTrue, KeyDoes, KeyLegal, KeyGoal, KeyTerminal},
-	KeyLegal:    {KeyDoes},
-	KeyGoal:     {KeyDoes},
-	KeyTerminal: {KeyDoes},
+	KeyInit:     {KeyTrue, KeyDoes, KeyNext, KeySees, KeyLegal, KeyGoal, KeyTerminal},
+	KeyBase:     {KeyTrue, KeyDoes, KeyNext, KeySees, KeyLegal, KeyGoal, KeyTerminal},
+	KeyInput:    {KeyTrue, KeyDoes, KeyNext, KeySees, KeyLegal, KeyGoal, KeyTerminal},
+	KeyLegal:    {KeyNext, KeyDoes},
+	KeyGoal:     {KeyNext, KeyDoes},
+	KeyTerminal: {KeyNext, KeyDoes},
+	KeyNext:     {KeyNext},
 }
 
 // checkDependencies reports rules for init, base, input, legal, goal and
@@ -589,15 +711,17 @@ var forbidden = map[string][]string{
 // relation it reaches and the path to it.
 func (v *validator) checkDependencies() {
 	for _, r := range v.rules {
-		head := r.Head.Name.Name
+		head := v.relKey(r.Head)
 		bad := forbidden[head]
 		if len(bad) == 0 {
 			continue
 		}
 		reported := make(map[string]bool)
 		eachBodySentence(r, func(s *Sentence, _ bool) {
-			name := s.Name.Name
-			if reported[name] {
+			name := v.relKey(s)
+			if reported[name] || name == KeyNext {
+				// next outside a sees rule is reported by
+				// checkKeywordPlaces.
 				return
 			}
 			q := v.g.id[name]
@@ -623,12 +747,12 @@ func (v *validator) checkDependencies() {
 // checkRecursion checks the recursion restriction of the GDL specification
 // (Definition 15) for rule r.
 func (v *validator) checkRecursion(r *Rule) {
-	p := v.g.id[r.Head.Name.Name]
+	p := v.g.id[v.relKey(r.Head)]
 	if !v.g.cyclic[v.g.comp[p]] {
 		return
 	}
 	recursive := func(s *Sentence) bool {
-		return v.g.comp[v.g.id[s.Name.Name]] == v.g.comp[p]
+		return v.g.comp[v.g.id[v.relKey(s)]] == v.g.comp[p]
 	}
 	// binds[i] holds the variables that the non-recursive positive
 	// sentences of literal i bind, and count how many literals bind each,
@@ -811,11 +935,12 @@ func (v *validator) checkUndefined() {
 				v.warnf(s.Pos(), CodeUndefined, "in rule for %s: %s can never hold: no legal rule allows a move %s", r.Head.Name.Name, shortForm(s), sh)
 			case name == KeyTrue || name == KeyDoes || headOnly[name] || notRelations[name]:
 			default:
-				if v.rels[name].def.IsValid() || warned[name] {
+				key := v.relKey(s)
+				if v.rels[key].def.IsValid() || warned[key] {
 					return
 				}
-				warned[name] = true
-				v.warnf(s.Pos(), CodeUndefined, "in rule for %s: relation %s is never defined, so %s is always %s", r.Head.Name.Name, name, shortForm(s), always)
+				warned[key] = true
+				v.warnf(s.Pos(), CodeUndefined, "in rule for %s: relation %s is never defined, so %s is always %s", r.Head.Name.Name, key, shortForm(s), always)
 			}
 		})
 	}

@@ -8,7 +8,8 @@ import (
 )
 
 // depGraph is the dependency graph of a description: one node per relation
-// name, and an edge from p to q when q occurs in the body of a rule for p.
+// (per name, but in GDL-II per name and arity; see relKey), and an edge
+// from p to q when q occurs in the body of a rule for p.
 type depGraph struct {
 	names  []string
 	id     map[string]int
@@ -20,7 +21,8 @@ type depGraph struct {
 	paths map[[2]int][]int // memo for pathTo
 }
 
-func buildGraph(rules []*Rule) *depGraph {
+// buildGraph returns the graph of rules, whose relations key names.
+func buildGraph(rules []*Rule, key func(*Sentence) string) *depGraph {
 	g := &depGraph{id: make(map[string]int)}
 	node := func(name string) int {
 		if n, ok := g.id[name]; ok {
@@ -34,9 +36,9 @@ func buildGraph(rules []*Rule) *depGraph {
 	}
 	seen := make(map[[2]int]bool)
 	for _, r := range rules {
-		p := node(r.Head.Name.Name)
+		p := node(key(r.Head))
 		eachBodySentence(r, func(s *Sentence, _ bool) {
-			q := node(s.Name.Name)
+			q := node(key(s))
 			if !seen[[2]int{p, q}] {
 				seen[[2]int{p, q}] = true
 				g.succ[p] = append(g.succ[p], q)

@@ -296,34 +296,41 @@ func TestValidate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
-			var got []gdl.Problem
-			for _, p := range gdl.Validate(d) {
-				if slices.Contains(tc.codes, p.Code) {
-					got = append(got, p)
-				}
-			}
-			for i := 0; i < max(len(got), len(tc.want)); i++ {
-				switch {
-				case i >= len(got):
-					t.Errorf("missing problem %v", tc.want[i])
-					continue
-				case i >= len(tc.want):
-					t.Errorf("unexpected problem %v [%s]", got[i], got[i].Code)
-					continue
-				}
-				g, w := got[i], tc.want[i]
-				at := fmt.Sprintf("%d:%d", g.Pos.Line, g.Pos.Column)
-				if at != w.at || g.Severity != w.sev || g.Code != w.code || g.Pos.Filename != "test.kif" {
-					t.Errorf("got %v [%s]\nwant %v", g, g.Code, w)
-					continue
-				}
-				for _, s := range w.has {
-					if !strings.Contains(g.Msg, s) {
-						t.Errorf("message %q does not contain %q", g.Msg, s)
-					}
-				}
-			}
+			compareProblems(t, gdl.Validate(d), tc.codes, tc.want)
 		})
+	}
+}
+
+// compareProblems compares the problems of ps whose code is among codes,
+// found in test.kif, with want, in order.
+func compareProblems(t *testing.T, ps []gdl.Problem, codes []string, want []want) {
+	t.Helper()
+	var got []gdl.Problem
+	for _, p := range ps {
+		if slices.Contains(codes, p.Code) {
+			got = append(got, p)
+		}
+	}
+	for i := 0; i < max(len(got), len(want)); i++ {
+		switch {
+		case i >= len(got):
+			t.Errorf("missing problem %v", want[i])
+			continue
+		case i >= len(want):
+			t.Errorf("unexpected problem %v [%s]", got[i], got[i].Code)
+			continue
+		}
+		g, w := got[i], want[i]
+		at := fmt.Sprintf("%d:%d", g.Pos.Line, g.Pos.Column)
+		if at != w.at || g.Severity != w.sev || g.Code != w.code || g.Pos.Filename != "test.kif" {
+			t.Errorf("got %v [%s]\nwant %v", g, g.Code, w)
+			continue
+		}
+		for _, s := range w.has {
+			if !strings.Contains(g.Msg, s) {
+				t.Errorf("message %q does not contain %q", g.Msg, s)
+			}
+		}
 	}
 }
 

@@ -71,6 +71,34 @@ type Asker interface {
 	Ask(ctx context.Context, s *State, q *gdl.Sentence) ([]string, error)
 }
 
+// A Percept is a ground term a role perceives of a step in a GDL-II game,
+// in compact KIF: the second argument of one of its sees facts, as in
+// "(open_door 3)" for (sees candidate (open_door 3)).
+type Percept string
+
+// A Perceiver is a Reasoner for GDL-II games, where a role is told of a
+// step only what the rules' sees relation says it perceives, never the
+// other roles' moves nor the state. Both backends are Perceivers; a game
+// without sees rules gives no role any percept.
+type Perceiver interface {
+	// Sees returns the percepts of role (an index into Roles) when joint
+	// is played in s: the second argument of every (sees role P) that
+	// holds, sorted and without duplicates. Like Next it reads the state
+	// and the moves; in the Dresden dialect a percept may also depend on
+	// the state that follows.
+	Sees(ctx context.Context, s *State, joint []Move, role int) ([]Percept, error)
+}
+
+// Nature is the name of nature's role in GDL-II. In a GDL-II match no
+// player plays it: the game master chooses one of its legal moves
+// uniformly at random at every step. (A GDL game may name a role random
+// too, and a GDL match seats a player in it like in any role.)
+const Nature = gdl.KeyRandom
+
+// NatureIndex returns the index of nature's role in roles, as Roles
+// returns them, or -1 when the game has none.
+func NatureIndex(roles []string) int { return slices.Index(roles, Nature) }
+
 // A Condition is a conjunction over a state's facts: it holds in a state
 // that holds every fact of Pos and none of Neg.
 type Condition struct {

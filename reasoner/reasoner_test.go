@@ -215,3 +215,21 @@ func TestGoalsOf(t *testing.T) {
 		t.Errorf("single value: %v, %v", goals, err)
 	}
 }
+
+func TestNatureIndex(t *testing.T) {
+	tests := []struct {
+		roles []string
+		want  int
+	}{
+		{[]string{"candidate", "random"}, 1},
+		{[]string{"random", "p1", "p2"}, 0},
+		{[]string{"xplayer", "oplayer"}, -1},
+		{[]string{"RANDOM", "(random)"}, -1},
+		{nil, -1},
+	}
+	for _, tt := range tests {
+		if got := NatureIndex(tt.roles); got != tt.want {
+			t.Errorf("NatureIndex(%q) = %d, want %d", tt.roles, got, tt.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ package gamestest
 import (
 	"os"
 	"path/filepath"
+	"sort"
 )
 
 // Games returns the folder of the public game corpus, one folder per game
@@ -17,6 +18,18 @@ func Games() string { return dir("games") }
 // Conformance returns the folder of the reference traces recorded with
 // ggp-base's prover, one JSON file per game. It may not exist.
 func Conformance() string { return dir("conformance") }
+
+// GamesII returns the folder of the public GDL-II games, one folder per
+// game holding its rulesheet <key>.kif. It may not exist.
+func GamesII() string { return dir("games-ii") }
+
+// GamesIIFiles returns the rulesheet of every public GDL-II game, sorted by
+// key: none when the folder is absent.
+func GamesIIFiles() []string {
+	files, _ := filepath.Glob(filepath.Join(GamesII(), "*", "*.kif"))
+	sort.Strings(files)
+	return files
+}
 
 // dir returns ../shared/name beside the module root, relative to the
 // working directory, which for a test is its package's directory.

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"log"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 	"github.com/ggp-go/ggp/reasoner/propnet"
 )
@@ -69,6 +71,35 @@ const unbounded = `
 (goal a 100)
 `
 
+// percepts is a GDL-II game with a sees rule, which only the Prolog
+// backend plays.
+const percepts = `
+(role a)
+(role random)
+(init (s 0))
+(<= (legal random (roll ?n)) (num ?n))
+(num 1) (num 2)
+(legal a wait)
+(<= (next (s ?n)) (does random (roll ?n)))
+(<= (sees a (rolled ?n)) (does random (roll ?n)))
+(<= terminal (true (s ?n)) (num ?n))
+(goal a 100)
+`
+
+// noPercepts is a GDL-II game with nature and no sees rule, which the
+// network plays.
+const noPercepts = `
+(role a)
+(role random)
+(init (s 0))
+(<= (legal random (roll ?n)) (num ?n))
+(num 1) (num 2)
+(legal a wait)
+(<= (next (s ?n)) (does random (roll ?n)))
+(<= terminal (true (s ?n)) (num ?n))
+(goal a 100)
+`
+
 func TestAutoChoosesAndFallsBack(t *testing.T) {
 	tests := []struct {
 		name, rules string
@@ -80,6 +111,8 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 		{"grounds, logged", small, true, true, "grounds, logged: backend propnet: "},
 		{"unbounded terms", unbounded, false, false, "backend prolog: "},
 		{"unbounded terms, logged", unbounded, true, false, "backend prolog: "},
+		{"percepts", percepts, false, false, "backend prolog: not grounded: percepts:9:1: a sees rule"},
+		{"nature without percepts", noPercepts, false, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +143,17 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 			}
 			if _, err := p(context.Background(), d); (err == nil) != tt.propnet {
 				t.Errorf("propnet only: error %v", err)
+			}
+			if !d.IsGDLII() {
+				return
+			}
+			// Whichever backend plays it tells a what it perceives.
+			ctx := context.Background()
+			s, _ := r.Initial(ctx)
+			ps, err := r.(reasoner.Perceiver).Sees(ctx, s, []reasoner.Move{"wait", "(roll 2)"}, 0)
+			want := []reasoner.Percept{"(rolled 2)"}
+			if !tt.propnet && (err != nil || !slices.Equal(ps, want)) || tt.propnet && (err != nil || len(ps) > 0) {
+				t.Errorf("a sees %v, %v", ps, err)
 			}
 		})
 	}

@@ -41,4 +41,12 @@
 //
 // Options.Plain turns off every load-time step but the interpreter, as a
 // second opinion on the others.
+//
+// # GDL-II
+//
+// A GDL-II description is compiled as gdl.Repair reads it, the Dresden
+// dialect's tolerated mistakes rewritten into plain GDL, and refused when
+// gdl.Validate finds an error in it. The Reasoner is a
+// reasoner.Perceiver: Sees queries the sees relation like next, with the
+// state and the joint move fed in, so that a sees rule may read next too.
 package prolog

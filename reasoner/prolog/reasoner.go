@@ -130,6 +130,12 @@ type Reasoner struct {
 	legal   [][]reasoner.Move
 	legalOf *reasoner.State
 
+	// sees caches the percepts of every role for the state seesOf and
+	// the joint move seesJoint: a game master asks each role in turn.
+	sees      [][]reasoner.Percept
+	seesOf    *reasoner.State
+	seesJoint []reasoner.Move
+
 	memo memoTable // answer tables of the state in stateOf
 	// Evaluators and frames of the flat evaluator, kept for reuse.
 	evals  []*flatEval
@@ -141,7 +147,10 @@ type Reasoner struct {
 	holds   holdsMemo     // answers of tests of flat relations
 }
 
-var _ reasoner.Reasoner = (*Reasoner)(nil)
+var (
+	_ reasoner.Reasoner  = (*Reasoner)(nil)
+	_ reasoner.Perceiver = (*Reasoner)(nil)
+)
 
 // New compiles d with the default options.
 func New(d *gdl.Description) (*Reasoner, error) {
@@ -150,6 +159,11 @@ func New(d *gdl.Description) (*Reasoner, error) {
 
 // NewWithOptions compiles d. ctx bounds the compilation along with
 // opts.LoadTimeout.
+//
+// A GDL-II description is compiled as gdl.Repair reads it, and only when
+// gdl.Validate finds no error in it: an error there marks a rule with no
+// single reading, and NewWithOptions returns the errors, each naming its
+// place. A GDL description is compiled as written, as before.
 func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, err error) {
 	// Compilation must never crash the caller on a game it mishandles: a
 	// panic here is a bug in this package, reported as an error with the
@@ -159,6 +173,13 @@ func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (r *R
 			r, err = nil, fmt.Errorf("%s: internal error compiling the game: %v", d.Filename, p)
 		}
 	}()
+	if d.IsGDLII() {
+		repaired, problems := gdl.Repair(d)
+		if err := gdl.Errors(problems); err != nil {
+			return nil, err
+		}
+		d = repaired
+	}
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, opts.LoadTimeout)
 	defer cancel()
@@ -352,6 +373,66 @@ func (r *Reasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner
 		return nil, fmt.Errorf("next state: %w", err)
 	}
 	return reasoner.NewState(facts), nil
+}
+
+// Sees returns the percepts of role when joint is played in s, sorted and
+// without duplicates. It computes every role's at once and keeps them for
+// the next call with the same state and moves.
+func (r *Reasoner) Sees(ctx context.Context, s *reasoner.State, joint []reasoner.Move, role int) ([]reasoner.Percept, error) {
+	if role < 0 || role >= len(r.game.roles) {
+		return nil, fmt.Errorf("sees: no role %d", role)
+	}
+	if len(joint) != len(r.game.roles) {
+		return nil, fmt.Errorf("sees: %d moves for %d roles", len(joint), len(r.game.roles))
+	}
+	if r.seesOf != s || s == nil || !slices.Equal(r.seesJoint, joint) {
+		if err := r.allSees(ctx, s, joint); err != nil {
+			return nil, err
+		}
+	}
+	return slices.Clone(r.sees[role]), nil
+}
+
+// allSees computes the percepts of every role into r.sees.
+func (r *Reasoner) allSees(ctx context.Context, s *reasoner.State, joint []reasoner.Move) error {
+	r.seesOf = nil
+	if err := r.setState(s); err != nil {
+		return err
+	}
+	if err := r.setMoves(joint); err != nil {
+		return err
+	}
+	if r.sees == nil {
+		r.sees = make([][]reasoner.Percept, len(r.game.roles))
+	}
+	for i := range r.sees {
+		r.sees[i] = r.sees[i][:0]
+	}
+	who, what := engine.NewVariable(), engine.NewVariable()
+	n := 0
+	err := r.call(ctx, gdl.KeySees, []engine.Term{who, what}, func(args []engine.Term, env *engine.Env) bool {
+		if n++; n > r.game.opts.MaxAnswers {
+			return true
+		}
+		ra, _ := env.Resolve(args[0]).(engine.Atom)
+		if i := slices.Index(r.game.roleAtoms, ra); i >= 0 {
+			r.sees[i] = append(r.sees[i], reasoner.Percept(r.format(args[1], env)))
+		}
+		return false
+	})
+	if err == nil {
+		err = r.tooMany(n)
+	}
+	r.setMoves(nil)
+	if err != nil {
+		return fmt.Errorf("percepts: %w", err)
+	}
+	for i, ps := range r.sees {
+		slices.Sort(ps)
+		r.sees[i] = slices.Compact(ps)
+	}
+	r.seesOf, r.seesJoint = s, append(r.seesJoint[:0], joint...)
+	return nil
 }
 
 // Terminal reports whether s is terminal.

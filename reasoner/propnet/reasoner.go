@@ -69,6 +69,7 @@ var (
 	_ reasoner.Reasoner  = (*Reasoner)(nil)
 	_ reasoner.Playouter = (*Reasoner)(nil)
 	_ reasoner.WinReader = (*Reasoner)(nil)
+	_ reasoner.Perceiver = (*Reasoner)(nil)
 )
 
 // New grounds d and builds its network. ctx bounds the time spent; past it,
@@ -79,6 +80,9 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 			r, err = nil, fmt.Errorf("%s: internal error grounding the game: %v", d.Filename, p)
 		}
 	}()
+	if err := checkGDLII(d); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotGrounded, err)
+	}
 	net, err := build(ctx, d, opts.Limits)
 	if err != nil {
 		if d.Filename != "" {
@@ -94,6 +98,43 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 		net.factIndex[f] = i
 	}
 	return net.instance(), nil
+}
+
+// checkGDLII returns why the network cannot play d, or nil. The network
+// has no output for percepts yet: it refuses a GDL-II game with sees
+// rules, and one whose rules the GDL-II dialect reads otherwise than
+// written (gdl.Repair) or not at all (the Prolog backend refuses those
+// too). A GDL-II game with nature's role and no sees rules it plays, no
+// role perceiving anything.
+func checkGDLII(d *gdl.Description) error {
+	if !d.IsGDLII() {
+		return nil
+	}
+	for _, r := range d.Rules {
+		if r != nil && r.Head != nil && r.Head.Name != nil && r.Head.Name.Name == gdl.KeySees {
+			return fmt.Errorf("%s: a sees rule: this backend does not compute the percepts of GDL-II", r.Pos())
+		}
+	}
+	repaired, problems := gdl.Repair(d)
+	if err := gdl.Errors(problems); err != nil {
+		return err
+	}
+	if repaired != d {
+		return fmt.Errorf("%s: the GDL-II dialect reads some rules otherwise than written (ggp validate names them), and this backend plays rules as written", d.Filename)
+	}
+	return nil
+}
+
+// Sees returns no percepts: New refuses every game with sees rules, so in
+// a game the network plays no role ever perceives anything.
+func (r *Reasoner) Sees(ctx context.Context, s *reasoner.State, joint []reasoner.Move, role int) ([]reasoner.Percept, error) {
+	if role < 0 || role >= len(r.net.roles) {
+		return nil, fmt.Errorf("sees: no role %d", role)
+	}
+	if len(joint) != len(r.net.roles) {
+		return nil, fmt.Errorf("sees: %d moves for %d roles", len(joint), len(r.net.roles))
+	}
+	return nil, nil
 }
 
 func (net *network) instance() *Reasoner {

@@ -1,0 +1,387 @@
+package gdl
+
+import (
+	"strconv"
+	"strings"
+)
+
+// GDL-II (Thielscher, "A General Game Description Language for Incomplete
+// Information Games", AAAI 2010) adds two keywords to GDL: the role random,
+// which is nature's, and (sees ROLE PERCEPT), derived like next from the
+// state and the joint move, which tells each role what it perceives of a
+// step. The public GDL-II games are written as the Dresden GameController
+// plays them; Repair documents how this package reads that dialect.
+
+// IsGDLII reports whether d is written in GDL-II: it declares the role
+// random or has a sees sentence. (A GDL game may name a role random too;
+// only the match decides whether nature plays it. IsGDLII says how the
+// rules are read.)
+func (d *Description) IsGDLII() bool {
+	for _, r := range d.Rules {
+		if r == nil || r.Head == nil || r.Head.Name == nil {
+			continue
+		}
+		h := r.Head
+		if h.Name.Name == KeySees {
+			return true
+		}
+		if h.Name.Name == KeyRole && len(h.Args) == 1 {
+			if c, ok := h.Args[0].(*Const); ok && c != nil && c.Name == KeyRandom {
+				return true
+			}
+		}
+		for _, l := range r.Body {
+			found := false
+			Inspect(l, func(n Node) bool {
+				if s, ok := n.(*Sentence); ok && s.Name != nil && s.Name.Name == KeySees {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Repair returns the description the reasoners play, and every problem
+// Validate finds in d.
+//
+// A GDL description is returned as it is. A GDL-II description (see
+// IsGDLII) is read in the dialect of the Dresden GameController, which the
+// public GDL-II games are written in. Validate accepts without a word:
+//   - keywords as function symbols inside a percept, as in
+//     (sees ?r (does ?p ?m)) or (sees ?r (legal ?r ?m));
+//   - next in the body of a sees rule: a percept may depend on the state
+//     after the move.
+//
+// Some games hold mistakes the Dresden GameController plays through.
+// Where such a mistake has one meaning, Validate reports it as a warning
+// saying how it is read, and the description Repair returns says the same
+// in plain GDL:
+//   - a variable that is the role argument of a legal, sees, goal or input
+//     head and that nothing binds ranges over the roles, as if (role ?r)
+//     were in the body (the game master asks each role in turn): Repair
+//     adds that literal;
+//   - a variable that occurs in one negation and nowhere else is read as
+//     existential: (not (true (card talon ?v))) holds when no value of ?v
+//     makes (true (card talon ?v)) hold. Repair moves the negated sentence
+//     into a relation of its own, named exists_N, whose arguments are the
+//     negation's other variables;
+//   - variables of one rule whose names differ only in case, as ?hPos and
+//     ?hpos, are one variable, as to the Dresden GameController, which
+//     ignores case: Repair gives them the first spelling;
+//   - a goal value with leading zeros, such as 00, is the integer it
+//     writes: Repair writes it plainly;
+//   - a base or input sentence with the wrong number of arguments declares
+//     nothing, and Repair leaves it out: the rules of play never depend on
+//     base and input;
+//   - a relation or function name used with several arities names as many
+//     relations or functions, as in Prolog, where terms of different
+//     arities never match; the reasoners read them so as written;
+//   - sees in a rule body, which GDL-II forbids, is read as a relation like
+//     any other; the dependency checks still reject legal, goal and
+//     terminal rules that would then depend on the moves or the next state.
+//
+// Everything else keeps its GDL verdict: a variable of a head that nothing
+// binds outside a role argument, for one, is an error, since the rule
+// would hold for infinitely many values. The errors among the problems are
+// left as they are: a caller that plays only descriptions free of them
+// (as the reasoners do with GDL-II) checks them with Errors.
+//
+// Repair does not modify d; the result shares d's unchanged rules, and is
+// d itself when nothing is read otherwise than written.
+func Repair(d *Description) (*Description, []Problem) {
+	if d == nil {
+		return nil, nil
+	}
+	v := &validator{d: d}
+	v.run()
+	sortProblems(v.problems)
+	return v.repaired(), v.problems
+}
+
+// Errors returns the problems of ps that are errors as an ErrorList, or nil
+// when there are none.
+func Errors(ps []Problem) error {
+	var l ErrorList
+	for _, p := range ps {
+		if p.Severity == SeverityError {
+			l.Add(p.Pos, p.Msg)
+		}
+	}
+	return l.Err()
+}
+
+// roleArgument lists the keywords whose first argument is a role.
+var roleArgument = map[string]bool{KeyLegal: true, KeySees: true, KeyGoal: true, KeyInput: true}
+
+// readDialect returns r as the Dresden dialect reads it, reporting each
+// mistake it reads through: r itself when there is none, nil when r is to
+// be left out. Negations read existentially are left to checkSafety, which
+// knows which variables the body binds.
+func (v *validator) readDialect(r *Rule) *Rule {
+	h := r.Head
+	if want, ok := keywordArity[h.Name.Name]; ok && len(h.Args) != want && (h.Name.Name == KeyBase || h.Name.Name == KeyInput) {
+		what := "what init and next produce"
+		if h.Name.Name == KeyInput {
+			what = "what legal allows"
+		}
+		v.warnf(h.Pos(), CodeKeyword, "%s takes %s, not %d: this declares nothing and is left out (base and input only describe %s)",
+			h.Name.Name, plural(want, "argument"), len(h.Args), what)
+		return nil
+	}
+	out := r
+	if renamed := v.sameVarsInCase(r); renamed != nil {
+		out = renamed
+	}
+	if h.Name.Name == KeyGoal && len(h.Args) == 2 {
+		if c, ok := h.Args[1].(*Const); ok {
+			if n, ok := leadingZeros(c.Name); ok {
+				v.warnf(c.Pos(), CodeGoalValue, "goal value %s is read as %d", c.Name, n)
+				head := *out.Head
+				head.Args = []Term{head.Args[0], &Const{NamePos: c.NamePos, Name: strconv.Itoa(n)}}
+				out = &Rule{Lparen: out.Lparen, Head: &head, Body: out.Body}
+			}
+		}
+	}
+	if roleArgument[h.Name.Name] && len(h.Args) > 0 {
+		if x, ok := out.Head.Args[0].(*Var); ok && !boundVars(out.Body)[x.Name] {
+			if out.IsFact() {
+				v.warnf(x.Pos(), CodeUnsafe, "variable ?%s in a fact for %s; read as ranging over the roles, as if the fact were a rule with body (role ?%s)", x.Name, h.Name.Name, x.Name)
+			} else {
+				v.warnf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; read as ranging over the roles, as if (role ?%s) were in the body", h.Name.Name, x.Name, x.Name)
+			}
+			role := &Sentence{Lparen: x.NamePos, Name: &Const{NamePos: x.NamePos, Name: KeyRole}, Args: []Term{x}}
+			body := append([]Literal{role}, out.Body...)
+			out = &Rule{Lparen: out.Lparen, Head: out.Head, Body: body}
+		}
+	}
+	return out
+}
+
+// leadingZeros returns the integer that name writes when it is an integer
+// from 0 to 100 written with leading zeros, such as 00 or 050.
+func leadingZeros(name string) (int, bool) {
+	if len(name) < 2 || name[0] != '0' || len(name) > 8 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name)
+	if err != nil || n < 0 || n > 100 || strings.ContainsAny(name, "+-") {
+		return 0, false
+	}
+	return n, true
+}
+
+// sameVarsInCase returns r with every variable renamed to the spelling of
+// its first occurrence among those that differ from it only in case,
+// reporting each other spelling once, or nil when there is none.
+func (v *validator) sameVarsInCase(r *Rule) *Rule {
+	first := make(map[string]*Var)
+	rename := make(map[string]string)
+	eachVar(r, func(x *Var) {
+		key := strings.ToLower(x.Name)
+		f, ok := first[key]
+		if !ok {
+			first[key] = x
+			return
+		}
+		if f.Name != x.Name && rename[x.Name] == "" {
+			rename[x.Name] = f.Name
+			v.warnf(x.Pos(), CodeCase, "in rule for %s: variables ?%s and ?%s (at %s) differ only in case; read as one variable, as the Dresden GameController, which ignores case, reads them",
+				r.Head.Name.Name, x.Name, f.Name, lineCol(f.Pos()))
+		}
+	})
+	if len(rename) == 0 {
+		return nil
+	}
+	return renameRule(r, rename)
+}
+
+// renameRule returns a copy of r with the variables renamed as rename says.
+func renameRule(r *Rule, rename map[string]string) *Rule {
+	var term func(t Term) Term
+	term = func(t Term) Term {
+		switch t := t.(type) {
+		case *Var:
+			if to, ok := rename[t.Name]; ok {
+				return &Var{NamePos: t.NamePos, Name: to}
+			}
+		case *Func:
+			return &Func{Lparen: t.Lparen, Name: t.Name, Args: terms(t.Args, term)}
+		}
+		return t
+	}
+	sentence := func(s *Sentence) *Sentence {
+		return &Sentence{Lparen: s.Lparen, Name: s.Name, Args: terms(s.Args, term)}
+	}
+	var literal func(l Literal) Literal
+	literal = func(l Literal) Literal {
+		switch l := l.(type) {
+		case *Sentence:
+			return sentence(l)
+		case *Not:
+			return &Not{Lparen: l.Lparen, Arg: literal(l.Arg)}
+		case *Distinct:
+			return &Distinct{Lparen: l.Lparen, X: term(l.X), Y: term(l.Y)}
+		case *Or:
+			ds := make([]Literal, len(l.Disjuncts))
+			for i, d := range l.Disjuncts {
+				ds[i] = literal(d)
+			}
+			return &Or{Lparen: l.Lparen, Disjuncts: ds}
+		}
+		return l
+	}
+	body := make([]Literal, len(r.Body))
+	for i, l := range r.Body {
+		body[i] = literal(l)
+	}
+	return &Rule{Lparen: r.Lparen, Head: sentence(r.Head), Body: body}
+}
+
+func terms(ts []Term, f func(Term) Term) []Term {
+	out := make([]Term, len(ts))
+	for i, t := range ts {
+		out[i] = f(t)
+	}
+	return out
+}
+
+// existential returns the negations of r's body, each (not sentence) at
+// the top level, that hold a variable not in bound, when every such
+// variable of them occurs nowhere else in r. A negation with such a
+// variable that occurs elsewhere too is not returned, and checkSafety
+// reports the variable as unsafe.
+func (v *validator) existential(r *Rule, bound map[string]bool) []*Not {
+	// count[x] is the number of literals (the head counting as one) in
+	// which variable x occurs.
+	count := make(map[string]int)
+	countIn := func(n Node) {
+		seen := make(map[string]bool)
+		eachVar(n, func(x *Var) {
+			if !seen[x.Name] {
+				seen[x.Name] = true
+				count[x.Name]++
+			}
+		})
+	}
+	countIn(r.Head)
+	for _, l := range r.Body {
+		countIn(l)
+	}
+	var out []*Not
+	for _, l := range r.Body {
+		n, ok := l.(*Not)
+		if !ok {
+			continue
+		}
+		if _, ok := n.Arg.(*Sentence); !ok {
+			continue
+		}
+		free, alone := false, true
+		eachVar(n.Arg, func(x *Var) {
+			if bound[x.Name] {
+				return
+			}
+			free = true
+			if count[x.Name] > 1 {
+				alone = false
+			}
+		})
+		if free && alone {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// repaired returns the description as read: d itself when every rule is
+// read as written.
+func (v *validator) repaired() *Description {
+	if len(v.read) == 0 && len(v.exists) == 0 {
+		return v.d
+	}
+	names := make(map[string]bool)
+	Inspect(v.d, func(n Node) bool {
+		if c, ok := n.(*Const); ok {
+			names[c.Name] = true
+		}
+		return true
+	})
+	out := &Description{Filename: v.d.Filename, Rules: make([]*Rule, 0, len(v.d.Rules))}
+	var extra []*Rule
+	for _, r := range v.d.Rules {
+		if read, ok := v.read[r]; ok {
+			if read == nil {
+				continue
+			}
+			r = read
+		}
+		if nots := v.exists[r]; len(nots) > 0 {
+			var aux []*Rule
+			r, aux = existsRules(r, nots, names)
+			extra = append(extra, aux...)
+		}
+		out.Rules = append(out.Rules, r)
+	}
+	out.Rules = append(out.Rules, extra...)
+	return out
+}
+
+// existsRules returns r with each negation of nots, whose variables not
+// bound elsewhere in r are existential, replaced by the negation of a new
+// relation, and the rules of those relations: (not (p ?x ?v)) with ?v
+// existential becomes (not (exists_1 ?x)) with (<= (exists_1 ?x) (p ?x ?v)).
+// The names are new: names holds every name of the description, and each
+// name taken.
+func existsRules(r *Rule, nots []*Not, names map[string]bool) (*Rule, []*Rule) {
+	others := make(map[string]bool) // variables of r outside the negations
+	eachVar(r.Head, func(x *Var) { others[x.Name] = true })
+	replaced := make(map[*Not]bool, len(nots))
+	for _, n := range nots {
+		replaced[n] = true
+	}
+	for _, l := range r.Body {
+		if n, ok := l.(*Not); ok && replaced[n] {
+			continue
+		}
+		eachVar(l, func(x *Var) { others[x.Name] = true })
+	}
+	body := make([]Literal, len(r.Body))
+	var aux []*Rule
+	for i, l := range r.Body {
+		n, ok := l.(*Not)
+		if !ok || !replaced[n] {
+			body[i] = l
+			continue
+		}
+		var args []Term
+		seen := make(map[string]bool)
+		eachVar(n.Arg, func(x *Var) {
+			if others[x.Name] && !seen[x.Name] {
+				seen[x.Name] = true
+				args = append(args, &Var{NamePos: x.NamePos, Name: x.Name})
+			}
+		})
+		name := freshName(names, "exists_")
+		head := &Sentence{Lparen: n.Lparen, Name: &Const{NamePos: n.Lparen, Name: name}, Args: args}
+		aux = append(aux, &Rule{Lparen: n.Lparen, Head: head, Body: []Literal{n.Arg}})
+		body[i] = &Not{Lparen: n.Lparen, Arg: &Sentence{Lparen: n.Lparen, Name: head.Name, Args: args}}
+	}
+	return &Rule{Lparen: r.Lparen, Head: r.Head, Body: body}, aux
+}
+
+// freshName returns prefix followed by the smallest positive number that
+// makes a name not in names, and adds it to names.
+func freshName(names map[string]bool, prefix string) string {
+	for i := 1; ; i++ {
+		name := prefix + strconv.Itoa(i)
+		if !names[name] {
+			names[name] = true
+			return name
+		}
+	}
+}

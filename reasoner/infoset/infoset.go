@@ -1,0 +1,512 @@
+// Package infoset turns what a role of a GDL-II game knows of a match, its
+// view, into the states the match may be in: its information set.
+//
+// In GDL-II a role is told of each step only the move it played and its
+// percepts (the second arguments of its sees facts); it never sees the
+// state, nor the other roles' moves, nor nature's. A state is consistent
+// with a view when some sequence of joint moves leads to it from the
+// initial state, each legal, none from a terminal state, each holding the
+// role's own move, and each giving the role exactly the percepts it had.
+//
+// A Belief holds the consistent states of one role and follows the match
+// step by step (Update). While the consistent states are few
+// (Options.MaxStates) it holds every one of them, and is Complete. Beyond,
+// it holds a sample of them, as HyperPlay does (Schofield, Cerexhe and
+// Thielscher, "HyperPlay: A Solution to General Game Playing with
+// Imperfect Information", AAAI 2012): each of Options.Samples hypotheses
+// is a history from the last step at which the states were all known,
+// extended at each step by a consistent successor chosen uniformly at
+// random and, when none is left, taken back to the latest step with an
+// untried alternative. Hypotheses are drawn independently. The sample is
+// uniform over the consistent states when every consistent state of a step
+// has the same number of consistent successors; otherwise states behind
+// fewer alternatives are drawn more often. It is a sample of what is
+// possible, not of what is likely: it weighs no state by the chance that
+// nature and the other roles chose the moves leading to it.
+//
+// SureLegal returns the moves legal in every state held: for a Complete
+// belief, the moves the role can be sure are legal.
+//
+// The work is bounded: by the context, by the states held, by the joint
+// moves examined from one state, and by the joint moves examined in one
+// update (Options). A Belief reads the game only through its reasoner
+// (Legal, Next, Terminal and Sees); it never needs the true state.
+package infoset
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// ErrInconsistent is returned, wrapped, when no state is consistent with
+// a view: it contradicts the rules (a move that is never legal, a percept
+// that is never given).
+var ErrInconsistent = errors.New("no state is consistent with the view")
+
+// ErrLimit is returned, wrapped, when a limit of Options stopped the search
+// before it found a consistent state.
+var ErrLimit = errors.New("no consistent state found within the limits")
+
+// A Step is what a role knows of one step of a match: the move it played
+// (the one the game master reports, which replaces a late or illegal one)
+// and its percepts, in the reasoner's compact KIF.
+type Step struct {
+	Move     reasoner.Move
+	Percepts []reasoner.Percept
+}
+
+// A View is what a role knows of a match: its role, an index into the
+// reasoner's Roles, and each step played so far.
+type View struct {
+	Role  int
+	Steps []Step
+}
+
+// Options bound a Belief's work. The zero value selects the defaults.
+type Options struct {
+	// MaxStates bounds the states a Complete belief holds; past it, the
+	// belief holds a sample. Default 1024.
+	MaxStates int
+	// Samples is the number of hypotheses a sampled belief holds.
+	// Default 16.
+	Samples int
+	// MaxJoints bounds the joint moves examined from one state at one
+	// step; when the other roles' legal moves make more, a random
+	// selection of that many is examined, and the states found are a
+	// sample even if few. Default 1024.
+	MaxJoints int
+	// MaxWork bounds the joint moves examined in one update, by the
+	// enumeration and then by the sampling each. Default 65536.
+	MaxWork int
+	// Rand is the source of the random choices; nil seeds one from the
+	// runtime's random source. A Belief uses it alone: give each Belief
+	// its own.
+	Rand *rand.Rand
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxStates <= 0 {
+		o.MaxStates = 1024
+	}
+	if o.Samples <= 0 {
+		o.Samples = 16
+	}
+	if o.MaxJoints <= 0 {
+		o.MaxJoints = 1024
+	}
+	if o.MaxWork <= 0 {
+		o.MaxWork = 65536
+	}
+	if o.Rand == nil {
+		o.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	return o
+}
+
+// A Belief is the states one role holds possible at a point of a match.
+// It is not safe for concurrent use, nor is the reasoner it reads: give
+// each goroutine its own Belief on its own reasoner (reasoner.Fork).
+type Belief struct {
+	r    reasoner.Reasoner
+	p    reasoner.Perceiver
+	opts Options
+	view View
+
+	// states holds every consistent state while the belief is
+	// complete, and is nil once it samples.
+	states []*reasoner.State
+	// root holds every consistent state after the step view.Steps[:since]
+	// when the belief samples: the last step at which they were all
+	// known, from which the hypotheses start.
+	root  []*reasoner.State
+	since int
+	hyps  []hypothesis
+}
+
+// A hypothesis is a history from the root: levels[0] holds a root state,
+// levels[i] the state after the i-th step since the root.
+type hypothesis struct {
+	levels []level
+}
+
+// A level is one choice of a hypothesis: the state chosen and the
+// alternatives left, in random order.
+type level struct {
+	state *reasoner.State
+	rest  []*reasoner.State
+	// partial is set when the alternatives were found among a
+	// selection of the joint moves, not all: running out of them then
+	// proves nothing.
+	partial bool
+}
+
+// New returns the belief of view.Role after the steps of view, starting
+// from the initial state. r must be a reasoner.Perceiver.
+func New(ctx context.Context, r reasoner.Reasoner, view View, opts Options) (*Belief, error) {
+	p, ok := r.(reasoner.Perceiver)
+	if !ok {
+		return nil, fmt.Errorf("infoset: reasoner %T gives no percepts", r)
+	}
+	if view.Role < 0 || view.Role >= len(r.Roles()) {
+		return nil, fmt.Errorf("infoset: no role %d", view.Role)
+	}
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := &Belief{r: r, p: p, opts: opts.withDefaults(), view: View{Role: view.Role}, states: []*reasoner.State{s0}}
+	for i, st := range view.Steps {
+		if err := b.Update(ctx, st); err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+	}
+	return b, nil
+}
+
+// View returns the view the belief follows.
+func (b *Belief) View() View {
+	v := b.view
+	v.Steps = slices.Clone(v.Steps)
+	return v
+}
+
+// Complete reports whether the belief holds every consistent state.
+func (b *Belief) Complete() bool { return b.states != nil }
+
+// States returns the states the belief holds: every consistent state,
+// each once, when it is Complete; otherwise one state for each hypothesis,
+// a state that several reach appearing as often. The caller must not
+// modify the slice.
+func (b *Belief) States() []*reasoner.State {
+	if b.states != nil {
+		return b.states
+	}
+	out := make([]*reasoner.State, len(b.hyps))
+	for i, h := range b.hyps {
+		out[i] = h.levels[len(h.levels)-1].state
+	}
+	return out
+}
+
+// SureLegal returns the moves of the role that are legal in every state
+// the belief holds, sorted: when it is Complete, the moves the role can be
+// sure are legal; otherwise those legal in every state of the sample.
+func (b *Belief) SureLegal(ctx context.Context) ([]reasoner.Move, error) {
+	var sure []reasoner.Move
+	for i, s := range b.States() {
+		moves, err := b.r.Legal(ctx, s, b.view.Role)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			sure = moves
+			continue
+		}
+		sure = slices.DeleteFunc(sure, func(m reasoner.Move) bool {
+			_, found := slices.BinarySearch(moves, m)
+			return !found
+		})
+	}
+	return sure, nil
+}
+
+// Update follows the role's next step: the states it holds possible
+// become those that step leads to. On an error the belief is left as it
+// was.
+func (b *Belief) Update(ctx context.Context, st Step) error {
+	st.Percepts = slices.Compact(slices.Sorted(slices.Values(st.Percepts)))
+	steps := append(slices.Clip(b.view.Steps), st)
+	s := &search{b: b, memo: map[memoKey][]succ{}}
+	if b.states != nil {
+		next, complete, err := s.enumerate(ctx, b.states, st)
+		if err != nil {
+			return err
+		}
+		if complete {
+			if len(next) == 0 {
+				return ErrInconsistent
+			}
+			b.states, b.view.Steps = next, steps
+			return nil
+		}
+		// Too many states, or too much work: sample from the last
+		// step whose states are all known.
+		s.work = 0
+		hyps, err := s.sample(ctx, b.states, steps[len(b.view.Steps):])
+		if err != nil {
+			return err
+		}
+		b.root, b.since, b.hyps, b.states = b.states, len(b.view.Steps), hyps, nil
+		b.view.Steps = steps
+		return nil
+	}
+	hyps, err := s.extend(ctx, b.hyps, steps[b.since:])
+	if err != nil {
+		return err
+	}
+	b.hyps, b.view.Steps = hyps, steps
+	return nil
+}
+
+// A search is the work of one update.
+type search struct {
+	b    *Belief
+	work int // joint moves examined
+	// memo holds the consistent successors found in this update, so
+	// that hypotheses sharing a state share the work.
+	memo map[memoKey][]succ
+}
+
+type memoKey struct {
+	step int // index of the step since the root (the states enumerated from are a root)
+	hash uint64
+}
+
+// succ is the result of successors for one state.
+type succ struct {
+	from    *reasoner.State
+	states  []*reasoner.State
+	partial bool
+}
+
+// enumerate returns every state consistent with st that follows one of
+// states, each once, and whether it is the whole of them: false when they
+// are more than MaxStates, when a state had more joint moves than
+// MaxJoints, or when the work ran out.
+func (s *search) enumerate(ctx context.Context, states []*reasoner.State, st Step) ([]*reasoner.State, bool, error) {
+	var next []*reasoner.State
+	seen := newStateSet()
+	for _, from := range states {
+		found, partial, err := s.successors(ctx, from, st, 0)
+		if errors.Is(err, ErrLimit) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if partial {
+			return nil, false, nil
+		}
+		for _, n := range found {
+			if seen.add(n) {
+				next = append(next, n)
+			}
+		}
+		if len(next) > s.b.opts.MaxStates {
+			return nil, false, nil
+		}
+	}
+	return next, true, nil
+}
+
+// sample returns Samples hypotheses through steps from root states.
+func (s *search) sample(ctx context.Context, root []*reasoner.State, steps []Step) ([]hypothesis, error) {
+	hyps := make([]hypothesis, s.b.opts.Samples)
+	for i := range hyps {
+		order := slices.Clone(root)
+		s.shuffle(order)
+		hyps[i].levels = []level{{state: order[0], rest: order[1:]}}
+	}
+	return s.extend(ctx, hyps, steps)
+}
+
+// extend returns the hypotheses, each advanced through steps (the steps
+// since the root), leaving the hypotheses given as they are. Hypotheses
+// the work left unfinished are dropped; none finished is an error.
+func (s *search) extend(ctx context.Context, hyps []hypothesis, steps []Step) ([]hypothesis, error) {
+	out := make([]hypothesis, 0, len(hyps))
+	var limited error
+	for _, h := range hyps {
+		h.levels = slices.Clone(h.levels)
+		err := s.advance(ctx, &h, steps)
+		switch {
+		case err == nil:
+			out = append(out, h)
+		case errors.Is(err, ErrLimit):
+			limited = err
+		default:
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, limited
+	}
+	return out, nil
+}
+
+// advance extends h through steps, backtracking on dead ends. It returns
+// ErrInconsistent when every history from the root was tried, and
+// ErrLimit when the work ran out or a dead end came from a selection of
+// joint moves.
+func (s *search) advance(ctx context.Context, h *hypothesis, steps []Step) error {
+	partial := false
+	for len(h.levels) < len(steps)+1 {
+		k := len(h.levels) - 1 // steps[k] comes next
+		found, part, err := s.successors(ctx, h.levels[k].state, steps[k], k)
+		if err != nil {
+			return err
+		}
+		if len(found) > 0 {
+			order := slices.Clone(found)
+			s.shuffle(order)
+			h.levels = append(h.levels, level{state: order[0], rest: order[1:], partial: part})
+			continue
+		}
+		partial = partial || part
+		// Back to the latest choice with an alternative left.
+		for {
+			if len(h.levels) == 0 {
+				if partial {
+					return fmt.Errorf("%w: the joint moves examined from some states were a selection", ErrLimit)
+				}
+				return ErrInconsistent
+			}
+			l := &h.levels[len(h.levels)-1]
+			if len(l.rest) > 0 {
+				l.state, l.rest = l.rest[0], l.rest[1:]
+				break
+			}
+			partial = partial || l.partial
+			h.levels = h.levels[:len(h.levels)-1]
+		}
+	}
+	return nil
+}
+
+// successors returns the distinct states consistent with st that follow
+// from: those reached by a joint move legal in from, holding the role's
+// move st.Move, that gives the role exactly st.Percepts. partial reports
+// that only a selection of MaxJoints joint moves was examined. step keys
+// the memo.
+func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, step int) (found []*reasoner.State, partial bool, err error) {
+	key := memoKey{step, from.Hash()}
+	for _, m := range s.memo[key] {
+		if m.from.Equal(from) {
+			return m.states, m.partial, nil
+		}
+	}
+	defer func() {
+		if err == nil {
+			s.memo[key] = append(s.memo[key], succ{from, found, partial})
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	b := s.b
+	if done, err := b.r.Terminal(ctx, from); err != nil || done {
+		return nil, false, err
+	}
+	roles := len(b.r.Roles())
+	options := make([][]reasoner.Move, roles)
+	for i := range options {
+		moves, err := b.r.Legal(ctx, from, i)
+		if err != nil {
+			return nil, false, err
+		}
+		if i == b.view.Role {
+			if _, ok := slices.BinarySearch(moves, st.Move); !ok {
+				return nil, false, nil
+			}
+			moves = []reasoner.Move{st.Move}
+		}
+		if len(moves) == 0 {
+			return nil, false, nil
+		}
+		options[i] = moves
+	}
+	joints := 1
+	for _, ms := range options {
+		if joints > math.MaxInt/len(ms) {
+			joints = math.MaxInt
+			break
+		}
+		joints *= len(ms)
+	}
+	examine := func(yield func(int) bool) {
+		for i := range joints {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+	if joints > b.opts.MaxJoints {
+		partial = true
+		examine = s.randomSelection(joints, b.opts.MaxJoints)
+	}
+	seen := newStateSet()
+	joint := make([]reasoner.Move, roles)
+	for index := range examine {
+		if s.work++; s.work > b.opts.MaxWork {
+			return nil, false, fmt.Errorf("%w: %d joint moves examined in one update", ErrLimit, b.opts.MaxWork)
+		}
+		for i := roles - 1; i >= 0; i-- {
+			joint[i] = options[i][index%len(options[i])]
+			index /= len(options[i])
+		}
+		percepts, err := b.p.Sees(ctx, from, joint, b.view.Role)
+		if err != nil {
+			return nil, false, err
+		}
+		if !slices.Equal(percepts, st.Percepts) {
+			continue
+		}
+		next, err := b.r.Next(ctx, from, joint)
+		if err != nil {
+			return nil, false, err
+		}
+		if seen.add(next) {
+			found = append(found, next)
+		}
+	}
+	return found, partial, nil
+}
+
+// randomSelection returns an iterator over k distinct numbers below n in
+// random order: the first steps of a Fisher-Yates shuffle of 0..n-1, which
+// it keeps sparse.
+func (s *search) randomSelection(n, k int) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		moved := map[int]int{} // the values of the positions swapped so far
+		at := func(i int) int {
+			if v, ok := moved[i]; ok {
+				return v
+			}
+			return i
+		}
+		for i := range min(k, n) {
+			j := i + s.b.opts.Rand.IntN(n-i)
+			vi, vj := at(i), at(j)
+			moved[j] = vi
+			if !yield(vj) {
+				return
+			}
+		}
+	}
+}
+
+func (s *search) shuffle(states []*reasoner.State) {
+	s.b.opts.Rand.Shuffle(len(states), func(i, j int) { states[i], states[j] = states[j], states[i] })
+}
+
+// A stateSet finds equal states by hash.
+type stateSet map[uint64][]*reasoner.State
+
+func newStateSet() stateSet { return stateSet{} }
+
+// add adds s and reports whether it was new.
+func (set stateSet) add(s *reasoner.State) bool {
+	for _, t := range set[s.Hash()] {
+		if t.Equal(s) {
+			return false
+		}
+	}
+	set[s.Hash()] = append(set[s.Hash()], s)
+	return true
+}
