@@ -30,7 +30,6 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	kind := flags.String("player", "mcts", "player: "+strings.Join(local.Kinds(), ", ")+", or mcts with settings, as mcts:base (below)")
 	name := flags.String("name", "", "name given to INFO requests (default: the player kind)")
 	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
-	workers := flags.Int("workers", 0, "search goroutines of the mcts player (default: one per CPU)")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
 	maxConns := flags.Int("max-conns", 0, "connections held open at most; the longest waiting one is closed for a new one (default: 3/4 of the open-file limit)")
 	maxHeap := flags.Int("max-heap", defaultMaxHeap, "heap size in MiB at which the garbage collector works hardest to stay below, so that a search or the rules cannot run the process out of memory; the mcts player stops adding states at half of it (0: none; GOMEMLIMIT if set)")
@@ -47,8 +46,8 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)
 	}
-	if *margin < 0 || *workers < 0 || *maxNodes < 0 || *maxConns < 0 || *maxHeap < 0 || *abandonClocks < 0 || *abandonMin < 0 {
-		return fmt.Errorf("%w: --margin, --workers, --max-nodes, --max-conns, --max-heap and --abandon-* cannot be negative", errUsage)
+	if *margin < 0 || *maxNodes < 0 || *maxConns < 0 || *maxHeap < 0 || *abandonClocks < 0 || *abandonMin < 0 {
+		return fmt.Errorf("%w: --margin, --max-nodes, --max-conns, --max-heap and --abandon-* cannot be negative", errUsage)
 	}
 	if *maxHeap > 0 && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(int64(*maxHeap) << 20)
@@ -62,7 +61,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	p, err := local.New(*kind, local.Options{
 		Name:        *name,
 		NewReasoner: factory,
-		Search:      mcts.Config{Workers: *workers, MaxNodes: *maxNodes},
+		Search:      mcts.Config{MaxNodes: *maxNodes},
 		Log:         logger,
 	})
 	if err != nil {

@@ -66,7 +66,7 @@ func TestPlayUsage(t *testing.T) {
 		{[]string{"play", "--player", "alphazero"}, 2, `unknown player "alphazero"`},
 		{[]string{"play", "--port", "70000"}, 2, "is not a TCP port"},
 		{[]string{"play", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"play", "--workers", "-1"}, 2, "cannot be negative"},
+		{[]string{"play", "--max-nodes", "-1"}, 2, "cannot be negative"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := runCommand(t, tt.args...)
