@@ -23,11 +23,18 @@ var gdl2Games = []struct {
 	key      string
 	roles    []string
 	playouts int // random matches checked step by step against each role's view
+	// histories is the number of different matches, counted by hand, for
+	// a game small enough to play every one; 0 for the others.
+	histories int
 }{
 	{key: "kriegTicTacToe", roles: []string{"xplayer", "oplayer"}, playouts: 20},
-	{key: "kuhnPoker", roles: []string{"first", "second", "random"}, playouts: 40},
+	// 6 deals, each then bet-fold, bet-call, check-check, check-bet-fold
+	// or check-bet-call.
+	{key: "kuhnPoker", roles: []string{"first", "second", "random"}, playouts: 40, histories: 30},
 	{key: "liarsDie", roles: []string{"first", "second", "random"}, playouts: 40},
-	{key: "montyhall", roles: []string{"candidate", "random"}, playouts: 40},
+	// 3 cars x 3 choices, one door to open after a wrong choice and two
+	// after a right one (6 + 3 x 2 = 12), each stayed or switched.
+	{key: "montyhall", roles: []string{"candidate", "random"}, playouts: 40, histories: 24},
 }
 
 // TestBundledGDLII checks which bundled games are GDL-II, that those load
@@ -159,6 +166,73 @@ func TestGDLIIPlayouts(t *testing.T) {
 				outcomes[fmt.Sprint(goals)]++
 			}
 			t.Logf("%d random matches, outcomes %v", n, outcomes)
+		})
+	}
+}
+
+// TestGDLIIViewsDecideLegal plays every match of the small GDL-II games
+// and checks that whenever two matches give a player the same view (its
+// own moves and its percepts, step by step), they leave it the same legal
+// moves: its legal moves are a function of what it knows.
+func TestGDLIIViewsDecideLegal(t *testing.T) {
+	for _, g := range gdl2Games {
+		if g.histories == 0 {
+			continue
+		}
+		t.Run(g.key, func(t *testing.T) {
+			r := newReasoner(t, g.key)
+			p := r.(reasoner.Perceiver)
+			c := checker{t, r}
+			ctx := t.Context()
+			nature := reasoner.NatureIndex(r.Roles())
+			legalByView := make([]map[string]string, len(r.Roles()))
+			for i := range legalByView {
+				legalByView[i] = map[string]string{}
+			}
+			histories := 0
+			var visit func(s *reasoner.State, views []string)
+			visit = func(s *reasoner.State, views []string) {
+				terminal, legal := c.examine(s)
+				if terminal {
+					histories++
+					return
+				}
+				for i, moves := range legal {
+					if i == nature {
+						continue
+					}
+					got := fmt.Sprint(moves)
+					if want, ok := legalByView[i][views[i]]; ok && want != got {
+						t.Fatalf("%s, with view %q, has legal moves %s in one match and %s in another",
+							r.Roles()[i], views[i], want, got)
+					}
+					legalByView[i][views[i]] = got
+				}
+				for _, joint := range joints(legal) {
+					next := make([]string, len(views))
+					for i := range views {
+						percepts, err := p.Sees(ctx, s, joint, i)
+						if err != nil {
+							t.Fatal(err)
+						}
+						next[i] = fmt.Sprintf("%s %s %v;", views[i], joint[i], percepts)
+					}
+					visit(c.next(s, joint), next)
+				}
+			}
+			s, err := r.Initial(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			visit(s, make([]string, len(r.Roles())))
+			if histories != g.histories {
+				t.Errorf("%d matches, want %d", histories, g.histories)
+			}
+			for i, m := range legalByView {
+				if i != nature {
+					t.Logf("%s: %d views", r.Roles()[i], len(m))
+				}
+			}
 		})
 	}
 }
