@@ -32,10 +32,11 @@ var playFacts = []struct {
 	// kuhnPoker: 1 start, 6 deals, 12 after first acts, 24 after second
 	// (18 of them over), 12 after first answers a bet (all over).
 	{key: "kuhnPoker", maxSteps: 4, states: 55, terminals: 30},
-	// liarsDie: 10 (roller, announcement) pairs start a round (first with
-	// 0, 2 to 5; second with 1 to 5), each with 6 rolls; 11 pairs end one
-	// (second with 2 to 6; first with 1 to 6), each with 6 rolls, and the
-	// doubt ends each: 10 + 60 + 66 + 66.
+	// liarsDie: a round starts from one of 10 (roller, last announcement)
+	// pairs (first with 0 or 2 to 5, second with 1 to 5), goes on with one
+	// of 6 rolls (60 states), then holds one of 11 pairs (first with 1 to
+	// 6, second with 2 to 6) and a roll (66), each of which a doubt ends
+	// (66): 10 + 60 + 66 + 66. Six rounds of three steps at most.
 	{key: "liarsDie", maxSteps: 18, states: 202, terminals: 66},
 	{key: "maze", maxSteps: 16, states: 101, terminals: 13},
 	// montyhall: 1 start, 3 cars x 3 choices, 12 with a door opened (two
