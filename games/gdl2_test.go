@@ -241,7 +241,7 @@ func TestGDLIIViewsDecideLegal(t *testing.T) {
 func checkBelief(ctx context.Context, t *testing.T, r reasoner.Reasoner, b *infoset.Belief, s *reasoner.State,
 	terminal bool, legal [][]reasoner.Move, i int, history []string) {
 	t.Helper()
-	if err := beliefProblem(ctx, r, b, s, terminal, legal[:min(len(legal), i+1)], i); err != nil {
+	if err := beliefProblem(ctx, r, b, s, terminal, legal, i); err != nil {
 		t.Fatalf("after %v: %v", history, err)
 	}
 }
