@@ -21,6 +21,12 @@ func runGames(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "games", "[-rules] [NAME...]",
 		"ggp games\n  ggp games -rules ticTacToe > myGame.kif")
 	rules := flags.Bool("rules", false, "print the rules of the named games (all games without names)")
+	usage := flags.Usage
+	flags.Usage = func() {
+		usage()
+		fmt.Fprintf(env.stderr, "\nA game tagged %s has hidden information: each player is told only its\n"+
+			"percepts, and the game master plays nature's role, random, if the game has it.\n", gdlIITag)
+	}
 	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err

@@ -128,7 +128,7 @@ func TestGamesCommandArgs(t *testing.T) {
 		{
 			name:   "help",
 			args:   []string{"-h"},
-			stderr: []string{"Usage: ggp games", "-rules", "Example:", "ggp games -rules ticTacToe"},
+			stderr: []string{"Usage: ggp games", "-rules", "Example:", "ggp games -rules ticTacToe", "tagged [GDL-II]"},
 		},
 		{
 			name:   "bad flag",
