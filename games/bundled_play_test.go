@@ -26,7 +26,22 @@ var playFacts = []struct {
 	{key: "connectFour", maxSteps: 42},
 	{key: "eightPuzzle", maxSteps: 30},
 	{key: "hanoi", maxSteps: 40, states: 4940, terminals: 252},
+	// kriegTicTacToe: 9 marks, and each player fails at most on the
+	// opponent's 4 marks.
+	{key: "kriegTicTacToe", maxSteps: 17},
+	// kuhnPoker: 1 start, 6 deals, 12 after first acts, 24 after second
+	// (18 of them over), 12 after first answers a bet (all over).
+	{key: "kuhnPoker", maxSteps: 4, states: 55, terminals: 30},
+	// liarsDie: a round starts from one of 10 (roller, last announcement)
+	// pairs (first with 0 or 2 to 5, second with 1 to 5), goes on with one
+	// of 6 rolls (60 states), then holds one of 11 pairs (first with 1 to
+	// 6, second with 2 to 6) and a roll (66), each of which a doubt ends
+	// (66): 10 + 60 + 66 + 66. Six rounds of three steps at most.
+	{key: "liarsDie", maxSteps: 18, states: 202, terminals: 66},
 	{key: "maze", maxSteps: 16, states: 101, terminals: 13},
+	// montyhall: 1 start, 3 cars x 3 choices, 12 with a door opened (two
+	// for each right choice, one for each wrong), each stayed or switched.
+	{key: "montyhall", maxSteps: 3, states: 46, terminals: 24},
 	{key: "nim", maxSteps: 12, states: 232, terminals: 2},
 	{key: "rockPaperScissors", maxSteps: 3, states: 20, terminals: 10},
 	{key: "threePlayerTicTacToe", maxSteps: 16},

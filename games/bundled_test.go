@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -21,7 +22,11 @@ var bundledKeysWant = []string{
 	"connectFour",
 	"eightPuzzle",
 	"hanoi",
+	"kriegTicTacToe",
+	"kuhnPoker",
+	"liarsDie",
 	"maze",
+	"montyhall",
 	"nim",
 	"rockPaperScissors",
 	"threePlayerTicTacToe",
@@ -232,5 +237,42 @@ func TestFolderStylesheetErrors(t *testing.T) {
 	}
 	if g.Stylesheet != nil || g.StylesheetErr == nil || !strings.Contains(g.StylesheetErr.Error(), "missing.xsl") {
 		t.Errorf("missing stylesheet: %q, %v", g.Stylesheet, g.StylesheetErr)
+	}
+}
+
+// stylesheetRelation finds the relations a stylesheet selects facts by,
+// as in /state/fact[relation='cell'].
+var stylesheetRelation = regexp.MustCompile(`relation\s*=\s*'([^']*)'`)
+
+// TestBundledStylesheetRelations checks that every relation a bundled
+// stylesheet draws is one the game's states hold, made by init or next: a
+// stylesheet that names another draws nothing, silently.
+func TestBundledStylesheetRelations(t *testing.T) {
+	for _, g := range Bundled() {
+		d, err := gdl.ParseFile(g.Filename, g.Rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		state := map[string]bool{}
+		for _, r := range d.Rules {
+			if r.Head.Name.Name != "init" && r.Head.Name.Name != "next" || len(r.Head.Args) != 1 {
+				continue
+			}
+			switch f := r.Head.Args[0].(type) {
+			case *gdl.Const:
+				state[f.Name] = true
+			case *gdl.Func:
+				state[f.Name.Name] = true
+			}
+		}
+		matches := stylesheetRelation.FindAllSubmatch(g.Stylesheet, -1)
+		if len(matches) == 0 {
+			t.Errorf("%s: the stylesheet selects no relation", g.Key)
+		}
+		for _, m := range matches {
+			if !state[string(m[1])] {
+				t.Errorf("%s: the stylesheet draws %s, which no state holds", g.Key, m[1])
+			}
+		}
 	}
 }

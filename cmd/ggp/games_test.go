@@ -22,11 +22,24 @@ var bundledRoles = map[string][]string{
 	"connectFour":          {"red", "black"},
 	"eightPuzzle":          {"player"},
 	"hanoi":                {"player"},
+	"kriegTicTacToe":       {"xplayer", "oplayer"},
+	"kuhnPoker":            {"first", "second", "random"},
+	"liarsDie":             {"first", "second", "random"},
 	"maze":                 {"robot"},
+	"montyhall":            {"candidate", "random"},
 	"nim":                  {"first", "second"},
 	"rockPaperScissors":    {"left", "right"},
 	"threePlayerTicTacToe": {"red", "green", "blue"},
 	"ticTacToe":            {"xplayer", "oplayer"},
+}
+
+// bundledGDLII is the bundled games written in GDL-II: those with hidden
+// information, sees rules, and nature's role random where chance plays.
+var bundledGDLII = map[string]bool{
+	"kriegTicTacToe": true,
+	"kuhnPoker":      true,
+	"liarsDie":       true,
+	"montyhall":      true,
 }
 
 func TestGamesCommandLists(t *testing.T) {
@@ -35,13 +48,16 @@ func TestGamesCommandLists(t *testing.T) {
 		t.Fatalf("ggp games: exit %d, stderr %q", code, errOut)
 	}
 	// Each game starts an unindented line: key, then its roles.
+	// A GDL-II game's line ends in a tag.
 	listed := map[string]string{}
+	tagged := map[string]bool{}
 	var order []string
 	for _, line := range strings.Split(out, "\n") {
 		if line == "" || strings.HasPrefix(line, " ") {
 			continue
 		}
 		key, roles, _ := strings.Cut(line, " ")
+		roles, tagged[key] = strings.CutSuffix(roles, "  [GDL-II]")
 		listed[key] = strings.TrimSpace(roles)
 		order = append(order, key)
 	}
@@ -56,6 +72,9 @@ func TestGamesCommandLists(t *testing.T) {
 		}
 		if want := strings.Join(roles, ", "); got != want {
 			t.Errorf("%s: roles %q, want %q", key, got, want)
+		}
+		if tagged[key] != bundledGDLII[key] {
+			t.Errorf("%s: tagged GDL-II %v, want %v", key, tagged[key], bundledGDLII[key])
 		}
 	}
 	for i := 1; i < len(order); i++ {
@@ -89,6 +108,12 @@ func TestGamesCommandArgs(t *testing.T) {
 			exactLines: 1,
 		},
 		{
+			name:       "a GDL-II game",
+			args:       []string{"montyhall"},
+			stdout:     []string{"montyhall  candidate, random  [GDL-II]\n", "    The Monty Hall problem"},
+			exactLines: 1,
+		},
+		{
 			name:      "rules",
 			args:      []string{"-rules", "nim"},
 			stdout:    []string{"(role first)", "(init (heap c 5))"},
@@ -103,7 +128,7 @@ func TestGamesCommandArgs(t *testing.T) {
 		{
 			name:   "help",
 			args:   []string{"-h"},
-			stderr: []string{"Usage: ggp games", "-rules", "Example:", "ggp games -rules ticTacToe"},
+			stderr: []string{"Usage: ggp games", "-rules", "Example:", "ggp games -rules ticTacToe", "tagged [GDL-II]"},
 		},
 		{
 			name:   "bad flag",

@@ -1,0 +1,44 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- Monty Hall: draws a state of the bundled game, given as ggp-base's state
+     XML, as three doors. The viewer shows the true state: the car is drawn
+     even where the candidate cannot see it. Each door carries data-door and
+     data-content ("car" or "goat", "" before the car is hidden), and
+     data-chosen and data-opened ("yes" or "no"). -->
+<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+<xsl:output method="html"/>
+
+<xsl:template match="/">
+  <div class="montyhall-view">
+    <style>
+      table.montyhall-doors td { width: 90px; height: 120px; border: 3px solid #6d4c41; text-align: center; vertical-align: middle; font: bold 18px sans-serif; }
+      table.montyhall-doors td[data-opened="yes"] { background: #eee; border-style: dashed; }
+      table.montyhall-doors td[data-chosen="yes"] { outline: 4px solid #2980b9; }
+      table.montyhall-doors td[data-content="car"] { color: #c0392b; }
+    </style>
+    <table class="montyhall-doors"><tr>
+      <xsl:call-template name="door"><xsl:with-param name="d" select="1"/></xsl:call-template>
+      <xsl:call-template name="door"><xsl:with-param name="d" select="2"/></xsl:call-template>
+      <xsl:call-template name="door"><xsl:with-param name="d" select="3"/></xsl:call-template>
+    </tr></table>
+    <p>phase: <b><xsl:value-of select="/state/fact[relation='phase']/argument[1]"/></b>
+      <xsl:if test="/state/fact[relation='stayed']"> (the candidate stayed)</xsl:if>
+      <xsl:if test="/state/fact[relation='switched']"> (the candidate switched)</xsl:if>
+    </p>
+  </div>
+</xsl:template>
+
+<xsl:template name="door">
+  <xsl:param name="d"/>
+  <xsl:variable name="hidden" select="boolean(/state/fact[relation='car'])"/>
+  <xsl:variable name="car" select="boolean(/state/fact[relation='car' and argument[1]=$d])"/>
+  <xsl:variable name="chosen" select="boolean(/state/fact[relation='chosen' and argument[1]=$d])"/>
+  <xsl:variable name="opened" select="boolean(/state/fact[relation='opened' and argument[1]=$d])"/>
+  <td class="door" data-door="{$d}">
+    <xsl:attribute name="data-content"><xsl:choose><xsl:when test="$car">car</xsl:when><xsl:when test="$hidden">goat</xsl:when></xsl:choose></xsl:attribute>
+    <xsl:attribute name="data-chosen"><xsl:choose><xsl:when test="$chosen">yes</xsl:when><xsl:otherwise>no</xsl:otherwise></xsl:choose></xsl:attribute>
+    <xsl:attribute name="data-opened"><xsl:choose><xsl:when test="$opened">yes</xsl:when><xsl:otherwise>no</xsl:otherwise></xsl:choose></xsl:attribute>
+    door <xsl:value-of select="$d"/><br/>
+    <xsl:choose><xsl:when test="$car">car</xsl:when><xsl:when test="$hidden">goat</xsl:when></xsl:choose>
+  </td>
+</xsl:template>
+</xsl:stylesheet>
