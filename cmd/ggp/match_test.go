@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +146,8 @@ func TestMatchCommandUsage(t *testing.T) {
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal,legal", "--sprt", "0.1", "--out", "x"}, 2, "SPRT compares two players, not 3"},
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "0.6", "--out", "x"}, 2, "SPRT margin 0.6"},
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "-0.1", "--out", "x"}, 2, "SPRT margin -0.1"},
+		{[]string{"tournament", "--games", "nim", "--players", "random", "--gap", "soon", "--out", "x"}, 2, `invalid value "soon" for flag -gap`},
+		{[]string{"tournament", "--games", "nim", "--players", "random", "--gap", "-1s", "--out", "x"}, 2, `invalid value "-1s" for flag -gap`},
 		{[]string{"tournament", "--games", "nim", "--players", "human,random", "--out", "x"}, 2, "a human player plays on a seat page of the viewer: add --view"},
 		{[]string{"tournament", "--games", "nim", "--players", "human,human", "--view", "--out", "x"}, 2, "at most one human player"},
 		{[]string{"tournament", "--games", "nim", "--players", "human,random", "--view", "--parallel", "2", "--out", "x"}, 2, "--parallel 1, not 2"},
@@ -187,6 +191,38 @@ func TestTournamentCommand(t *testing.T) {
 	code, out, errOut = runCommand(t, args...)
 	if code != 0 || !strings.Contains(errOut, "8/8 skipped") || strings.Count(errOut, "\n") != 1 || !strings.Contains(out, "8 of 8 matches completed") {
 		t.Errorf("second run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestTournamentGap checks that --gap reaches the tournament: each match
+// starts no sooner than the gap after the last state of the one before.
+func TestTournamentGap(t *testing.T) {
+	const gapMS = 300
+	dir := filepath.Join(t.TempDir(), "t")
+	code, out, errOut := runCommand(t, "tournament", "--games", "ticTacToe", "--players", "random,legal", "--rounds", "2",
+		"--gap", "300ms", "--playclock", "1", "--startclock", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "matches", "*.json"))
+	var recs []*record.Record
+	for _, f := range files {
+		rec, err := record.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	slices.SortFunc(recs, func(a, b *record.Record) int { return cmp.Compare(a.StartTime, b.StartTime) })
+	for k := 1; k < len(recs); k++ {
+		prev, cur := recs[k-1], recs[k]
+		// Times are in whole milliseconds: one may be lost to rounding.
+		if d := cur.StartTime - prev.StateTimes[len(prev.StateTimes)-1]; d < gapMS-1 {
+			t.Errorf("%s started %d ms after the last state of %s, want at least %d", cur.MatchID, d, prev.MatchID, gapMS)
+		}
 	}
 }
 

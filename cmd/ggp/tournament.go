@@ -74,6 +74,7 @@ type tournamentFlags struct {
 	games, players, out, name *string
 	rounds, parallel          *int
 	sprt                      *float64
+	gap                       matchClock
 	clocks                    *refereeFlags
 	view                      *viewFlags
 }
@@ -91,6 +92,8 @@ func parseTournamentFlags(env *environment, args []string) (*tournamentFlags, er
 	f.out = flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
 	f.name = flags.String("name", "", "tournament name in the records (default: the folder's name)")
 	f.sprt = flags.Float64("sprt", 0, "with two players, stop once a sequential test decides whether the first one's mean score per match (goal/100) against the second is 0.5 (H0) or 0.5+`DELTA` (H1); α=β=0.05, at least 8 matches and one of each game and assignment")
+	f.gap = matchClock{allowZero: true}
+	flags.Var(&f.gap, "gap", "pause between the end of a match and the start of the next, for a remote player that restarts between matches: seconds or a duration")
 	f.clocks = addRefereeFlags(flags)
 	f.view = addViewFlags(flags)
 	args, err := parseFlags(flags, args)
@@ -126,6 +129,7 @@ func (f *tournamentFlags) tournament(env *environment) (*tournament.Tournament, 
 		Players:    splitList(*f.players),
 		Rounds:     *f.rounds,
 		Parallel:   *f.parallel,
+		Gap:        f.gap.d,
 		StartClock: f.clocks.start.d,
 		PlayClock:  f.clocks.play.d,
 		Referee:    ref,

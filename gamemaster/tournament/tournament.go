@@ -77,6 +77,16 @@ type Tournament struct {
 	// Parallel is the number of matches played at once; zero means one.
 	Parallel int
 
+	// Gap is the pause between the end of a match and the start of the
+	// next one played in the same place (of the Parallel places): none
+	// before the first match of a run, and none after the last. A remote
+	// player that restarts between matches, as ggp-base's PlayerRunner
+	// does, needs it: a START sent while it restarts finds no player, or
+	// one still winding down that answers busy, and the match is played
+	// with substitute moves for it. The pause ends early when the run is
+	// cancelled or the sequential test decides.
+	Gap time.Duration
+
 	StartClock, PlayClock time.Duration
 
 	// PlayClocks gives some players, by specification, a play clock of
@@ -332,6 +342,9 @@ func (t *Tournament) Validate() error {
 	if t.NewPlayer == nil {
 		return errors.New("tournament: no NewPlayer to make the players")
 	}
+	if t.Gap < 0 {
+		return fmt.Errorf("tournament: gap %v between matches must not be negative", t.Gap)
+	}
 	if t.SPRT != nil {
 		if err := t.SPRT.Validate(); err != nil {
 			return fmt.Errorf("tournament: %w", err)
@@ -438,13 +451,18 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	var writeErr error
 	for range max(t.Parallel, 1) {
 		wg.Go(func() {
+			played := false
 			for i := range jobs {
+				if played {
+					pause(ctx, t.Gap, decided)
+				}
 				mu.Lock()
 				skip := stopped
 				mu.Unlock()
 				if skip {
 					continue
 				}
+				played = true
 				m := &ms[i]
 				rec, err := t.play(ctx, &r, t.NewPlayer, m)
 				mu.Lock()
@@ -507,6 +525,20 @@ feed:
 		return res, err
 	}
 	return res, writeErr
+}
+
+// pause waits d, or until ctx is done or decided is closed.
+func pause(ctx context.Context, d time.Duration, decided <-chan struct{}) {
+	if d <= 0 {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-ctx.Done():
+	case <-decided:
+	}
 }
 
 // play plays one match with new players.

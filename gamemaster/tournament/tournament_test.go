@@ -527,3 +527,133 @@ func readResults(t *testing.T, dir string) Results {
 	}
 	return res
 }
+
+// timedPlayer notes when each of its matches starts and ends.
+type timedPlayer struct {
+	player.Player
+	log *timeLog
+}
+
+type timeLog struct {
+	mu           sync.Mutex
+	starts, ends map[string]time.Time // by match id: the first START, the last STOP or ABORT
+}
+
+func (l *timeLog) note(m map[string]time.Time, id string, first bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := m[id]; ok && first {
+		return
+	}
+	m[id] = time.Now()
+}
+
+func (p timedPlayer) Start(ctx context.Context, m *player.Match) error {
+	p.log.note(p.log.starts, m.ID, true)
+	return p.Player.Start(ctx, m)
+}
+
+func (p timedPlayer) Stop(ctx context.Context, id string, last []reasoner.Move) error {
+	defer p.log.note(p.log.ends, id, false)
+	return p.Player.Stop(ctx, id, last)
+}
+
+func (p timedPlayer) Abort(ctx context.Context, id string) error {
+	defer p.log.note(p.log.ends, id, false)
+	return p.Player.Abort(ctx, id)
+}
+
+// TestGap checks that matches played one at a time start no sooner than
+// Gap after the end of the one before.
+func TestGap(t *testing.T) {
+	const gap = 300 * time.Millisecond
+	log := &timeLog{starts: map[string]time.Time{}, ends: map[string]time.Time{}}
+	tr := newTournament(t, t.TempDir(), nil)
+	tr.Games = tr.Games[:1]
+	tr.Players = []string{"random", "legal"}
+	tr.Rounds = 2
+	tr.Parallel = 1
+	tr.Gap = gap
+	tr.NewPlayer = func(spec string) (player.Player, error) {
+		p, err := testPlayers(nil)(spec)
+		return timedPlayer{p, log}, err
+	}
+	res, err := tr.Run(context.Background())
+	if err != nil || res.Completed() != 4 {
+		t.Fatalf("Run: err %v, %d of 4 matches completed", err, res.Completed())
+	}
+	ms, err := tr.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < len(ms); k++ {
+		prev, cur := ms[k-1].ID, ms[k].ID
+		end, start := log.ends[prev], log.starts[cur]
+		if end.IsZero() || start.IsZero() {
+			t.Fatalf("match %s or %s neither started nor ended", prev, cur)
+		}
+		if d := start.Sub(end); d < gap {
+			t.Errorf("%s started %v after %s ended, want at least %v", cur, d, prev, gap)
+		}
+	}
+}
+
+// TestGapEnds checks that there is no pause after the last match, and that
+// cancelling the run ends a pause at once: with a gap of an hour, both
+// runs return once their one match is played.
+func TestGapEnds(t *testing.T) {
+	tests := []struct {
+		name    string
+		players []string // one player takes both roles: one match
+		cancel  bool     // cancel after the first match
+		played  int
+	}{
+		{"after the last match", []string{"random"}, false, 1},
+		{"cancelled during the pause", []string{"random", "legal"}, true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var log startLog
+			tr := newTournament(t, t.TempDir(), &log)
+			tr.Games = tr.Games[:1]
+			tr.Players = tt.players
+			tr.Parallel = 1
+			tr.Gap = time.Hour
+			if tt.cancel {
+				tr.Progress = func(p Progress) {
+					if p.Match != nil {
+						cancel()
+					}
+				}
+			}
+			type outcome struct {
+				res *Results
+				err error
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				res, err := tr.Run(ctx)
+				done <- outcome{res, err}
+			}()
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("Run still pausing a minute after its match")
+			}
+			if tt.cancel != (o.err != nil) || o.res.Completed() != tt.played || len(log.ids) != tt.played {
+				t.Errorf("Run: err %v, %d matches completed, %d started; want %d of each", o.err, o.res.Completed(), len(log.ids), tt.played)
+			}
+		})
+	}
+}
+
+func TestNegativeGap(t *testing.T) {
+	tr := newTournament(t, t.TempDir(), nil)
+	tr.Gap = -time.Second
+	if err := tr.Validate(); err == nil || !strings.Contains(err.Error(), "gap -1s") {
+		t.Errorf("Validate: err = %v, want the negative gap refused", err)
+	}
+}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -278,8 +279,10 @@ func atom(name string) string {
 // ParseInfo reads a player's answer to INFO, which ggp-base's players give
 // as ((name NAME) (status STATUS) (species SPECIES)), every part optional
 // and parts it does not know skipped. An answer that is one atom, as some
-// older players give, is taken as the status. The status is returned in
-// lower case, and a name longer than MaxNameLength is cut.
+// older players give, is taken as the status. A name of several atoms, as
+// ggp-base writes a name with spaces (Sancho's (name Sancho 1.61c)), is
+// taken whole, its atoms joined by spaces. The status is returned in lower
+// case, and a name longer than MaxNameLength is cut.
 func ParseInfo(answer string) (Info, error) {
 	e, err := gdl.ReadExpr([]byte(answer))
 	if err != nil {
@@ -290,11 +293,19 @@ func ParseInfo(answer string) (Info, error) {
 	}
 	var info Info
 	for _, pair := range e.List {
-		if !pair.IsList || len(pair.List) != 2 || pair.List[0].IsList || pair.List[1].IsList {
+		if !pair.IsList || len(pair.List) < 2 || slices.ContainsFunc(pair.List, func(x *gdl.Expr) bool { return x.IsList }) {
 			continue // a part of a later version of the protocol
 		}
-		v := pair.List[1].Atom
-		switch strings.ToLower(pair.List[0].Atom) {
+		key := strings.ToLower(pair.List[0].Atom)
+		if len(pair.List) > 2 && key != "name" {
+			continue
+		}
+		atoms := make([]string, len(pair.List)-1)
+		for i, x := range pair.List[1:] {
+			atoms[i] = x.Atom
+		}
+		v := strings.Join(atoms, " ")
+		switch key {
 		case "name":
 			if len(v) > MaxNameLength {
 				v = strings.ToValidUTF8(v[:MaxNameLength], "")

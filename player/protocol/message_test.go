@@ -238,6 +238,8 @@ func TestInfoRoundTrip(t *testing.T) {
 	}{
 		{"AVAILABLE", Info{Status: "available"}},
 		{"((Name x) (version 2 3) (status BUSY) junk)", Info{Name: "x", Status: "busy"}},
+		{"( ( name Sancho 1.61c ) ( status available ) )", Info{Name: "Sancho 1.61c", Status: "available"}},
+		{"((name (x y)) (status (a b)) (species bot))", Info{Species: "bot"}},
 		{"((name " + strings.Repeat("n", 150) + "))", Info{Name: strings.Repeat("n", MaxNameLength)}},
 	} {
 		if got, err := ParseInfo(tt.text); err != nil || got != tt.want {
