@@ -200,7 +200,10 @@ func TestGamesIIAgainstProlog(t *testing.T) {
 }
 
 // pastBudgetII are the public GDL-II games the network does not ground
-// within its default budget: small_dominion's rules instantiate into more
-// literals than the budget allows (its hands of cards are joined with
-// every card of the supply).
+// within its default budget. small_dominion: nature deals a hand as
+// (deal ?player ?a ?b ?c), any three distinct positions below the deck's
+// size, which the relaxed fixpoint lets grow to 90 (the end of its ++
+// table): over a million moves of nature, each joined by the rule of the
+// hand's money with three cards of the deck, past the limit on the
+// literals of rule instances.
 var pastBudgetII = []string{"small_dominion"}
