@@ -136,6 +136,11 @@ func TestGDLIIPercepts(t *testing.T) {
 	if _, err := r.Sees(ctx, s, []reasoner.Move{"(roll 3)", "(guess 1)"}, 0); err == nil {
 		t.Error("Sees of a move never legal: no error")
 	}
+	// The percepts are ready made: a call allocates their slice alone.
+	joint := tests[2].joint
+	if n := testing.AllocsPerRun(100, func() { r.Sees(ctx, s, joint, 1) }); n > 1 {
+		t.Errorf("Sees allocates %v times a call, want at most once", n)
+	}
 }
 
 // TestGamesIIAgainstProlog plays random matches of every public GDL-II
