@@ -199,7 +199,7 @@ func TestGamesIIAgainstProlog(t *testing.T) {
 					t.Fatalf("playout %d: %v", p+1, err)
 				}
 			}
-			t.Logf("%d playouts, %d steps, %d non-empty percept sets agreed", playouts, total.steps, total.percepts)
+			t.Logf("%s: %d playouts, %d steps, %d non-empty percept sets agreed", key, playouts, total.steps, total.percepts)
 		})
 	}
 }
