@@ -62,7 +62,7 @@ func (g *grounder) demand() {
 	var queries []int
 	for r, rel := range g.rels {
 		switch rel.name {
-		case gdl.KeyLegal, gdl.KeyNext, gdl.KeyGoal, gdl.KeyTerminal, gdl.KeyInit, gdl.KeyRole:
+		case gdl.KeyLegal, gdl.KeyNext, gdl.KeyGoal, gdl.KeyTerminal, gdl.KeyInit, gdl.KeyRole, gdl.KeySees:
 			queries = append(queries, r)
 			continue
 		case gdl.KeyTrue, gdl.KeyDoes:

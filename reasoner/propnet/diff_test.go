@@ -102,7 +102,7 @@ func TestAgainstProlog(t *testing.T) {
 			}
 			for p := range playouts {
 				rng := rand.New(rand.NewPCG(uint64(p), 7))
-				err := compare(ctx, pn, pl, rng, maxSteps)
+				_, err := compare(ctx, pn, pl, rng, maxSteps)
 				if err != nil && ctx.Err() != nil {
 					// The reference is slow on the largest games; what was
 					// compared agreed.
@@ -149,63 +149,89 @@ func notGroundedBound(all bool) int {
 	return maxNotGrounded
 }
 
+// compared counts what one playout of compare compared: the steps
+// played, and the percepts, of every role at every step, that were not
+// empty.
+type compared struct{ steps, percepts int }
+
 // compare plays one random playout on both reasoners, the moves chosen by
-// rng among the reference's legal moves.
-func compare(ctx context.Context, pn, pl reasoner.Reasoner, rng *rand.Rand, maxSteps int) error {
+// rng among the reference's legal moves. At every step it compares, when
+// both are Perceivers, every role's percepts of the joint move chosen.
+func compare(ctx context.Context, pn, pl reasoner.Reasoner, rng *rand.Rand, maxSteps int) (compared, error) {
+	var n compared
 	if !slices.Equal(pn.Roles(), pl.Roles()) {
-		return fmt.Errorf("roles %v, prolog %v", pn.Roles(), pl.Roles())
+		return n, fmt.Errorf("roles %v, prolog %v", pn.Roles(), pl.Roles())
 	}
 	sn, err := pn.Initial(ctx)
 	if err != nil {
-		return err
+		return n, err
 	}
 	sl, err := pl.Initial(ctx)
 	if err != nil {
-		return err
+		return n, err
 	}
+	vn, okn := pn.(reasoner.Perceiver)
+	vl, okl := pl.(reasoner.Perceiver)
 	joint := make([]reasoner.Move, len(pl.Roles()))
 	for step := 0; ; step++ {
 		if !sn.Equal(sl) {
-			return fmt.Errorf("step %d: state %s, prolog %s", step, sn, sl)
+			return n, fmt.Errorf("step %d: state %s, prolog %s", step, sn, sl)
 		}
 		tn, errn := pn.Terminal(ctx, sn)
 		tl, errl := pl.Terminal(ctx, sl)
 		if errn != nil || errl != nil {
-			return fmt.Errorf("step %d: terminal: %v, prolog %v", step, errn, errl)
+			return n, fmt.Errorf("step %d: terminal: %v, prolog %v", step, errn, errl)
 		}
 		if tn != tl {
-			return fmt.Errorf("step %d: terminal %v, prolog %v", step, tn, tl)
+			return n, fmt.Errorf("step %d: terminal %v, prolog %v", step, tn, tl)
 		}
 		gn, errn := pn.Goals(ctx, sn)
 		gl, errl := pl.Goals(ctx, sl)
 		if !slices.Equal(gn, gl) || (errn == nil) != (errl == nil) {
-			return fmt.Errorf("step %d: goals %v (%v), prolog %v (%v)", step, gn, errn, gl, errl)
+			return n, fmt.Errorf("step %d: goals %v (%v), prolog %v (%v)", step, gn, errn, gl, errl)
 		}
 		if tl || step == maxSteps {
-			return nil
+			return n, nil
 		}
 		for role := range joint {
 			ln, err := pn.Legal(ctx, sn, role)
 			if err != nil {
-				return fmt.Errorf("step %d: %v", step, err)
+				return n, fmt.Errorf("step %d: %v", step, err)
 			}
 			ll, err := pl.Legal(ctx, sl, role)
 			if err != nil {
-				return fmt.Errorf("step %d: prolog: %v", step, err)
+				return n, fmt.Errorf("step %d: prolog: %v", step, err)
 			}
 			if !slices.Equal(ln, ll) {
-				return fmt.Errorf("step %d: legal moves of %s %v, prolog %v", step, pl.Roles()[role], ln, ll)
+				return n, fmt.Errorf("step %d: legal moves of %s %v, prolog %v", step, pl.Roles()[role], ln, ll)
 			}
 			if len(ll) == 0 {
-				return fmt.Errorf("step %d: %s has no legal move", step, pl.Roles()[role])
+				return n, fmt.Errorf("step %d: %s has no legal move", step, pl.Roles()[role])
 			}
 			joint[role] = ll[rng.IntN(len(ll))]
 		}
+		for role := range joint {
+			if !okn || !okl {
+				break
+			}
+			psn, errn := vn.Sees(ctx, sn, joint, role)
+			psl, errl := vl.Sees(ctx, sl, joint, role)
+			if errn != nil || errl != nil {
+				return n, fmt.Errorf("step %d: percepts of %s after %v: %v, prolog %v", step, pl.Roles()[role], joint, errn, errl)
+			}
+			if !slices.Equal(psn, psl) {
+				return n, fmt.Errorf("step %d: percepts of %s after %v: %v, prolog %v", step, pl.Roles()[role], joint, psn, psl)
+			}
+			if len(psl) > 0 {
+				n.percepts++
+			}
+		}
 		if sn, err = pn.Next(ctx, sn, joint); err != nil {
-			return fmt.Errorf("step %d: %v", step, err)
+			return n, fmt.Errorf("step %d: %v", step, err)
 		}
 		if sl, err = pl.Next(ctx, sl, joint); err != nil {
-			return fmt.Errorf("step %d: prolog: %v", step, err)
+			return n, fmt.Errorf("step %d: prolog: %v", step, err)
 		}
+		n.steps++
 	}
 }

@@ -78,6 +78,10 @@ type network struct {
 	moves     [][]reasoner.Move // per role: the move of each legal proposition, in order
 	goals     [][]goalProp      // in goalNet only
 	goalNet   *network          // the network of the goals
+	// sees holds each role's percepts, in seesNet only; seesNet, the
+	// network of the percepts, is nil in a game without sees rules.
+	sees    [][]perceptProp
+	seesNet *network
 	// phases are the phase networks (phase.go), of the states where base
 	// phaseBits[i] is the only one of them that holds.
 	phases    []*network

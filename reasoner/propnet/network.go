@@ -47,6 +47,12 @@ type legalProp struct {
 	move  reasoner.Move
 }
 
+// perceptProp is a sees proposition: a percept of one role.
+type perceptProp struct {
+	node    int32
+	percept reasoner.Percept
+}
+
 type goalProp struct {
 	node  int32
 	value int
@@ -58,8 +64,9 @@ type goalProp struct {
 // of its own: ground the rules; give every ground atom a node and every
 // rule instance a gate (addLeaves, addInstances); name the propositions
 // the reasoner reads (addOutputs); optimise the graph; lay it out as the
-// network that plays and the one that scores (layoutPlayNetwork,
-// layoutGoalNetwork); and add phase networks where they pay off.
+// network that plays, the one that scores and, in GDL-II, the one that
+// perceives (layoutPlayNetwork, layoutGoalNetwork, layoutSeesNetwork);
+// and add phase networks where they pay off.
 func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, error) {
 	start := time.Now()
 	// Some passes over a large graph cannot stop half way: the work aims
@@ -108,8 +115,14 @@ func build(ctx context.Context, d *gdl.Description, limits Limits) (*network, er
 	if err := b.layoutGoalNetwork(repl); err != nil {
 		return nil, err
 	}
+	if err := b.layoutSeesNetwork(repl); err != nil {
+		return nil, err
+	}
 	net := b.net
 	b.stats.Cycles = net.cycleNodes() + net.goalNet.cycleNodes()
+	if net.seesNet != nil {
+		b.stats.Cycles += net.seesNet.cycleNodes()
+	}
 	b.addPhases(ctx, start, repl, keep, group)
 	b.stats.Phases = len(net.phases)
 	b.stats.Build = time.Since(graphStart)
@@ -146,12 +159,13 @@ type netBuilder struct {
 	// those the network that plays reads, goals the goals.
 	play  proto
 	goals [][]goalProp
-	inits []int32 // per base: the node of its init
+	sees  [][]perceptProp // per role, sorted by percept; nil without sees
+	inits []int32         // per base: the node of its init
 
 	// outputs are the nodes the network that plays computes (legal,
-	// terminal and next), goalOutputs those the one that scores does, and
-	// allOutputs both.
-	outputs, goalOutputs, allOutputs []int32
+	// terminal and next), goalOutputs those the one that scores does,
+	// seesOutputs those the one that perceives does, and allOutputs all.
+	outputs, goalOutputs, seesOutputs, allOutputs []int32
 
 	stats Stats
 }
@@ -320,6 +334,7 @@ func (b *netBuilder) addOutputs() {
 	b.play.terminal = b.node(gdl.KeyTerminal)
 	b.outputs = append(b.outputs, b.play.terminal)
 	b.addNextAndInit()
+	b.addSees()
 }
 
 // role returns the index of the role whose term is t, -1 for none.
@@ -396,6 +411,30 @@ func (b *netBuilder) addNextAndInit() {
 	}
 }
 
+// addSees adds each role's sees propositions, sorted by percept. A
+// percept is a term like any other, keywords inside it included; a sees
+// rule that reads next reads the gate that computes the next state. A game
+// without sees rules has none, and no network that perceives.
+func (b *netBuilder) addSees() {
+	ts := b.ts
+	for _, a := range b.atoms(gdl.KeySees, 2) {
+		args := ts.terms[a].args
+		ri := b.role(args[0])
+		if ri < 0 {
+			continue
+		}
+		if b.sees == nil {
+			b.sees = make([][]perceptProp, len(b.net.roles))
+		}
+		p := perceptProp{node: b.derived(a), percept: reasoner.Percept(ts.format(args[1]))}
+		b.sees[ri] = append(b.sees[ri], p)
+		b.seesOutputs = append(b.seesOutputs, p.node)
+	}
+	for _, ps := range b.sees {
+		slices.SortFunc(ps, func(x, y perceptProp) int { return strings.Compare(string(x.percept), string(y.percept)) })
+	}
+}
+
 // optimise optimises the graph for every output, with terminal, the goals
 // and the legal moves as its queries, and returns the node that computes
 // each node and the nodes left.
@@ -405,7 +444,7 @@ func (b *netBuilder) optimise(ctx context.Context) (repl []int32, keep []bool, e
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("%w: time limit reached building the network (%v)", ErrBudget, err)
 	}
-	b.allOutputs = append(slices.Clip(b.outputs), b.goalOutputs...)
+	b.allOutputs = append(append(slices.Clip(b.outputs), b.goalOutputs...), b.seesOutputs...)
 	queries := appendLegalNodes(append([]int32{b.play.terminal}, b.goalOutputs...), b.play.legal)
 	repl, keep, err = g.optimise(ctx, b.mem, b.allOutputs, queries)
 	if err != nil {
@@ -475,6 +514,26 @@ func (b *netBuilder) layoutGoalNetwork(repl []int32) error {
 	return nil
 }
 
+// layoutSeesNetwork lays out the network that perceives, in a game with
+// sees rules: the percepts, from a state and a joint move. Percepts are
+// read once a step, by a game master or a player told of the step, never
+// in a playout: a network of their own keeps them, and what only they
+// read, out of the one that plays.
+func (b *netBuilder) layoutSeesNetwork(repl []int32) error {
+	if b.sees == nil {
+		return nil
+	}
+	g, net := b.g, b.net
+	resolved := func(n int32) int32 { return repl[n] }
+	sn := &network{roles: net.roles, initial: net.initial, terminal: nodeFalse}
+	pr := &proto{bases: b.play.bases, moveIndex: b.play.moveIndex, sees: b.sees}
+	if err := sn.layout(g, repl, g.reaching(b.seesOutputs, resolved), pr, repl); err != nil {
+		return err
+	}
+	net.seesNet = sn
+	return nil
+}
+
 // addPhases gives the network that plays a network for the states where
 // one role is in control, when the game says so with facts of its own
 // (group), and when they pay off. A failure leaves the game with the one
@@ -500,6 +559,7 @@ type proto struct {
 	legal       [][]legalProp
 	moveIndex   []map[reasoner.Move]int32
 	goals       [][]goalProp
+	sees        [][]perceptProp
 	terminal    int32
 }
 
@@ -535,6 +595,15 @@ func (net *network) layout(g *graph, repl []int32, keep []bool, pr *proto, proto
 		net.goals[ri] = slices.Clone(ps)
 		for i := range net.goals[ri] {
 			net.goals[ri][i].node = at(net.goals[ri][i].node)
+		}
+	}
+	if pr.sees != nil {
+		net.sees = make([][]perceptProp, len(pr.sees))
+		for ri, ps := range pr.sees {
+			net.sees[ri] = slices.Clone(ps)
+			for i := range net.sees[ri] {
+				net.sees[ri][i].node = at(net.sees[ri][i].node)
+			}
 		}
 	}
 	net.moveIndex = make([]map[reasoner.Move]int32, len(pr.moveIndex))

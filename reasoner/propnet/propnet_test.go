@@ -82,7 +82,7 @@ func TestRecursionThroughTheStateAgreesWithProlog(t *testing.T) {
 	ctx := context.Background()
 	for p := range 200 {
 		rng := rand.New(rand.NewPCG(uint64(p), 3))
-		if err := compare(ctx, pn, pl, rng, 20); err != nil {
+		if _, err := compare(ctx, pn, pl, rng, 20); err != nil {
 			t.Fatalf("playout %d: %v", p, err)
 		}
 	}
@@ -356,7 +356,7 @@ func TestWideRelation(t *testing.T) {
 (goal a 100)`
 	pn, pl := newBoth(t, rules)
 	for p := range 5 {
-		if err := compare(context.Background(), pn, pl, rand.New(rand.NewPCG(uint64(p), 1)), 5); err != nil {
+		if _, err := compare(context.Background(), pn, pl, rand.New(rand.NewPCG(uint64(p), 1)), 5); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,7 +14,8 @@
 // merging identical gates and dropping what reaches no output; evaluation
 // (eval.go) propagates changes only, and keeps the next state and each
 // role's legal moves as bitsets that gates update as they flip. The goals
-// have a network of their own, read only when asked; turn-taking games get
+// have a network of their own, read only when asked, and so have a GDL-II
+// game's percepts (sees), with the moves as well; turn-taking games get
 // a network per role to move (phase.go). Grounding is bounded in time (the
 // context), in terms, in the size of the network and in the depth of terms,
 // so a game too large for it fails with an error wrapping ErrBudget and can
@@ -49,6 +50,7 @@ type Reasoner struct {
 	m       *machine
 	phases  []*machine // on net.phases, each made when first used
 	goals   *machine   // on net.goalNet, made when first asked
+	sees    *machine   // on net.seesNet, made when first asked
 	initial *reasoner.State
 
 	words []uint64 // scratch: a state being built
@@ -74,14 +76,23 @@ var (
 
 // New grounds d and builds its network. ctx bounds the time spent; past it,
 // or past a limit of opts, New returns an error wrapping ErrBudget.
+//
+// A GDL-II description is grounded as gdl.Repair reads it, as the Prolog
+// backend compiles it, and only when it has no error (gdl.Errors): an
+// error marks a rule with no single reading, and New returns the errors,
+// each naming its place.
 func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r, err = nil, fmt.Errorf("%s: internal error grounding the game: %v", d.Filename, p)
 		}
 	}()
-	if err := checkGDLII(d); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNotGrounded, err)
+	if d.IsGDLII() {
+		repaired, problems := gdl.Repair(d)
+		if err := gdl.Errors(problems); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNotGrounded, err)
+		}
+		d = repaired
 	}
 	net, err := build(ctx, d, opts.Limits)
 	if err != nil {
@@ -100,33 +111,10 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 	return net.instance(), nil
 }
 
-// checkGDLII returns why the network cannot play d, or nil. The network
-// has no output for percepts yet: it refuses a GDL-II game with sees
-// rules, and one whose rules the GDL-II dialect reads otherwise than
-// written (gdl.Repair) or not at all (the Prolog backend refuses those
-// too). A GDL-II game with nature's role and no sees rules it plays, no
-// role perceiving anything.
-func checkGDLII(d *gdl.Description) error {
-	if !d.IsGDLII() {
-		return nil
-	}
-	for _, r := range d.Rules {
-		if r != nil && r.Head != nil && r.Head.Name != nil && r.Head.Name.Name == gdl.KeySees {
-			return fmt.Errorf("%s: a sees rule: this backend does not compute the percepts of GDL-II", r.Pos())
-		}
-	}
-	repaired, problems := gdl.Repair(d)
-	if err := gdl.Errors(problems); err != nil {
-		return err
-	}
-	if repaired != d {
-		return fmt.Errorf("%s: the GDL-II dialect reads some rules otherwise than written (ggp validate names them), and this backend plays rules as written", d.Filename)
-	}
-	return nil
-}
-
-// Sees returns no percepts: New refuses every game with sees rules, so in
-// a game the network plays no role ever perceives anything.
+// Sees returns the percepts of role when joint is played in s, sorted and
+// without duplicates, read from the network that perceives; a game without
+// sees rules has none. It evaluates that network only, never the one that
+// plays.
 func (r *Reasoner) Sees(ctx context.Context, s *reasoner.State, joint []reasoner.Move, role int) ([]reasoner.Percept, error) {
 	if role < 0 || role >= len(r.net.roles) {
 		return nil, fmt.Errorf("sees: no role %d", role)
@@ -134,7 +122,34 @@ func (r *Reasoner) Sees(ctx context.Context, s *reasoner.State, joint []reasoner
 	if len(joint) != len(r.net.roles) {
 		return nil, fmt.Errorf("sees: %d moves for %d roles", len(joint), len(r.net.roles))
 	}
-	return nil, nil
+	sn := r.net.seesNet
+	if sn == nil {
+		return nil, nil
+	}
+	words, err := r.stateWords(s)
+	if err != nil {
+		return nil, err
+	}
+	r.joint = r.joint[:0]
+	for i, mv := range joint {
+		n, ok := sn.moveIndex[i][mv]
+		if !ok {
+			return nil, fmt.Errorf("sees: move %s of %s is never legal in the grounded game", mv, r.net.roles[i])
+		}
+		r.joint = append(r.joint, n)
+	}
+	if r.sees == nil {
+		r.sees = sn.newMachine()
+	}
+	r.sees.load(words)
+	r.sees.setInputs(r.joint)
+	var out []reasoner.Percept
+	for _, p := range sn.sees[role] {
+		if r.sees.value(p.node) {
+			out = append(out, p.percept)
+		}
+	}
+	return out, nil
 }
 
 func (net *network) instance() *Reasoner {

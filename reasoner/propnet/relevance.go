@@ -11,7 +11,7 @@ import (
 // the order of the relation dependency graph's components.
 
 // needed returns the relations the game's queries depend on: legal, next,
-// goal, terminal, init and role, and what they use.
+// goal, terminal, init, role and sees, and what they use.
 func (g *grounder) needed() []bool {
 	need := make([]bool, len(g.rels))
 	byHead := make([][]*clause, len(g.rels))
@@ -27,7 +27,7 @@ func (g *grounder) needed() []bool {
 	}
 	for i, r := range g.rels {
 		switch r.name {
-		case gdl.KeyLegal, gdl.KeyNext, gdl.KeyGoal, gdl.KeyTerminal, gdl.KeyInit, gdl.KeyRole, gdl.KeyTrue, gdl.KeyDoes:
+		case gdl.KeyLegal, gdl.KeyNext, gdl.KeyGoal, gdl.KeyTerminal, gdl.KeyInit, gdl.KeyRole, gdl.KeyTrue, gdl.KeyDoes, gdl.KeySees:
 			mark(i)
 		}
 	}

@@ -1,8 +1,8 @@
 // Package difftest compares reasoner backends on the same games: it plays
 // random playouts and asks every backend every question on the way (the
-// roles, the initial state, the legal moves of each role, the next state,
-// whether a state is terminal, the goal values) and reports the first
-// answer on which they differ.
+// roles, the initial state, the legal moves of each role, the percepts of
+// each role in GDL-II, the next state, whether a state is terminal, the
+// goal values) and reports the first answer on which they differ.
 //
 // Backends are given as named reasoner.Factory values, so a new backend
 // joins the comparison by adding it to the caller's list.
@@ -60,6 +60,18 @@ type Config struct {
 	Playouts int    // random playouts per game; default 2
 	MaxSteps int    // steps per playout at most; default 200
 	Seed     uint64 // seeds the choice of moves
+	// GDLII makes CheckSeed generate the GDL-II game of the seed
+	// (gamegen.GenerateII) rather than the GDL one.
+	GDLII bool
+	// Counts, when not nil, is where Compare adds up what it compared.
+	Counts *Counts
+}
+
+// Counts is what Compare compared and found alike.
+type Counts struct {
+	Steps    int // joint moves played
+	Percepts int // percepts of one role at one step, the empty ones included
+	Seen     int // of those, the ones not empty
 }
 
 func (c Config) withDefaults() Config {
@@ -95,14 +107,19 @@ func (d *Disagreement) Error() string {
 // answered differently, where an error counts as an answer (so a backend
 // failing where another answers is a disagreement, and all failing alike
 // ends the playout). Goal values are compared in every state, terminal or
-// not, undefined values included. It returns a *GaveUp when a backend
+// not, undefined values included. When every backend is a
+// reasoner.Perceiver, every role's percepts of each joint move played
+// are compared too. It returns a *GaveUp when a backend
 // marked MayGiveUp gives up, and another error only when ctx ends.
 func Compare(ctx context.Context, d *gdl.Description, backends []Backend, cfg Config) error {
 	cfg = cfg.withDefaults()
 	if len(backends) < 2 {
 		return errors.New("difftest: fewer than two backends to compare")
 	}
-	c := &comparison{}
+	c := &comparison{counts: cfg.Counts}
+	if c.counts == nil {
+		c.counts = &Counts{}
+	}
 	var loadErrs []error
 	for _, b := range backends {
 		r, err := b.New(ctx, d)
@@ -115,6 +132,12 @@ func Compare(ctx context.Context, d *gdl.Description, backends []Backend, cfg Co
 	}
 	if len(c.backends) < 2 {
 		return nil // nothing left to compare
+	}
+	c.perceive = true
+	for _, r := range c.rs {
+		if _, ok := r.(reasoner.Perceiver); !ok && r != nil {
+			c.perceive = false
+		}
 	}
 	c.answers = make([]string, len(c.backends))
 	c.errs = make([]error, len(c.backends))
@@ -150,6 +173,8 @@ type comparison struct {
 	errs          []error  // the errors among them
 	playout, step int
 	stop          bool // every backend failed alike: end the playout
+	perceive      bool // every backend is a Perceiver
+	counts        *Counts
 }
 
 // agree compares the answers to question, errors by their kind alone:
@@ -256,6 +281,11 @@ func (c *comparison) play(ctx context.Context, rng *rand.Rand, maxSteps int) err
 			}
 			joint[role] = legal[rng.IntN(len(legal))]
 		}
+		if c.perceive {
+			if err := c.percepts(ctx, states, joint, roles, at); err != nil || c.stop {
+				return err
+			}
+		}
 		for i, r := range c.rs {
 			s, err := r.Next(ctx, states[i], joint)
 			states[i] = s
@@ -263,6 +293,30 @@ func (c *comparison) play(ctx context.Context, rng *rand.Rand, maxSteps int) err
 		}
 		if err := c.agree(ctx, fmt.Sprintf("next state after %v%s", joint, at)); err != nil || c.stop {
 			return err
+		}
+		c.counts.Steps++
+	}
+	return nil
+}
+
+// percepts compares every role's percepts of joint played in states.
+func (c *comparison) percepts(ctx context.Context, states []*reasoner.State, joint []reasoner.Move, roles []string, at string) error {
+	for role, name := range roles {
+		seen := false
+		for i, r := range c.rs {
+			ps, err := r.(reasoner.Perceiver).Sees(ctx, states[i], joint, role)
+			c.answers[i] = fmt.Sprint(ps)
+			if err != nil {
+				c.failed(i, err)
+			}
+			seen = len(ps) > 0
+		}
+		if err := c.agree(ctx, fmt.Sprintf("percepts of %s after %v%s", name, joint, at)); err != nil || c.stop {
+			return err
+		}
+		c.counts.Percepts++
+		if seen {
+			c.counts.Seen++
 		}
 	}
 	return nil
@@ -281,7 +335,11 @@ func (c *comparison) setAnswer(i int, s *reasoner.State, err error) {
 // still disagree, and returns an error holding the seed, the disagreement,
 // the game and the shrunk game.
 func CheckSeed(ctx context.Context, seed uint64, backends []Backend, cfg Config) error {
-	g, err := gamegen.Generate(seed)
+	generate := gamegen.Generate
+	if cfg.GDLII {
+		generate = gamegen.GenerateII
+	}
+	g, err := generate(seed)
 	if err != nil {
 		return err
 	}
@@ -296,6 +354,7 @@ func CheckSeed(ctx context.Context, seed uint64, backends []Backend, cfg Config)
 	// candidate gets a few times the time the game took, and shrinking as
 	// a whole is bounded.
 	perTry := 4*time.Since(start) + 100*time.Millisecond
+	cfg.Counts = nil // what shrinking compares is not the game's
 	// Shrinking has its own time: the game's deadline may be close.
 	shrinkCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), maxShrinkTime)
 	defer cancel()

@@ -284,3 +284,131 @@ func TestDeclines(t *testing.T) {
 		}
 	}
 }
+
+// generatedGamesII is how many generated GDL-II games TestGeneratedII
+// compares; -short compares shortGeneratedGamesII. The full count:
+// go test -run TestGeneratedII ./reasoner/internal/difftest.
+const (
+	generatedGamesII      = 1000
+	shortGeneratedGamesII = 100
+)
+
+// TestGeneratedII compares the backends on generated GDL-II games
+// (gamegen.GenerateII): nature's role played like any other, and every
+// role's percepts compared at every step besides the GDL questions.
+func TestGeneratedII(t *testing.T) {
+	n := generatedGamesII
+	if testing.Short() {
+		n = shortGeneratedGamesII
+	}
+	var counts difftest.Counts
+	unfinished, compared := 0, 0
+	for seed := range uint64(n) {
+		if !gamestest.Sample(int(seed)) {
+			continue
+		}
+		compared++
+		ctx, cancel := context.WithTimeout(context.Background(), gameTime())
+		err := difftest.CheckSeed(ctx, seed, backends, difftest.Config{GDLII: true, Counts: &counts})
+		cancel()
+		var gaveUp *difftest.GaveUp
+		if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &gaveUp) {
+			unfinished++
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d generated GDL-II games: no disagreement in %d steps, %d percept sets (%d not empty); %d compared only up to the %v deadline or a give-up",
+		compared, counts.Steps, counts.Percepts, counts.Seen, unfinished, gameTime())
+	if unfinished > compared/20 {
+		t.Errorf("%d of %d games were not compared to the end: the generator makes games too costly to compare", unfinished, compared)
+	}
+	if counts.Seen < counts.Percepts/10 {
+		t.Errorf("only %d of %d percept sets compared were not empty: the generated sees rules hardly ever hold", counts.Seen, counts.Percepts)
+	}
+}
+
+// TestGamesII compares the backends on the public GDL-II games, nature's
+// role played like any other, percepts compared at every step; oneCardGame
+// every backend refuses alike (its rules have no reading), and a game past
+// the network's grounding budget is compared without it. The plain
+// interpreter takes seconds a state on bigMoney and small_dominion: -short
+// leaves it out.
+func TestGamesII(t *testing.T) {
+	files := gamestest.GamesIIFiles()
+	if len(files) == 0 {
+		t.Skipf("no GDL-II games at %s", gamestest.GamesII())
+	}
+	playouts, compared := 3, backends
+	if testing.Short() {
+		playouts = 1
+		compared = slices.DeleteFunc(slices.Clone(backends), func(b difftest.Backend) bool { return b.MayGiveUp })
+	}
+	for _, file := range files {
+		key := strings.TrimSuffix(filepath.Base(file), ".kif")
+		t.Run(key, func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := gdl.ParseFile(file, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), perGameII)
+			defer cancel()
+			var counts difftest.Counts
+			err = difftest.Compare(ctx, d, compared, difftest.Config{Playouts: playouts, MaxSteps: 1000, Counts: &counts})
+			var gaveUp *difftest.GaveUp
+			if errors.As(err, &gaveUp) || errors.Is(err, context.DeadlineExceeded) {
+				t.Logf("compared until: %v", err)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d steps, %d percept sets (%d not empty) agreed", counts.Steps, counts.Percepts, counts.Seen)
+		})
+	}
+}
+
+// perGameII bounds the time spent comparing one public GDL-II game.
+const perGameII = 30 * time.Second
+
+// brokenSees is a backend that loses the last percept of every role that
+// has several: a bug the comparison must catch.
+type brokenSees struct{ *prolog.Reasoner }
+
+func (b brokenSees) Sees(ctx context.Context, s *reasoner.State, joint []reasoner.Move, role int) ([]reasoner.Percept, error) {
+	ps, err := b.Reasoner.Sees(ctx, s, joint, role)
+	if len(ps) > 1 {
+		ps = ps[:len(ps)-1]
+	}
+	return ps, err
+}
+
+// TestCatchesBrokenPercepts checks that a backend wrong on percepts alone
+// is caught on generated GDL-II games.
+func TestCatchesBrokenPercepts(t *testing.T) {
+	broken := []difftest.Backend{backends[0], {Name: "broken", New: func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
+		return brokenSees{r}, err
+	}}}
+	ctx := context.Background()
+	for seed := range uint64(50) {
+		err := difftest.CheckSeed(ctx, seed, broken, difftest.Config{GDLII: true})
+		if err == nil {
+			continue
+		}
+		var d *difftest.Disagreement
+		if !errors.As(err, &d) || !strings.HasPrefix(d.Question, "percepts of") {
+			t.Fatalf("seed %d: %v, want a disagreement on percepts", seed, err)
+		}
+		g, _ := gamegen.GenerateII(seed)
+		if msg := err.Error(); !strings.Contains(msg, g.Text) {
+			t.Errorf("the report does not hold the GDL-II game of the seed:\n%s", msg)
+		}
+		return
+	}
+	t.Fatal("a backend losing percepts agreed with the reference on 50 GDL-II games")
+}

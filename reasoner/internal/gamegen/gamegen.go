@@ -14,6 +14,13 @@
 //
 // Every role has the move noop in every state, and a step counter ends the
 // game within a few steps, so every random playout reaches a terminal state.
+//
+// GenerateII makes GDL-II games in the Dresden dialect the public ones are
+// written in (see gdl.Repair): some have nature's role, random, which has
+// moves like any other role; every one has sees rules, percepts read from
+// the state, the joint move and, in some, the next state (next in a sees
+// body), and percepts that hold keywords as function symbols, as
+// (sees ?r (does r0 (m3 1))).
 package gamegen
 
 import (
@@ -40,9 +47,23 @@ type Game struct {
 func Generate(seed uint64) (*Game, error) {
 	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))}
 	g.game()
+	return g.finish(seed, fmt.Sprintf("gamegen-%d.kif", seed))
+}
+
+// GenerateII returns the GDL-II game of seed, a family of its own: the
+// game of a seed is not the GDL game of the same seed with percepts added.
+// Its errors are Generate's.
+func GenerateII(seed uint64) (*Game, error) {
+	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d)), ii: true}
+	g.game()
+	return g.finish(seed, fmt.Sprintf("gamegen-ii-%d.kif", seed))
+}
+
+// finish formats the rules g made, parses them back as filename and
+// checks them.
+func (g *gen) finish(seed uint64, filename string) (*Game, error) {
 	d := &gdl.Description{Rules: g.rules}
 	text := gdl.Format(d)
-	filename := fmt.Sprintf("gamegen-%d.kif", seed)
 	parsed, err := gdl.ParseFile(filename, []byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("gamegen seed %d: the text does not parse: %w\n%s", seed, err, text)
@@ -109,6 +130,7 @@ func below(rs []*rel) []*rel {
 
 type gen struct {
 	rng   *rand.Rand
+	ii    bool // GDL-II: nature's role some of the time, and sees rules
 	rules []*gdl.Rule
 	top   int // numbers are 0..top
 	dom   int // fluent and fact arguments range over 0..dom
@@ -178,7 +200,12 @@ func (g *gen) game() {
 	g.top = max(g.dom, g.steps) + 1
 	for i := range g.between(1, 3) {
 		g.roles = append(g.roles, "r"+strconv.Itoa(i))
-		g.add(sent(gdl.KeyRole, cnst(g.roles[i])))
+	}
+	if g.ii && g.chance(0.6) {
+		g.roles = slices.Insert(g.roles, g.rng.IntN(len(g.roles)+1), gdl.KeyRandom)
+	}
+	for _, role := range g.roles {
+		g.add(sent(gdl.KeyRole, cnst(role)))
 	}
 	for i := range g.top {
 		g.add(sent("succ", num(i), num(i+1)))
@@ -206,6 +233,9 @@ func (g *gen) game() {
 	}
 	g.moveRules()
 	g.nextRules()
+	if g.ii {
+		g.seesRules()
+	}
 	g.endRules()
 }
 
@@ -527,6 +557,80 @@ func (g *gen) nextRules() {
 			g.add(sent(gdl.KeyNext, fn(f.name, b.head(f.args)...)), b.lits...)
 		}
 	}
+}
+
+// seesRules adds each role's sees rules, at least one in all: a percept
+// of a move played, which names it with the keyword does as in
+// (sees r1 (does r0 (m3 ?v4))), or of a condition of the state and the
+// joint move, or of the state that follows, read with next in the body.
+// A percept is a constant, a term of bound variables, or one under a
+// keyword (true, next, legal) as a function symbol; some rules give the
+// percept to every role, (sees ?r ...) bound by (role ?r).
+func (g *gen) seesRules() {
+	all := slices.Concat(g.static, g.fluents, g.views, g.played)
+	n := 0
+	for _, role := range g.roles {
+		for range g.between(0, 2) {
+			g.seesRule(role, all)
+			n++
+		}
+	}
+	if n == 0 {
+		g.seesRule(pick(g, g.roles), all)
+	}
+}
+
+// seesRule adds a sees rule of role, its body calling the relations of
+// all.
+func (g *gen) seesRule(role string, all []*rel) {
+	b := g.newBody(all)
+	var percept gdl.Term
+	switch g.rng.IntN(3) {
+	case 0: // a move played
+		i := g.rng.IntN(len(g.roles))
+		m := pick(g, g.moves[i])
+		l := b.literal(m, true).(*gdl.Sentence)
+		b.lits = append(b.lits, l)
+		if g.chance(0.6) {
+			percept = fn(gdl.KeyDoes, l.Args...)
+		}
+	case 1: // the next state
+		f := pick(g, g.fluents)
+		l := b.literal(f, true).(*gdl.Sentence)
+		l.Name = cnst(gdl.KeyNext)
+		b.lits = append(b.lits, l)
+		if g.chance(0.5) {
+			percept = fn(gdl.KeyNext, l.Args...)
+		}
+	default: // the state
+		f := pick(g, slices.Concat(g.fluents, g.views))
+		l := b.literal(f, true).(*gdl.Sentence)
+		b.lits = append(b.lits, l)
+		if f.fluent && g.chance(0.5) {
+			percept = fn(gdl.KeyTrue, l.Args...)
+		}
+	}
+	if g.chance(0.4) {
+		b.positive(pick(g, slices.Concat(g.static, g.fluents, g.views, g.played)))
+	}
+	b.tests(g.between(0, 1))
+	if percept == nil {
+		switch g.rng.IntN(3) {
+		case 0:
+			percept = cnst(g.fresh("p"))
+		case 1:
+			percept = fn(gdl.KeyLegal, cnst(role), fn(g.fresh("p"), b.head(g.types(1, 2))...))
+		default:
+			percept = fn(g.fresh("p"), b.head(g.types(1, 2))...)
+		}
+	}
+	var who gdl.Term = cnst(role)
+	if g.chance(0.2) {
+		r := vr(g.fresh("r"))
+		b.lits = append([]gdl.Literal{sent(gdl.KeyRole, r)}, b.lits...)
+		who = r
+	}
+	g.add(sent(gdl.KeySees, who, percept), b.lits...)
 }
 
 // endRules adds terminal and goal rules: the step counter ends the game,
