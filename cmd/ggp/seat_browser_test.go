@@ -134,7 +134,7 @@ func TestPersonPlaysTheReadmeMatch(t *testing.T) {
 	if strings.Contains(text, "[TO]") {
 		t.Errorf("a move timed out:\n%s", text)
 	}
-	if want := "1. you " + strings.Trim(clicked[0], "()"); !strings.Contains(history, want) {
+	if want := "1. you: " + strings.Trim(clicked[0], "()"); !strings.Contains(history, want) {
 		t.Errorf("the history %q does not give step 1 (%s)", history, want)
 	}
 }
@@ -160,7 +160,7 @@ func TestSeatShowsTimeout(t *testing.T) {
 		chromedp.Text(`#history li.timeout`, &timeout),
 		chromedp.Text(`#board`, &board),
 	)
-	m := regexp.MustCompile(`1\. you (mark (\d) (\d))\s*no move chosen in time: the game master played (mark \d \d) in your place`).FindStringSubmatch(timeout)
+	m := regexp.MustCompile(`1\. you: (mark (\d) (\d))\s*no move chosen in time: the game master played (mark \d \d) in your place`).FindStringSubmatch(timeout)
 	if m == nil || m[1] != m[4] {
 		t.Fatalf("the page says %q, want the timeout of step 1 and the move played", timeout)
 	}

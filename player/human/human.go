@@ -481,10 +481,14 @@ func Outcome(goals []int, roles []string, role int) string {
 	return fmt.Sprintf("%s %d–%d", words, mine, best)
 }
 
-// decisiveFacts returns the facts of s without any one of which the goals
-// would differ from goals, within effectsTime: in a game of lines, the
-// line that won. A fact whose removal leaves the goals undefined is not
-// counted: nothing is shown that was not seen to change the result.
+// decisiveFacts returns facts of s that decide its goals by themselves,
+// within effectsTime: the goals of these facts alone are goals, and none
+// of them can be left out as well. They are found by leaving out every
+// fact in turn, for good when the goals stay the same. In a game of lines
+// they are a line that won (one of them, if there are several); in a draw
+// with no line, none. Nil when no fact can be left out: the goals of a
+// state of fewer facts are not defined, and nothing is shown that was not
+// seen to decide the result.
 func decisiveFacts(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, goals []int) []string {
 	ctx, cancel := context.WithTimeout(ctx, effectsTime)
 	defer cancel()
@@ -492,15 +496,25 @@ func decisiveFacts(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, 
 	if len(facts) > maxEffects {
 		return nil
 	}
-	var out []string
-	for i, f := range facts {
-		others, err := r.Goals(ctx, reasoner.NewState(slices.Concat(facts[:i], facts[i+1:])))
+	keep := slices.Clone(facts)
+	for i := 0; i < len(keep); {
+		rest := slices.Concat(keep[:i], keep[i+1:])
+		others, err := r.Goals(ctx, reasoner.NewState(rest))
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err == nil && !slices.Equal(others, goals) {
-			out = append(out, string(f))
+		if err == nil && slices.Equal(others, goals) {
+			keep = rest
+			continue
 		}
+		i++
+	}
+	if len(keep) == len(facts) {
+		return nil
+	}
+	out := make([]string, len(keep))
+	for i, f := range keep {
+		out[i] = string(f)
 	}
 	return out
 }

@@ -73,9 +73,9 @@ type Turn struct {
 	// is over; Outcome says in words how the person did: "you won 100–0".
 	Goals   []int  `json:"goals,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
-	// Decisive are the facts of the final state that decide the goals:
-	// without any one of them, the goals would differ (the winning line
-	// of a game of lines). It is empty when no single fact decides them.
+	// Decisive are facts of the final state that decide the goals by
+	// themselves, none of which can be left out (a winning line of a game
+	// of lines), or none when they cannot be told.
 	Decisive []string `json:"decisive,omitempty"`
 }
 

@@ -281,6 +281,21 @@ function boardCells(box, xs, ys) {
   return {table, cells};
 }
 
+// darkSquares returns whether the square of a file and a rank is dark: of
+// a1's colour, as in chess, unless the pieces of the initial state (its
+// cells, each {file, rank, content}, but those of the most common content,
+// the empty squares) all stand on squares of one colour, as in checkers:
+// those are dark.
+function darkSquares(files, ranks, initial) {
+  const parity = (file, rank) => (files.indexOf(file) + ranks.indexOf(rank)) % 2;
+  const count = new Map();
+  for (const c of initial) count.set(c.content, (count.get(c.content) || 0) + 1);
+  const empty = [...count].sort((a, b) => b[1] - a[1]).map(e => e[0])[0];
+  const pieces = new Set(initial.filter(c => c.content !== empty && files.includes(c.file) && ranks.includes(c.rank)).map(c => parity(c.file, c.rank)));
+  const dark = pieces.size === 1 ? [...pieces][0] : 0;
+  return (file, rank) => parity(file, rank) === dark;
+}
+
 // layoutBoard lays out the board drawn in box (see above) and returns the
 // layout: its cells, each {e, x, y, row, col} with its place in the grid
 // drawn, the values of rows and cols, and whether it is chess-like and
@@ -300,36 +315,32 @@ function layoutBoard(box, facts, opts) {
   const {table, cells} = found;
   for (const c of cells) { c.row0 = c.e.parentElement.rowIndex; c.col0 = c.e.cellIndex; }
   // The coordinate that runs across is the one that changes along a row.
-  const along = k => cells.every(c => cells.every(d => d.row0 !== c.row0 || d[k] === c[k]));
+  const constantInRows = k => {
+    const seen = new Map();
+    for (const c of cells) {
+      if (seen.has(c.row0) && seen.get(c.row0) !== c[k]) return false;
+      seen.set(c.row0, c[k]);
+    }
+    return true;
+  };
   const other = k => k === "x" ? "y" : "x";
   let across;
-  if (along("x")) across = "y";
-  else if (along("y")) across = "x";
+  if (constantInRows("x")) across = "y";
+  else if (constantInRows("y")) across = "x";
   else return null;
   const uniq = k => [...new Set(cells.map(c => c[k]))];
   let chess = false;
   if (isFiles(uniq(across)) && isRanks(uniq(other(across)))) chess = true;
   else if (isFiles(uniq(other(across))) && isRanks(uniq(across))) { chess = true; across = other(across); }
   const dn = other(across);
-  let cols, rows;
-  const files = uniq(across).sort(), ranks = uniq(dn).sort((a, b) => a - b);
-  const parity = (file, rank) => (files.indexOf(file) + ranks.indexOf(rank)) % 2;
-  // The dark squares: those of a1's colour, as in chess, unless the pieces
-  // of the initial state all stand on squares of one colour, as in
-  // checkers: those are dark.
-  let darkParity = 0;
+  let cols, rows, isDark;
   if (chess) {
-    const first = ((domain && domain.first) || facts).filter(f => f.length === 4 && f[0] === rel);
-    const count = new Map();
-    for (const f of first) count.set(f[3], (count.get(f[3]) || 0) + 1);
-    const blank = [...count].sort((a, b) => b[1] - a[1])[0];
-    const fileOf = f => across === "x" ? f[1] : f[2], rankOf = f => across === "x" ? f[2] : f[1];
-    const ps = new Set(first.filter(f => blank && f[3] !== blank[0] && files.includes(fileOf(f)) && ranks.includes(rankOf(f))).map(f => parity(fileOf(f), rankOf(f))));
-    if (ps.size === 1) [darkParity] = ps;
-  }
-  if (chess) {
+    const files = uniq(across).sort(), ranks = uniq(dn).sort((a, b) => a - b);
     cols = files.slice();
     rows = ranks.slice().reverse();
+    const first = ((domain && domain.first) || facts).filter(f => f.length === 4 && f[0] === rel)
+      .map(f => across === "x" ? {file: f[1], rank: f[2], content: f[3]} : {file: f[2], rank: f[1], content: f[3]});
+    isDark = darkSquares(files, ranks, first);
   } else {
     // As drawn: by the place of each value in the table.
     const placed = (k, at) => uniq(k).map(v => [v, Math.min(...cells.filter(c => c[k] === v).map(c => c[at]))]).sort((a, b) => a[1] - b[1]).map(p => p[0]);
@@ -368,7 +379,7 @@ function layoutBoard(box, facts, opts) {
       c.row = i;
       c.col = j;
       if (chess) {
-        const dark = parity(v, r) === darkParity;
+        const dark = isDark(v, r);
         c.e.classList.add(dark ? "sq-dark" : "sq-light");
         c.e.style.setProperty("background-color", dark ? "#b58863" : "#f0d9b5", "important");
       }

@@ -87,7 +87,7 @@ function renderMatch() {
     fmtTime(rec.startTime) + ", " + ((end - start) / 1000).toFixed(1) + " s played";
 
   const moves = $("moves");
-  moves.replaceChildren(el("tr", {}, el("th", {}, "step"), ...roles.map(r => el("th", {}, r)), el("th", {}, "time")));
+  moves.replaceChildren(el("tr", {}, el("th", {}, "step"), ...roles.map(r => el("th", {}, r)), el("th", {title: "the time the step took, from the request for moves to the last answer: a player that answers at once takes a few ms"}, "time")));
   rec.moves.forEach((joint, k) => {
     const i = k + 1;
     const errs = errorsOf(rec, i);

@@ -61,13 +61,13 @@ function moveText(m) {
   return m.length > 1 && m[0] === "(" && m[m.length - 1] === ")" ? m.slice(1, -1) : m;
 }
 
-// jointText writes a joint move as a person reads it, "you mark 1 1":
+// jointText writes a joint move as a person reads it, "you: mark 1 1":
 // each role's move but noop, the conventional move of a role that waits.
 function jointText(t, moves) {
   const me = (t.roles || []).indexOf(t.role);
   const parts = [];
   moves.forEach((m, i) => {
-    if (m !== "noop") parts.push((i === me ? "you" : roleName(t, i)) + " " + moveText(m));
+    if (m !== "noop") parts.push((i === me ? "you" : roleName(t, i)) + ": " + moveText(m));
   });
   return parts.length ? parts.join(", ") : "no one moved";
 }
@@ -196,16 +196,21 @@ function bindBoard(t, drawn) {
 }
 
 // markDecisive marks the cells of the final state that decided the
-// result: the winning line.
+// result, when they hold pieces of one kind: the winning line of a game
+// of lines. Cells of mixed contents (the pieces and the empty squares of
+// a mate in chess) are no line, and are not marked.
 function markDecisive(t) {
   if (t.status !== "over" || !t.decisive || !layout) return;
+  const cells = [];
   for (const text of t.decisive) {
     let f;
     try { f = parseState("(" + text + ")")[0]; } catch (e) { continue; }
     if (f.length !== 4 || f[0] !== layout.rel) continue;
     const c = layout.cells.find(c => c.x === f[1] && c.y === f[2]);
-    if (c) c.e.classList.add("decisive");
+    if (c) cells.push([c, f[3]]);
   }
+  if (new Set(cells.map(c => c[1])).size !== 1) return;
+  for (const [c] of cells) c.e.classList.add("decisive");
 }
 
 async function loadMatch(src) {
