@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
