@@ -482,8 +482,8 @@ func Outcome(goals []int, roles []string, role int) string {
 }
 
 // decisiveFacts returns facts of s that decide its goals by themselves,
-// within effectsTime: the goals of these facts alone are goals, and none
-// of them can be left out as well. They are found by leaving out every
+// within effectsTime: a state of these facts alone has the same goals,
+// and none of them can be left out as well. They are found by leaving out every
 // fact in turn, for good when the goals stay the same. In a game of lines
 // they are a line that won (one of them, if there are several); in a draw
 // with no line, none. Nil when no fact can be left out: the goals of a
