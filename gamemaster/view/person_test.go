@@ -146,53 +146,71 @@ func sharedGame(t *testing.T, key string) *games.Game {
 	return g
 }
 
-func TestIndexWithoutFolders(t *testing.T) {
-	// ggp match without --out: a viewer of live matches alone.
+func TestIndexOfAMatch(t *testing.T) {
+	// The viewer of ggp match: without --out, of the live match alone;
+	// with --out DIR, of DIR too, where the match's record is written.
 	ctx := browser(t)
 	f := testFactory(t)
-	v := serveViewer(t, "127.0.0.1:0", view.Options{Poll: 50 * time.Millisecond})
 	g, _ := games.Lookup("ticTacToe")
-	started := make(chan struct{})
-	var once sync.Once
-	ref := &gamemaster.Referee{NewReasoner: f, OnStep: func(r *record.Record) {
-		v.srv.Publish(r)
-		if len(r.States) > 1 {
-			once.Do(func() { close(started) })
-		}
-	}}
-	done := make(chan *record.Record, 1)
-	go func() {
-		rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "alone.1", Game: g, Players: []player.Player{computer(t, f, "legal", 300*time.Millisecond), computer(t, f, "legal", 300*time.Millisecond)}, StartClock: time.Second, PlayClock: 2 * time.Second})
-		if err != nil {
-			t.Error(err)
-		}
-		done <- rec
-	}()
-	<-started
-	var live, folders string
-	run(t, ctx, 20*time.Second,
-		chromedp.Navigate(v.url+"/"),
-		chromedp.Poll(`document.body.dataset.loaded === 'true'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
-		chromedp.Text(`#live`, &live),
-		chromedp.Text(`#folders`, &folders),
-	)
-	if !strings.Contains(live, "alone.1") || !strings.Contains(live, "in progress") {
-		t.Errorf("the index lists as live %q, want alone.1 in progress", live)
-	}
-	if folders == "" {
-		t.Error("the index does not say that it has no folder")
-	}
-	if rec := <-done; rec == nil || !rec.IsCompleted {
-		t.Fatal("the match did not complete")
-	}
-	// Once over, without a reload: listed with the matches, with its result.
-	var matches string
-	run(t, ctx, 10*time.Second,
-		chromedp.Poll(`document.getElementById('live-section').hidden && document.querySelector('#matches tr.match') !== null`, nil, chromedp.WithPollingTimeout(8*time.Second)),
-		chromedp.Text(`#matches`, &matches),
-	)
-	if !strings.Contains(matches, "alone.1") || !strings.Contains(matches, "xplayer (legal)") {
-		t.Errorf("the index lists %q, want the finished match alone.1 and its result", matches)
+	for _, out := range []bool{false, true} {
+		t.Run(fmt.Sprintf("out=%v", out), func(t *testing.T) {
+			var dirs []string
+			var recFile string
+			if out {
+				dirs = []string{t.TempDir()}
+				recFile = filepath.Join(dirs[0], "m.json")
+			}
+			v := serveViewer(t, "127.0.0.1:0", view.Options{Dirs: dirs, Poll: 50 * time.Millisecond})
+			started := make(chan struct{})
+			var once sync.Once
+			ref := &gamemaster.Referee{NewReasoner: f, OnStep: func(r *record.Record) {
+				v.srv.Publish(r)
+				if len(r.States) > 1 {
+					once.Do(func() { close(started) })
+				}
+			}}
+			done := make(chan *record.Record, 1)
+			go func() {
+				rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "m.1", Game: g, Record: recFile,
+					Players:    []player.Player{computer(t, f, "legal", 300*time.Millisecond), computer(t, f, "legal", 300*time.Millisecond)},
+					StartClock: time.Second, PlayClock: 2 * time.Second})
+				if err != nil {
+					t.Error(err)
+				}
+				done <- rec
+			}()
+			<-started
+			var live, folders string
+			run(t, ctx, 20*time.Second,
+				chromedp.Navigate(v.url+"/"),
+				chromedp.Poll(`document.body.dataset.loaded === 'true'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+				chromedp.Text(`#live`, &live),
+				chromedp.Text(`#folders`, &folders),
+			)
+			if !strings.Contains(live, "m.1") || !strings.Contains(live, "in progress") {
+				t.Errorf("the index lists as live %q, want m.1 in progress", live)
+			}
+			want := "no folder of records"
+			if out {
+				want = dirs[0]
+			}
+			if !strings.Contains(folders, want) {
+				t.Errorf("the index says of its folders %q, want %q", folders, want)
+			}
+			if rec := <-done; rec == nil || !rec.IsCompleted {
+				t.Fatal("the match did not complete")
+			}
+			// Once over, without a reload: listed once with the matches,
+			// with its result.
+			var matches []string
+			run(t, ctx, 10*time.Second,
+				chromedp.Poll(`document.getElementById('live-section').hidden && document.querySelector('#matches tr.match') !== null`, nil, chromedp.WithPollingTimeout(8*time.Second)),
+				chromedp.Evaluate(`Array.from(document.querySelectorAll('#matches tr.match')).map(r => r.textContent)`, &matches),
+			)
+			if len(matches) != 1 || !strings.Contains(matches[0], "m.1") || !strings.Contains(matches[0], "xplayer (legal)") {
+				t.Errorf("the index lists %q, want the finished match m.1 once, with its result", matches)
+			}
+		})
 	}
 }
 
