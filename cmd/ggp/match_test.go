@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -284,7 +285,11 @@ func TestTournamentSeatsAPersonOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rec.IsAborted || !strings.Contains(rec.AbortReason, "role xplayer: player human: nobody opened the seat page /seat?id=0: not ready within 300ms") {
+	seat := regexp.MustCompile(`seat for human: http://[^/\s]+(/seat\S+)`).FindStringSubmatch(out)
+	if seat == nil {
+		t.Fatalf("no seat printed:\n%s", out)
+	}
+	if !rec.IsAborted || !strings.Contains(rec.AbortReason, "role xplayer: player human: nobody opened the seat page "+seat[1]+": not ready within 300ms") {
 		t.Errorf("record of a match nobody sat at: aborted %v, %q\nstderr:\n%s", rec.IsAborted, rec.AbortReason, errOut)
 	}
 }

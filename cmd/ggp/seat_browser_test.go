@@ -134,14 +134,15 @@ func TestPersonPlaysTheReadmeMatch(t *testing.T) {
 	if strings.Contains(text, "[TO]") {
 		t.Errorf("a move timed out:\n%s", text)
 	}
-	if !strings.Contains(history, "step 1: xplayer (you) "+clicked[0]) {
-		t.Errorf("the history %q does not give step 1", history)
+	if want := "1. you: " + strings.Trim(clicked[0], "()"); !strings.Contains(history, want) {
+		t.Errorf("the history %q does not give step 1 (%s)", history, want)
 	}
 }
 
 // TestSeatShowsTimeout lets the person's first turn time out and checks
 // that the page says so, and which move was played in their place, after
-// the next turn has come; then interrupts the match.
+// the next turn has come; then interrupts the match, as Ctrl-C does, and
+// checks that the page says so, and then that the viewer is gone.
 func TestSeatShowsTimeout(t *testing.T) {
 	ctx := browsertest.Start(t)
 	dir := t.TempDir()
@@ -159,7 +160,7 @@ func TestSeatShowsTimeout(t *testing.T) {
 		chromedp.Text(`#history li.timeout`, &timeout),
 		chromedp.Text(`#board`, &board),
 	)
-	m := regexp.MustCompile(`step 1: xplayer \(you\) (\(mark (\d) (\d)\)), oplayer noop\s*no move chosen in time: the game master played (\(mark \d \d\)) in your place`).FindStringSubmatch(timeout)
+	m := regexp.MustCompile(`1\. you: (mark (\d) (\d))\s*no move chosen in time: the game master played (mark \d \d) in your place`).FindStringSubmatch(timeout)
 	if m == nil || m[1] != m[4] {
 		t.Fatalf("the page says %q, want the timeout of step 1 and the move played", timeout)
 	}
@@ -169,6 +170,19 @@ func TestSeatShowsTimeout(t *testing.T) {
 		t.Errorf("the board shows %q at %s %s, where the fallback move marked X", mark, m[2], m[3])
 	}
 	interrupt(fmt.Errorf("interrupt"))
+	var outcome, lost string
+	browsertest.Run(t, ctx, 20*time.Second,
+		chromedp.Poll(`document.body.dataset.status === 'over' && !document.getElementById('outcome').hidden`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		chromedp.Text(`#outcome`, &outcome),
+		chromedp.Poll(`document.body.dataset.connection === 'lost'`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Text(`#connection`, &lost),
+	)
+	if !strings.Contains(outcome, "The match was interrupted") || strings.Contains(outcome, "no move chosen in time") {
+		t.Errorf("once interrupted, the seat page says %q", outcome)
+	}
+	if !strings.Contains(lost, "Lost the connection to the viewer") {
+		t.Errorf("once ggp has stopped, the seat page says %q", lost)
+	}
 	select {
 	case <-code:
 	case <-time.After(20 * time.Second):

@@ -246,6 +246,19 @@ func TestBrowser(t *testing.T) {
 		if want := fmt.Sprintf("xplayer %d, oplayer %d", rec.GoalValues[0], rec.GoalValues[1]); !strings.Contains(goals, want) {
 			t.Errorf("goals shown %q, want %q", goals, want)
 		}
+		// The random players answer at once: their steps take a few ms,
+		// written as such, not as 0.00 s.
+		var times []string
+		run(t, ctx, 5*time.Second, chromedp.Evaluate(`Array.from(document.querySelectorAll('#moves td.time')).map(e => e.textContent)`, &times))
+		if len(times) != len(rec.Moves) {
+			t.Fatalf("step times %v for %d steps", times, len(rec.Moves))
+		}
+		for i, tm := range times {
+			var ms int
+			if _, err := fmt.Sscanf(tm, "%d ms", &ms); err != nil || ms != int(rec.StateTimes[i+1]-rec.StateTimes[i]) {
+				t.Errorf("step %d took %d ms, shown as %q", i+1, rec.StateTimes[i+1]-rec.StateTimes[i], tm)
+			}
+		}
 	})
 
 	t.Run("connectFour", func(t *testing.T) {

@@ -158,12 +158,19 @@ func TestPiecesCanBeToldApart(t *testing.T) {
 
 func TestSeatNotFound(t *testing.T) {
 	srv, _ := view.New(view.Options{})
-	srv.AddSeat(human.New("", nil))
+	path := srv.AddSeat(human.New("", nil))
 	h := srv.Handler()
-	if code, body := get(t, h, "/api/seat?id=0"); code != 200 {
-		t.Errorf("seat 0: %d %s", code, body)
+	if code, body := get(t, h, "/api"+path); code != 200 {
+		t.Errorf("%s: %d %s", path, code, body)
 	}
-	for _, id := range []string{"1", "-1", "x"} {
+	// Seats have random ids: another server's seat, or one guessed, is
+	// not found.
+	other, _ := view.New(view.Options{})
+	otherPath := other.AddSeat(human.New("", nil))
+	if otherPath == path {
+		t.Errorf("two servers gave their seats the same path %s", path)
+	}
+	for _, id := range []string{"0", "1", "-1", "x", strings.TrimPrefix(otherPath, "/seat?id=")} {
 		code, body := get(t, h, "/api/seat?id="+id)
 		if code != 404 || !strings.Contains(body, fmt.Sprintf(`no seat \"%s\" on this viewer`, id)) {
 			t.Errorf("seat %s: %d %s", id, code, body)

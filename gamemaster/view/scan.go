@@ -75,7 +75,7 @@ type TournamentInfo struct {
 }
 
 type seatSummary struct {
-	ID      int         `json:"id"`
+	Path    string      `json:"path"` // of its page
 	Name    string      `json:"name"`
 	MatchID string      `json:"matchId,omitempty"`
 	Role    string      `json:"role,omitempty"`
@@ -145,7 +145,9 @@ type found struct {
 
 // scan reads the folders and returns the index, matches newest first.
 func (c *indexCache) scan(ctx context.Context) *Index {
-	idx := &Index{Folders: c.roots, Live: []MatchSummary{}, Matches: []MatchSummary{}, Tournaments: []TournamentInfo{}, Seats: []seatSummary{}}
+	// Every list is a list, even empty: the index of a viewer without
+	// folders (ggp match without --out) has live matches alone.
+	idx := &Index{Folders: slices.Concat([]string{}, c.roots), Live: []MatchSummary{}, Matches: []MatchSummary{}, Tournaments: []TournamentInfo{}, Seats: []seatSummary{}}
 	var files []found
 	for i, root := range c.roots {
 		err := walk(root, func(rel string, d fs.DirEntry) {

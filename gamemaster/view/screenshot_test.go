@@ -1,11 +1,21 @@
 package view_test
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"maps"
+	"math/rand/v2"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,18 +29,24 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
+	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
-// TestScreenshots writes the README's screenshots of the viewer to the
-// folder named by GGP_VIEW_SCREENSHOTS (such as testdata/screenshots):
-// match pages drawn with a bundled game's stylesheet and with the
-// stylesheets of chess and checkers from ../shared/games (pieces of our
-// own drawing), checkersTorus by the generic renderer at the start and the
-// end of a match, the index with a tournament's results and plot, and a
-// seat page in the middle and at the end of a match. It is a tool run by
-// hand, not a check.
+// TestScreenshots writes the screenshots of the viewer in the README and
+// docs/viewer.md to the folder named by GGP_VIEW_SCREENSHOTS (such as
+// testdata/screenshots): match pages drawn with a bundled game's
+// stylesheet and with the stylesheets of chess and checkers from
+// ../shared/games (pieces of our own drawing), checkersTorus by the
+// generic renderer at the start and the end of a match, the index with a
+// tournament's results and plot, a seat page in the middle and at the end
+// of a match, and the seat pages of a person playing ticTacToe,
+// connectFour, chess and checkers against the computer, each at the
+// start, in the middle and at the end. It is a tool run by hand, not a
+// check. The files are written with a palette of 256 colours, to keep
+// them small.
 func TestScreenshots(t *testing.T) {
 	out := os.Getenv("GGP_VIEW_SCREENSHOTS")
 	if out == "" {
@@ -136,13 +152,183 @@ func TestScreenshots(t *testing.T) {
 		writeShot(t, out, s.file, png)
 	}
 	seatShots(t, ctx, srv, hs.URL, f, out)
+	for _, p := range []struct {
+		game     *games.Game
+		role     int    // the person's
+		opponent string // the computer
+		mid      int    // the step of the middle shot
+		// opening are the person's first moves, which must end the
+		// match: the chess of ../shared/games has no goals at its move
+		// limit, so the person plays the scholar's mate.
+		opening []string
+	}{
+		{ttt, 0, "mcts", 2, nil},
+		{c4, 0, "mcts", 4, nil},
+		{shared("chess"), 0, "random", 4, []string{"(move wp e 2 e 4)", "(move wb f 1 c 4)", "(move wq d 1 h 5)", "(move wq h 5 f 7)"}},
+		{shared("checkers"), 1, "random", 21, nil},
+	} {
+		// A match whose opening fails, or that the game's rules cannot
+		// end, is played again with the next seed: the first that works
+		// gives the same match every time.
+		var err error
+		for seed := uint64(1); seed <= 20; seed++ {
+			if err = personShots(t, ctx, srv, hs.URL, out, p.game, p.role, p.opponent, p.mid, p.opening, seed); err == nil {
+				break
+			}
+			t.Logf("%s, seed %d: %v", p.game.Key, seed, err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
-func writeShot(t *testing.T, dir, name string, png []byte) {
+func writeShot(t *testing.T, dir, name string, data []byte) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), shrink(t, data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// shrink re-encodes a screenshot with a palette of its 256 most frequent
+// colours, every other colour drawn as the nearest of them: a page has few
+// colours besides the edges of its letters, and its file gets several
+// times smaller.
+func shrink(t *testing.T, data []byte) []byte {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	count := map[color.RGBA]int{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			count[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	colors := slices.SortedFunc(maps.Keys(count), func(a, b color.RGBA) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return cmp.Compare(uint32(a.R)<<24|uint32(a.G)<<16|uint32(a.B)<<8|uint32(a.A), uint32(b.R)<<24|uint32(b.G)<<16|uint32(b.B)<<8|uint32(b.A))
+	})
+	pal := make(color.Palette, 0, 256)
+	for _, c := range colors[:min(256, len(colors))] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(b, pal)
+	index := map[color.RGBA]uint8{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)
+			i, ok := index[c]
+			if !ok {
+				i = uint8(pal.Index(c))
+				index[c] = i
+			}
+			out.SetColorIndex(x, y, i)
+		}
+	}
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, out); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// personShots plays g on a seat page, the person in role against the
+// computer (a player of kind opponent, seeded with seed), and shoots the
+// page at the person's first turn, at their turn of step mid (or the first
+// after it) with the cells of a move highlighted, and at the end, as
+// seat-GAME-start.png, seat-GAME-mid.png and seat-GAME-end.png. The person
+// plays the moves of opening, which must end the match, or else moves
+// chosen at random (with seed), with the buttons of the page. It returns
+// why the match failed, or its opening.
+func personShots(t *testing.T, ctx context.Context, srv *view.Server, base, out string, g *games.Game, role int, opponent string, mid int, opening []string, seed uint64) error {
+	t.Helper()
+	f := backend.Shared(testFactory(t), 1)
+	h := human.New("person", f)
+	opp, err := local.New(opponent, local.Options{NewReasoner: f, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []player.Player{opp, opp}
+	ps[role] = h
+	clocks := make([]time.Duration, len(ps))
+	clocks[role] = time.Minute
+	seat := srv.AddSeat(h)
+	ref := &gamemaster.Referee{NewReasoner: f, OnStep: srv.Publish}
+	mctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() {
+		_, err := ref.Run(mctx, &gamemaster.Match{ID: fmt.Sprintf("%s.person%d", g.Key, seed), Game: g, Players: ps,
+			StartClock: time.Minute, PlayClock: time.Second, PlayClocks: clocks})
+		done <- err
+	}()
+	fail := func(why string) error {
+		stop()
+		<-done
+		return errors.New(why)
+	}
+	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1000, 640), chromedp.Navigate(base+seat))
+	rnd := rand.New(rand.NewPCG(seed, uint64(len(g.Key))))
+	shot := func(name string) {
+		var png []byte
+		run(t, ctx, 10*time.Second, chromedp.Sleep(400*time.Millisecond), chromedp.CaptureScreenshot(&png))
+		writeShot(t, out, "seat-"+g.Key+"-"+name+".png", png)
+	}
+	started, middle := false, false
+	for {
+		var status, step string
+		run(t, ctx, 90*time.Second,
+			chromedp.Poll(`document.body.dataset.status === 'to-move' && document.querySelectorAll('#moves button').length > 0 || document.body.dataset.status === 'over'`, nil, chromedp.WithPollingTimeout(85*time.Second)),
+			chromedp.AttributeValue(`body`, "data-status", &status, nil),
+			chromedp.AttributeValue(`body`, "data-step", &step, nil),
+		)
+		if status == "over" {
+			break
+		}
+		select {
+		case err := <-done:
+			return err
+		default:
+		}
+		var legal []string
+		run(t, ctx, 5*time.Second, chromedp.Evaluate(`Array.from(document.querySelectorAll('#moves button')).map(b => b.dataset.move)`, &legal))
+		m := legal[rnd.IntN(len(legal))]
+		if opening != nil {
+			if len(opening) == 0 {
+				return fail("the opening did not end the match")
+			}
+			if !slices.Contains(legal, opening[0]) {
+				return fail("the opening's " + opening[0] + " is not legal")
+			}
+			m, opening = opening[0], opening[1:]
+		}
+		n, _ := strconv.Atoi(step)
+		switch {
+		case !started:
+			started = true
+			shot("start")
+		case !middle && n >= mid:
+			middle = true
+			run(t, ctx, 5*time.Second, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('#moves button[data-move=%q]').dispatchEvent(new MouseEvent('mouseenter'))`, m), nil))
+			shot("mid")
+		}
+		run(t, ctx, 5*time.Second, chromedp.Click(fmt.Sprintf(`#moves button[data-move=%q]`, m)))
+		run(t, ctx, 20*time.Second, chromedp.Poll(fmt.Sprintf(`document.body.dataset.step !== %q || document.body.dataset.status !== 'to-move'`, step), nil, chromedp.WithPollingTimeout(15*time.Second)))
+	}
+	if err := <-done; err != nil {
+		return err
+	}
+	if !middle {
+		return fmt.Errorf("the match ended before the person's turn of step %d", mid)
+	}
+	run(t, ctx, 10*time.Second, chromedp.Poll(`!document.getElementById('outcome').hidden`, nil))
+	shot("end")
+	return nil
 }
 
 // seatShots plays connectFour as a person against the random player,

@@ -16,12 +16,14 @@ package view
 
 import (
 	"context"
+	"crypto/rand"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -73,9 +75,10 @@ type Server struct {
 
 	mu      sync.Mutex
 	live    map[string]*liveMatch
-	order   []string      // ids of live matches, in the order published
-	changed chan struct{} // closed and replaced when a live match changes
-	seats   []seat.Player // in the order added; a seat's id is its index
+	order   []string               // ids of live matches, in the order published
+	changed chan struct{}          // closed and replaced when a live match changes
+	seats   map[string]seat.Player // by id
+	seatIDs []string               // in the order added
 }
 
 // liveMatch is a match published with Publish.
@@ -89,7 +92,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Poll <= 0 {
 		opts.Poll = 200 * time.Millisecond
 	}
-	s := &Server{opts: opts, live: map[string]*liveMatch{}, changed: make(chan struct{})}
+	s := &Server{opts: opts, live: map[string]*liveMatch{}, changed: make(chan struct{}), seats: map[string]seat.Player{}}
 	for _, d := range opts.Dirs {
 		abs, err := filepath.Abs(d)
 		if err != nil {
@@ -132,16 +135,23 @@ func (s *Server) Publish(r *record.Record) {
 }
 
 // AddSeat gives a human player a seat page and returns its path on the
-// server, such as "/seat?id=0". The player is ready to play while the
-// page is open.
+// server, such as "/seat?id=OQ4XH7RZ...". The player is ready to play
+// while the page is open. The id is random: a seat's address belongs to
+// this server alone, so that a page left open from an earlier match, of a
+// viewer that served on the same port before, is told that its match is
+// over instead of joining the next one.
 func (s *Server) AddSeat(p seat.Player) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.seats = append(s.seats, p)
-	path := "/seat?id=" + strconv.Itoa(len(s.seats)-1)
+	id := rand.Text()
+	s.seats[id] = p
+	s.seatIDs = append(s.seatIDs, id)
+	path := seatPath(id)
 	p.Seat(path)
 	return path
 }
+
+func seatPath(id string) string { return "/seat?id=" + url.QueryEscape(id) }
 
 // LiveSource returns the source of the live match id, for links such as
 // "/match?src=" + LiveSource(id).
@@ -419,6 +429,9 @@ func (s *Server) startEvents(w http.ResponseWriter, r *http.Request) (*events, b
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
+	// A page whose connection drops tries again after a second: a seat
+	// page learns soon that its viewer has gone.
+	fmt.Fprint(w, "retry: 1000\n\n")
 	f.Flush()
 	return &events{w, f}, true
 }
@@ -465,9 +478,10 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sortMatches(idx.Matches)
-	for i, p := range s.seats {
+	for _, id := range s.seatIDs {
+		p := s.seats[id]
 		t, _ := p.Turn()
-		idx.Seats = append(idx.Seats, seatSummary{ID: i, Name: p.Name(), MatchID: t.MatchID, Role: t.Role, Status: t.Status})
+		idx.Seats = append(idx.Seats, seatSummary{Path: seatPath(id), Name: p.Name(), MatchID: t.MatchID, Role: t.Role, Status: t.Status})
 	}
 	s.mu.Unlock()
 	writeJSON(w, idx)
@@ -501,13 +515,17 @@ func (s *Server) servePlot(w http.ResponseWriter, r *http.Request) {
 
 // seat returns the human player of the seat named by the request's id.
 func (s *Server) seat(r *http.Request) (seat.Player, error) {
-	id, err := strconv.Atoi(r.URL.Query().Get("id"))
+	id := r.URL.Query().Get("id")
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err != nil || id < 0 || id >= len(s.seats) {
-		return nil, fmt.Errorf("no seat %q on this viewer: %w", r.URL.Query().Get("id"), errNotFound)
+	p, ok := s.seats[id]
+	if !ok {
+		if len(id) > 64 {
+			id = id[:64] + "..."
+		}
+		return nil, fmt.Errorf("no seat %q on this viewer: %w", id, errNotFound)
 	}
-	return s.seats[id], nil
+	return p, nil
 }
 
 // seatView is what the seat page is sent.
@@ -519,6 +537,9 @@ type seatView struct {
 	RemainingMs int64 `json:"remainingMs"`
 	// Source is the live match of the seat, for its stylesheet and record.
 	Source string `json:"source,omitempty"`
+	// AbortReason says why the live match of the seat was aborted, once
+	// it was: interrupted, a player or the rules failed.
+	AbortReason string `json:"abortReason,omitempty"`
 }
 
 func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
@@ -529,8 +550,11 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 	}
 	if t.MatchID != "" {
 		s.mu.Lock()
-		if _, ok := s.live[t.MatchID]; ok {
+		if lm, ok := s.live[t.MatchID]; ok {
 			v.Source = LiveSource(t.MatchID)
+			if lm.rec.IsAborted {
+				v.AbortReason = lm.rec.AbortReason
+			}
 		}
 		s.mu.Unlock()
 	}

@@ -147,6 +147,8 @@ func (p *Player) Turn() (Turn, <-chan struct{}) {
 	t.Effects = slices.Clone(t.Effects)
 	t.History = slices.Clone(t.History)
 	t.Goals = slices.Clone(t.Goals)
+	t.Side = slices.Clone(t.Side)
+	t.Decisive = slices.Clone(t.Decisive)
 	return t, p.changed
 }
 
@@ -192,12 +194,61 @@ func (p *Player) Start(ctx context.Context, m *player.Match) error {
 	if err != nil {
 		return fmt.Errorf("human player: %w", err)
 	}
+	side := p.side(ctx, g.R, g.State, g.Role)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.g, p.choice, p.asked = g, nil, nil
 	p.update(func(t *Turn) {
-		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State)}
+		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State), Side: side}
 	})
+	return nil
+}
+
+// sideSteps bounds the steps side looks ahead for a state where the role
+// has a choice.
+const sideSteps = 8
+
+// side returns what the moves of role change in the first state where it
+// has more than one legal move, along the first legal moves of every role
+// from s, within sideSteps steps and effectsTime: the facts they add or
+// remove. In a game whose roles have sides, these are the cells of the
+// role's pieces and where they go, on the role's side of the board.
+func (p *Player) side(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, role int) []string {
+	ctx, cancel := context.WithTimeout(ctx, effectsTime)
+	defer cancel()
+	joint := make([]reasoner.Move, len(r.Roles()))
+	for range sideSteps {
+		if end, err := r.Terminal(ctx, s); err != nil || end {
+			return nil
+		}
+		var mine []reasoner.Move
+		for i := range joint {
+			ms, err := r.Legal(ctx, s, i)
+			if err != nil || len(ms) == 0 {
+				return nil
+			}
+			joint[i] = ms[0]
+			if i == role {
+				mine = ms
+			}
+		}
+		if len(mine) > 1 {
+			var out []string
+			for _, e := range p.effects(ctx, r, s, role, mine) {
+				for _, f := range slices.Concat(e.Added, e.Removed) {
+					if !slices.Contains(out, f) {
+						out = append(out, f)
+					}
+				}
+			}
+			return out
+		}
+		next, err := r.Next(ctx, s, joint)
+		if err != nil {
+			return nil
+		}
+		s = next
+	}
 	return nil
 }
 
@@ -266,6 +317,9 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 		return "", err
 	}
 	if len(legal) == 1 {
+		p.mu.Lock()
+		p.asked = &StepRecord{Forced: true}
+		p.mu.Unlock()
 		return legal[0], nil
 	}
 	deadline, ok := ctx.Deadline()
@@ -291,12 +345,21 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 		// A choice made as the clock ran out may be in the channel; it is
 		// too late all the same.
 		p.choice = nil
+		// The clock ran out, or else the game master stopped waiting
+		// before it did: it is stopping the match.
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
 		if p.asked != nil {
-			p.asked.TimedOut = true
+			p.asked.TimedOut = timedOut
 		}
 		p.update(func(t *Turn) {
-			t.Status, t.Legal, t.Effects = Others, nil, nil
-			t.Message = fmt.Sprintf("step %d: no move chosen in time; the game master plays a move in your place", t.Step+1)
+			t.Legal, t.Effects = nil, nil
+			if timedOut {
+				t.Status = Others
+				t.Message = fmt.Sprintf("step %d: no move chosen in time; the game master plays a move in your place", t.Step+1)
+			} else {
+				t.Status, t.Aborted = Over, true
+				t.Message = "the match was interrupted before you moved"
+			}
 		})
 		return "", ctx.Err()
 	}
@@ -360,14 +423,18 @@ func (p *Player) Stop(ctx context.Context, matchID string, last []reasoner.Move)
 	g, roles := p.g, p.turn.Roles
 	p.mu.Unlock()
 	var goals []int
+	var decisive []string
 	role := -1
 	if err == nil && g != nil {
 		role = g.Role
 		goals, err = g.R.Goals(ctx, g.State)
+		if err == nil {
+			decisive = decisiveFacts(ctx, g.R, g.State, goals)
+		}
 	}
 	p.mu.Lock()
 	if p.turn.MatchID == matchID && err == nil {
-		p.update(func(t *Turn) { t.Goals, t.Outcome = goals, Outcome(goals, roles, role) })
+		p.update(func(t *Turn) { t.Goals, t.Outcome, t.Decisive = goals, Outcome(goals, roles, role), decisive })
 	}
 	p.mu.Unlock()
 	p.end(matchID, "")
@@ -414,12 +481,52 @@ func Outcome(goals []int, roles []string, role int) string {
 	return fmt.Sprintf("%s %d–%d", words, mine, best)
 }
 
+// decisiveFacts returns facts of s that decide its goals by themselves,
+// within effectsTime: a state of these facts alone has the same goals,
+// and none of them can be left out as well. They are found by leaving out every
+// fact in turn, for good when the goals stay the same. In a game of lines
+// they are a line that won (one of them, if there are several); in a draw
+// with no line, none. Nil when no fact can be left out: the goals of a
+// state of fewer facts are not defined, and nothing is shown that was not
+// seen to decide the result.
+func decisiveFacts(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, goals []int) []string {
+	ctx, cancel := context.WithTimeout(ctx, effectsTime)
+	defer cancel()
+	facts := s.Facts()
+	if len(facts) > maxEffects {
+		return nil
+	}
+	keep := slices.Clone(facts)
+	for i := 0; i < len(keep); {
+		rest := slices.Concat(keep[:i], keep[i+1:])
+		others, err := r.Goals(ctx, reasoner.NewState(rest))
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err == nil && slices.Equal(others, goals) {
+			keep = rest
+			continue
+		}
+		i++
+	}
+	if len(keep) == len(facts) {
+		return nil
+	}
+	out := make([]string, len(keep))
+	for i, f := range keep {
+		out[i] = string(f)
+	}
+	return out
+}
+
 // Abort ends the match early.
 func (p *Player) Abort(ctx context.Context, matchID string) error {
-	p.end(matchID, "the match was aborted")
+	p.end(matchID, "the match was aborted by the game master")
 	return nil
 }
 
+// end ends the match; why, if not empty, says why it ended early, unless
+// the seat already says so.
 func (p *Player) end(matchID, why string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -429,8 +536,8 @@ func (p *Player) end(matchID, why string) {
 	p.g, p.choice, p.asked = nil, nil, nil
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Effects = Over, nil, nil
-		if why != "" {
-			t.Message = why
+		if why != "" && !t.Aborted {
+			t.Message, t.Aborted = why, true
 		}
 	})
 }

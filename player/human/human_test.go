@@ -291,3 +291,92 @@ func TestReady(t *testing.T) {
 		t.Error("Ready after the page closed succeeded")
 	}
 }
+
+// TestForcedMovesAndTheWinningLine plays the third row as xplayer against
+// the legal player, who fills the first: the steps where xplayer had one
+// legal move are marked forced, and the end names the line that won.
+func TestForcedMovesAndTheWinningLine(t *testing.T) {
+	h := human.New("", factory(t))
+	var side []string
+	rec, _ := play(t, h, 5*time.Second, func(turn human.Turn) string {
+		if side == nil {
+			side = turn.Side
+		}
+		return fmt.Sprintf("(mark 3 %d)", turn.Step/2+1)
+	})
+	if rec.GoalValues[0] != 100 {
+		t.Fatalf("xplayer did not win: %v %v", rec.Moves, rec.GoalValues)
+	}
+	turn, _ := h.Turn()
+	for i, st := range turn.History {
+		noop := rec.Moves[i][0] == "noop"
+		if st.Forced != noop || st.Asked == noop {
+			t.Errorf("step %d (%s): forced %v, asked %v; want forced exactly when xplayer had one move", i+1, rec.Moves[i][0], st.Forced, st.Asked)
+		}
+	}
+	var decisive []string
+	for _, f := range turn.Decisive {
+		if strings.HasPrefix(f, "(cell ") {
+			decisive = append(decisive, f)
+		}
+	}
+	slices.Sort(decisive)
+	if want := []string{"(cell 3 1 x)", "(cell 3 2 x)", "(cell 3 3 x)"}; !slices.Equal(decisive, want) {
+		t.Errorf("decisive facts %v, want the line %v", decisive, want)
+	}
+	// xplayer's side: its first moves mark any cell of the board.
+	for _, f := range []string{"(cell 1 1 b)", "(cell 1 1 x)", "(cell 3 3 b)", "(cell 3 3 x)"} {
+		if !slices.Contains(side, f) {
+			t.Errorf("side %v lacks %s", side, f)
+		}
+	}
+}
+
+// TestInterruptedIsNotATimeout stops the match during the person's turn,
+// as Ctrl-C does: the seat says that the match was interrupted, not that
+// the clock ran out.
+func TestInterruptedIsNotATimeout(t *testing.T) {
+	f := factory(t)
+	g, err := games.Lookup("ticTacToe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := human.New("", f)
+	opp, err := local.New("legal", local.Options{NewReasoner: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Seat("test")
+	defer h.Attach()()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&gamemaster.Referee{NewReasoner: f}).Run(ctx, &gamemaster.Match{ID: "t1", Game: g, Players: []player.Player{h, opp}, StartClock: 5 * time.Second, PlayClock: time.Minute})
+		done <- err
+	}()
+	wait := func(s human.Status) human.Turn {
+		t.Helper()
+		limit := time.After(20 * time.Second)
+		for {
+			turn, changed := h.Turn()
+			if turn.Status == s {
+				return turn
+			}
+			select {
+			case <-changed:
+			case <-limit:
+				t.Fatalf("status %s, want %s", turn.Status, s)
+			}
+		}
+	}
+	wait(human.ToMove)
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Run: %v, want the match interrupted", err)
+	}
+	turn := wait(human.Over)
+	if !turn.Aborted || !strings.Contains(turn.Message, "interrupted") || strings.Contains(turn.Message, "in time") {
+		t.Errorf("interrupted seat: aborted %v, message %q", turn.Aborted, turn.Message)
+	}
+}

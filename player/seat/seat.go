@@ -51,6 +51,15 @@ type Turn struct {
 	Last     []string  `json:"last,omitempty"`  // the joint move that led to State
 	Chosen   string    `json:"chosen,omitempty"`
 	Message  string    `json:"message,omitempty"` // why the match ended, an error
+	// Aborted is set, with Status Over, when the match was stopped before
+	// its end: interrupted, or aborted by the game master.
+	Aborted bool `json:"aborted,omitempty"`
+
+	// Side is what the role's moves change early in the match: the facts
+	// its legal moves add or remove in the first state where it has a
+	// choice. A page draws the board with these cells on the person's
+	// side, at the bottom, in a game where the roles have sides.
+	Side []string `json:"side,omitempty"`
 
 	// Effects says, for each legal move (when Status is ToMove), how the
 	// state changes when it is played, so that a page can tell which
@@ -64,6 +73,10 @@ type Turn struct {
 	// is over; Outcome says in words how the person did: "you won 100–0".
 	Goals   []int  `json:"goals,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
+	// Decisive are facts of the final state that decide the goals by
+	// themselves, none of which can be left out (a winning line of a game
+	// of lines), or none when they cannot be told.
+	Decisive []string `json:"decisive,omitempty"`
 }
 
 // An Effect is what one legal move changes: the facts the next state adds
@@ -85,4 +98,7 @@ type StepRecord struct {
 	Asked    bool   `json:"asked,omitempty"`
 	Chosen   string `json:"chosen,omitempty"`
 	TimedOut bool   `json:"timedOut,omitempty"`
+	// Forced is set when the role had one legal move, which the player
+	// played for the person without asking.
+	Forced bool `json:"forced,omitempty"`
 }

@@ -111,10 +111,12 @@ function el(tag, attrs, ...children) {
 // A Domain keeps, for every relation of three arguments, the values seen
 // in each of its first two arguments, so that the generic renderer draws
 // a board of the same shape at every step: it is given every state of a
-// match, and on a seat the states the legal moves lead to.
+// match, and on a seat the states the legal moves lead to. It keeps the
+// first state given, the match's initial state, as first.
 class Domain {
-  constructor() { this.rels = new Map(); this.cells = new Map(); }
+  constructor() { this.rels = new Map(); this.cells = new Map(); this.first = null; }
   addFacts(facts) {
+    if (!this.first) this.first = facts;
     // Which relation holds the cells, counted over the states seen: a
     // state with one piece left, or none, is drawn on the same grid.
     const c = cellRelation(facts);
@@ -172,7 +174,8 @@ function fillRange(vs) {
 }
 
 // genericBoard draws the cells as a grid, the first coordinate across and
-// the second down, and lists the other facts.
+// the second down, and lists the other facts; layoutBoard then labels the
+// rows and columns.
 function genericBoard(facts, domain) {
   const box = el("div", {class: "generic-board"});
   let cells = cellRelation(facts);
@@ -191,11 +194,8 @@ function genericBoard(facts, domain) {
     // width from state to state.
     const longest = Math.max(domain ? domain.width(cells.rel) : 0, ...cells.facts.map(f => f[3].length));
     table.style.setProperty("--cell", Math.max(38, Math.min(160, 8 * longest + 10)) + "px");
-    const head = el("tr", {}, el("th"));
-    for (const x of xs) head.append(el("th", {}, x));
-    table.append(head);
     for (const y of ys) {
-      const tr = el("tr", {}, el("th", {}, y));
+      const tr = el("tr");
       for (const x of xs) {
         const v = at.get(x + "\u0000" + y);
         const td = el("td", {"data-x": x, "data-y": y}, v === undefined ? "" : v);
@@ -216,18 +216,184 @@ function genericBoard(facts, domain) {
 }
 
 // render draws facts with proc, a compiled stylesheet, or the generic
-// renderer, and returns the element drawn; opts.over says the state ends
-// a finished match (stylesheets then do not say who is to move).
+// renderer, lays the board out (layoutBoard) and returns the element
+// drawn, with the layout as its boardLayout; opts.over says the state
+// ends a finished match (stylesheets then do not say who is to move).
 function render(facts, proc, opts) {
+  let box;
   if (proc) {
     proc.setParameter(null, "over", opts && opts.over ? "true" : "false");
     const frag = proc.transformToFragment(stateXML(facts), document);
     if (!frag) throw new Error("the transformation failed");
-    const div = el("div", {class: "xsl-board"});
-    div.append(frag);
-    return div;
+    box = el("div", {class: "xsl-board"});
+    box.append(frag);
+  } else {
+    box = genericBoard(facts, opts && opts.domain);
   }
-  return genericBoard(facts, opts && opts.domain);
+  box.boardLayout = layoutBoard(box, facts, Object.assign({labels: !proc}, opts));
+  return box;
+}
+
+// Layout. The cells a board draws are found by their coordinates: the
+// attributes data-x and data-y (the bundled stylesheets, the generic
+// renderer), or ggp-base's convention id="cell_" followed by the first
+// and second coordinate (cell_e4), in one table of cells alone. Such a
+// board is then laid out as a person expects it:
+//  - a chess-like board (files of single letters, ranks of numbers, as
+//    in chess and checkers) is drawn as a chess diagram: files across
+//    from a, ranks up from 1, light and dark squares (a1 dark, or, when
+//    the pieces stand on squares of one colour, as in checkers, those
+//    squares), the files and ranks written along the edges;
+//  - when the person's side is known (opts.side: the facts the person's
+//    moves change early in the match), a board that shows all of it in
+//    its top half is turned round, so that the person's pieces are at the
+//    bottom (a game without sides, as ticTacToe, has its side all over);
+//  - the generic renderer's grid has its coordinates written along the
+//    edges too.
+// A board whose cells cannot be found is left as it is drawn.
+
+function isFiles(vs) { return vs.length > 1 && vs.length <= 26 && vs.every(v => /^[a-z]$/.test(v)); }
+function isRanks(vs) { return vs.length > 1 && vs.every(isNumber); }
+
+// boardCells returns the cells of a drawn board, each {e, x, y} with its
+// element and coordinates, and their table; null when there is no such
+// table of cells alone.
+function boardCells(box, xs, ys) {
+  let cells = Array.from(box.querySelectorAll("td[data-x][data-y]"), e => ({e, x: e.dataset.x, y: e.dataset.y}));
+  if (!cells.length) {
+    const xset = new Set(xs), yset = new Set(ys);
+    for (const e of box.querySelectorAll("td[id^='cell_']")) {
+      const id = e.id.slice(5);
+      const splits = [];
+      for (let i = 1; i < id.length; i++) {
+        if (xset.has(id.slice(0, i)) && yset.has(id.slice(i))) splits.push({e, x: id.slice(0, i), y: id.slice(i)});
+      }
+      if (splits.length !== 1) return null;
+      cells.push(splits[0]);
+    }
+  }
+  if (cells.length < 2) return null;
+  const table = cells[0].e.closest("table");
+  if (cells.some(c => c.e.closest("table") !== table)) return null;
+  let n = 0;
+  for (const tr of table.rows) n += tr.cells.length;
+  if (n !== cells.length || new Set(cells.map(c => c.x + "\u0000" + c.y)).size !== n) return null;
+  return {table, cells};
+}
+
+// darkSquares returns whether the square of a file and a rank is dark: of
+// a1's colour, as in chess, unless the pieces of the initial state (its
+// cells, each {file, rank, content}, but those of the most common content,
+// the empty squares) all stand on squares of one colour, as in checkers:
+// those are dark.
+function darkSquares(files, ranks, initial) {
+  const parity = (file, rank) => (files.indexOf(file) + ranks.indexOf(rank)) % 2;
+  const count = new Map();
+  for (const c of initial) count.set(c.content, (count.get(c.content) || 0) + 1);
+  const empty = [...count].sort((a, b) => b[1] - a[1]).map(e => e[0])[0];
+  const pieces = new Set(initial.filter(c => c.content !== empty && files.includes(c.file) && ranks.includes(c.rank)).map(c => parity(c.file, c.rank)));
+  const dark = pieces.size === 1 ? [...pieces][0] : 0;
+  return (file, rank) => parity(file, rank) === dark;
+}
+
+// layoutBoard lays out the board drawn in box (see above) and returns the
+// layout: its cells, each {e, x, y, row, col} with its place in the grid
+// drawn, the values of rows and cols, and whether it is chess-like and
+// turned round; null when the board is left as drawn.
+function layoutBoard(box, facts, opts) {
+  const domain = opts && opts.domain;
+  // The relation of the cells: as the generic renderer finds it, or else
+  // the one relation of three arguments seen (a board with a piece or
+  // none, such as connectFour's at the start).
+  let rel = domain && domain.cellRelation();
+  if (!rel) { const c = cellRelation(facts); rel = c && c.rel; }
+  if (!rel && domain && domain.rels.size === 1) [rel] = domain.rels.keys();
+  const cur = facts.filter(f => f.length === 4 && f[0] === rel);
+  const values = i => domain ? domain.values(rel, i, cur.map(f => f[i + 1])) : sortValues([...new Set(cur.map(f => f[i + 1]))]);
+  const found = boardCells(box, values(0), values(1));
+  if (!found) return null;
+  const {table, cells} = found;
+  for (const c of cells) { c.row0 = c.e.parentElement.rowIndex; c.col0 = c.e.cellIndex; }
+  // The coordinate that runs across is the one that changes along a row.
+  const constantInRows = k => {
+    const seen = new Map();
+    for (const c of cells) {
+      if (seen.has(c.row0) && seen.get(c.row0) !== c[k]) return false;
+      seen.set(c.row0, c[k]);
+    }
+    return true;
+  };
+  const other = k => k === "x" ? "y" : "x";
+  let across;
+  if (constantInRows("x")) across = "y";
+  else if (constantInRows("y")) across = "x";
+  else return null;
+  const uniq = k => [...new Set(cells.map(c => c[k]))];
+  let chess = false;
+  if (isFiles(uniq(across)) && isRanks(uniq(other(across)))) chess = true;
+  else if (isFiles(uniq(other(across))) && isRanks(uniq(across))) { chess = true; across = other(across); }
+  const dn = other(across);
+  let cols, rows, isDark;
+  if (chess) {
+    const files = uniq(across).sort(), ranks = uniq(dn).sort((a, b) => a - b);
+    cols = files.slice();
+    rows = ranks.slice().reverse();
+    const first = ((domain && domain.first) || facts).filter(f => f.length === 4 && f[0] === rel)
+      .map(f => across === "x" ? {file: f[1], rank: f[2], content: f[3]} : {file: f[2], rank: f[1], content: f[3]});
+    isDark = darkSquares(files, ranks, first);
+  } else {
+    // As drawn: by the place of each value in the table.
+    const placed = (k, at) => uniq(k).map(v => [v, Math.min(...cells.filter(c => c[k] === v).map(c => c[at]))]).sort((a, b) => a[1] - b[1]).map(p => p[0]);
+    cols = placed(across, "col0");
+    rows = placed(dn, "row0");
+  }
+  const at = new Map(cells.map(c => [c[dn] + "\u0000" + c[across], c]));
+  if (at.size !== rows.length * cols.length) return null;
+  // The person's side, from the cells of opts.side: at the bottom.
+  let turned = false;
+  if (opts && opts.side && rows.length > 1) {
+    const sideRows = [];
+    for (const text of opts.side) {
+      let f;
+      try { f = parseState("(" + text + ")")[0]; } catch (e) { continue; }
+      if (f.length !== 4 || f[0] !== rel) continue;
+      const c = at.get((dn === "x" ? f[1] : f[2]) + "\u0000" + (across === "x" ? f[1] : f[2]));
+      if (c) sideRows.push(rows.indexOf(c[dn]));
+    }
+    // Turned round when every cell of the side is in the top half.
+    if (sideRows.length && Math.max(...sideRows) < (rows.length - 1) / 2) {
+      turned = true;
+      rows.reverse();
+      cols.reverse();
+    }
+  }
+  const labels = chess || (opts && opts.labels);
+  const body = table.tBodies[0] || table;
+  while (table.rows.length) table.deleteRow(0);
+  const label = text => el("th", {class: "coord"}, text);
+  rows.forEach((r, i) => {
+    const tr = el("tr");
+    if (labels) tr.append(label(r));
+    cols.forEach((v, j) => {
+      const c = at.get(r + "\u0000" + v);
+      c.row = i;
+      c.col = j;
+      if (chess) {
+        const dark = isDark(v, r);
+        c.e.classList.add(dark ? "sq-dark" : "sq-light");
+        c.e.style.setProperty("background-color", dark ? "#b58863" : "#f0d9b5", "important");
+      }
+      tr.append(c.e);
+    });
+    body.append(tr);
+  });
+  if (labels) body.append(el("tr", {class: "coords"}, el("th", {class: "coord"}), ...cols.map(label)));
+  table.classList.add("laid-out");
+  if (chess) table.classList.add("chess-like");
+  if (turned) table.classList.add("turned");
+  return {rel, across, down: dn, rows, cols, cells, chess, turned,
+    // name says which cell c is: "e4" on a chess-like board.
+    name: c => chess ? c[across] + c[dn] : "(" + c.x + " " + c.y + ")"};
 }
 
 // drawBoard draws a state into container: with proc, a compiled
@@ -245,14 +411,16 @@ function drawBoard(container, stateText, proc, opts) {
   }
   if (proc) {
     try {
-      container.append(render(facts, proc, opts));
-      return {facts, proc};
+      const box = render(facts, proc, opts);
+      container.append(box);
+      return {facts, proc, layout: box.boardLayout};
     } catch (e) {
       container.append(el("div", {class: "error-box board-error"}, "the game's stylesheet failed: " + e.message + "; drawn by the generic renderer instead"));
     }
   }
-  container.append(genericBoard(facts, opts && opts.domain));
-  return {facts, proc: null};
+  const box = render(facts, null, opts);
+  container.append(box);
+  return {facts, proc: null, layout: box.boardLayout};
 }
 
 // Moves on the board. Each legal move changes some cells of the board:
@@ -324,6 +492,13 @@ async function fetchJSON(url) {
   const body = await resp.json().catch(() => ({error: resp.status + " " + resp.statusText}));
   if (!resp.ok && !body.error) body.error = resp.status + " " + resp.statusText;
   return body;
+}
+
+// fmtDuration writes a time taken: "4 ms" (a player that answers at once,
+// such as mcts once it has solved the game), "1.53 s".
+function fmtDuration(ms) {
+  if (!(ms >= 0)) return "";
+  return ms < 1000 ? Math.round(ms) + " ms" : (ms / 1000).toFixed(2) + " s";
 }
 
 function fmtTime(ms) {

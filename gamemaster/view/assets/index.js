@@ -71,18 +71,22 @@ async function load() {
   let idx;
   try { idx = JSON.parse(text); } catch (e) { idx = {error: resp.status + " " + resp.statusText}; }
   if (idx.error) { $("errors").replaceChildren(el("div", {class: "error-box"}, idx.error)); return; }
-  $("folders").textContent = idx.folders.join(", ");
+  // A viewer without folders (ggp match without --out) shows its live
+  // matches alone.
+  const folders = idx.folders || [];
+  $("folders").textContent = folders.length ? folders.join(", ") : "matches played here (no folder of records)";
   $("errors").replaceChildren(...(idx.errors || []).map(e => el("div", {class: "error-box"}, e)));
-  $("seats-section").hidden = !idx.seats.length;
+  const seats = idx.seats || [], live = idx.live || [], tournaments = idx.tournaments || [], matches = idx.matches || [];
+  $("seats-section").hidden = !seats.length;
   $("seats").replaceChildren(el("tr", {}, el("th", {}, "seat"), el("th", {}, "match"), el("th", {}, "role"), el("th", {}, "status")),
-    ...idx.seats.map(s => el("tr", {}, el("td", {}, el("a", {href: "/seat?id=" + s.id}, "play as " + s.name + " #" + s.id)),
+    ...seats.map((s, i) => el("tr", {}, el("td", {}, el("a", {href: s.path}, "play as " + s.name + (seats.length > 1 ? " #" + (i + 1) : ""))),
       el("td", {}, s.matchId || ""), el("td", {}, s.role || ""), el("td", {}, s.status))));
-  $("live-section").hidden = !idx.live.length;
-  matchRows($("live"), idx.live);
-  $("tournaments-section").hidden = !idx.tournaments.length;
-  $("tournaments").replaceChildren(...idx.tournaments.map(tournamentBox));
-  $("count").textContent = "(" + idx.matches.length + ")";
-  matchRows($("matches"), idx.matches);
+  $("live-section").hidden = !live.length;
+  matchRows($("live"), live);
+  $("tournaments-section").hidden = !tournaments.length;
+  $("tournaments").replaceChildren(...tournaments.map(tournamentBox));
+  $("count").textContent = "(" + matches.length + ")";
+  matchRows($("matches"), matches);
   document.body.setAttribute("data-loaded", "true");
 }
 

@@ -41,7 +41,7 @@ function renderStep() {
       if (errs[i]) li.append(" ", el("span", {class: "err code"}, errs[i]));
       ul.append(li);
     });
-    info.append(el("div", {}, "step " + step + " (" + (t / 1000).toFixed(2) + " s): joint move"), ul);
+    info.append(el("div", {}, "step " + step + " (" + fmtDuration(t) + "): joint move"), ul);
   } else {
     info.append(el("div", {class: "note"}, "initial state"));
     const errs = errorsOf(rec, 0).map((e, i) => e ? (rec.roles ? rec.roles[i] : i) + " " + e : "").filter(Boolean);
@@ -87,7 +87,7 @@ function renderMatch() {
     fmtTime(rec.startTime) + ", " + ((end - start) / 1000).toFixed(1) + " s played";
 
   const moves = $("moves");
-  moves.replaceChildren(el("tr", {}, el("th", {}, "step"), ...roles.map(r => el("th", {}, r)), el("th", {}, "time")));
+  moves.replaceChildren(el("tr", {}, el("th", {}, "step"), ...roles.map(r => el("th", {}, r)), el("th", {title: "the time the step took, from the request for moves to the last answer: a player that answers at once takes a few ms"}, "time")));
   rec.moves.forEach((joint, k) => {
     const i = k + 1;
     const errs = errorsOf(rec, i);
@@ -97,7 +97,7 @@ function renderMatch() {
       if (errs[j]) td.append(" ", el("span", {class: "err"}, errs[j]));
       tr.append(td);
     });
-    tr.append(el("td", {}, ((rec.stateTimes[i] - rec.stateTimes[i - 1]) / 1000).toFixed(2) + " s"));
+    tr.append(el("td", {class: "time"}, fmtDuration(rec.stateTimes[i] - rec.stateTimes[i - 1])));
     tr.addEventListener("click", () => { step = i; renderStep(); });
     moves.append(tr);
   });

@@ -1,7 +1,10 @@
 // A seat: the board and the legal moves of a human player's role. A move
 // is chosen on the board (a click on a cell that only one move changes, or
-// on cells until only one move changes them all) or with its button,
-// before the countdown ends. The page says what happened at every step.
+// on cells until only one move changes them all; in a game whose moves
+// name a column, as connectFour's drops, a click anywhere in the column)
+// or with its button, before the countdown ends. A click that plays no
+// move is answered with the reason. The page says what happened at every
+// step, and when the match or the connection to the viewer is lost.
 "use strict";
 
 const id = new URLSearchParams(location.search).get("id") || "";
@@ -10,9 +13,12 @@ let turn = null;
 let deadline = 0;      // local time (ms) when the move is due
 let proc = null, procFor = null, styleError = "";
 let domain = new Domain(), domainFor = null;
+let layout = null;          // the layout of the board drawn, if known
 let cellMoves = new Map();  // board element -> the moves that change it
+let clickMoves = new Map(); // board element -> the moves a click on it chooses among
 let candidates = null;      // the moves still possible after clicks on cells
 let sent = false;
+let abortReason = "";
 
 function tick() {
   const cd = $("countdown");
@@ -23,15 +29,23 @@ function tick() {
 }
 setInterval(tick, 100);
 
+// notice says, under the board, why a click did nothing.
+function notice(text) {
+  const n = $("notice");
+  n.textContent = text || "";
+  n.hidden = !text;
+}
+
 async function choose(move) {
   if (sent) return;
   sent = true;
+  notice("");
   for (const b of $("moves").querySelectorAll("button")) b.disabled = true;
   document.body.setAttribute("data-sent", move);
   const resp = await fetch("/api/seat/move?id=" + encodeURIComponent(id), {
     method: "POST", headers: {"Content-Type": "application/json"},
     body: JSON.stringify({step: turn.step, move: move}),
-  });
+  }).catch(e => ({ok: false, json: async () => ({error: "the viewer cannot be reached"})}));
   if (!resp.ok) {
     const body = await resp.json().catch(() => ({error: resp.statusText}));
     $("message").textContent = "move refused: " + body.error;
@@ -39,29 +53,42 @@ async function choose(move) {
 }
 
 function roleName(t, i) {
-  const r = (t.roles || [])[i] || "role " + (i + 1);
-  return r === t.role ? r + " (you)" : r;
+  return (t.roles || [])[i] || "role " + (i + 1);
 }
 
-// jointText writes a joint move with its roles: "xplayer (you) (mark 1 1), oplayer noop".
+// moveText writes a move as a person reads it: without GDL's parentheses.
+function moveText(m) {
+  return m.length > 1 && m[0] === "(" && m[m.length - 1] === ")" ? m.slice(1, -1) : m;
+}
+
+// jointText writes a joint move as a person reads it, "you: mark 1 1":
+// each role's move but noop, the conventional move of a role that waits.
 function jointText(t, moves) {
-  return moves.map((m, i) => roleName(t, i) + " " + m).join(", ");
+  const me = (t.roles || []).indexOf(t.role);
+  const parts = [];
+  moves.forEach((m, i) => {
+    if (m !== "noop") parts.push((i === me ? "you" : roleName(t, i)) + ": " + moveText(m));
+  });
+  return parts.length ? parts.join(", ") : "no one moved";
 }
 
 function historyItem(t, h) {
   const me = (t.roles || []).indexOf(t.role);
-  const li = el("li", {"data-step": h.step}, el("b", {}, "step " + h.step + ": "), jointText(t, h.moves));
+  const li = el("li", {"data-step": h.step}, el("span", {class: "step-no"}, h.step + "."), " " + jointText(t, h.moves));
   if (h.timedOut) {
     li.classList.add("timeout");
-    li.append(el("div", {class: "err"}, "no move chosen in time: the game master played " + h.moves[me] + " in your place"));
+    li.append(el("div", {class: "err"}, "no move chosen in time: the game master played " + moveText(h.moves[me]) + " in your place"));
   } else if (h.asked && h.chosen && h.chosen !== h.moves[me]) {
-    li.append(el("div", {class: "err"}, "you chose " + h.chosen + " too late: the game master played " + h.moves[me]));
+    li.classList.add("timeout");
+    li.append(el("div", {class: "err"}, "you chose " + moveText(h.chosen) + " too late: the game master played " + moveText(h.moves[me])));
+  } else if (h.forced && h.moves[me] !== "noop") {
+    li.classList.add("forced");
+    li.append(el("div", {class: "note"}, "played for you: your only legal move"));
   }
   return li;
 }
 
-// highlight marks the cells the moves change; cells that one move alone
-// changes among them are marked as targets.
+// highlight marks the cells the moves change.
 function highlight(moves, cls) {
   for (const e of document.querySelectorAll("#board ." + cls)) e.classList.remove(cls);
   if (!moves) return;
@@ -79,36 +106,111 @@ function setCandidates(c) {
 
 function boardHint() {
   if (!turn || turn.status !== "to-move") return "";
-  return cellMoves.size ? "Click a cell of the board to play the move that changes it, or a move below." : "";
+  return clickMoves.size ? "Click a cell of the board to play the move that changes it, or a move below." : "";
 }
 
 function cellClicked(e) {
-  if (!turn || turn.status !== "to-move" || sent) return;
-  const ms = cellMoves.get(e);
+  const ms = clickMoves.get(e);
   let c = new Set([...ms].filter(m => !candidates || candidates.has(m)));
   if (c.size === 0) c = new Set(ms);
   if (c.size === 1) { choose([...c][0]); return; }
   setCandidates(c);
 }
 
+// boardClicked plays or narrows the moves of the cell clicked, or says
+// why the click does nothing.
+function boardClicked(ev) {
+  let e = ev.target;
+  while (e && e !== $("board") && !clickMoves.has(e)) e = e.parentElement;
+  if (e && clickMoves.has(e) && turn && turn.status === "to-move" && !sent) {
+    ev.preventDefault();
+    cellClicked(e);
+    return;
+  }
+  const c = layout && layout.cells.find(c => c.e.contains(ev.target));
+  if (!turn || (layout && !c)) return;
+  const where = c ? layout.name(c) : "this";
+  if (turn.status === "over") notice("The match is over.");
+  else if (turn.status === "waiting") notice("The match has not started.");
+  else if (turn.status !== "to-move") notice("It is not your turn: " + (turn.chosen ? "you chose " + moveText(turn.chosen) + "; " : "") + "waiting for the others.");
+  else if (sent) notice("Your move is sent.");
+  else {
+    notice("No legal move of yours changes " + where + ". " + (clickMoves.size ? "Click a cell marked by the pointer, or a move below." : "Choose a move below."));
+    for (const m of clickMoves.keys()) {
+      m.classList.remove("flash");
+      void m.offsetWidth; // restart the animation
+      m.classList.add("flash");
+    }
+  }
+}
+
+// columnMoves returns, for each column of the board, the moves that name
+// the column but no row (such as connectFour's drop) and change cells of
+// that column alone: a click anywhere in the column plays such a move.
+function columnMoves(t) {
+  const byCol = new Map();
+  if (!layout) return byCol;
+  const cellOf = new Map(layout.cells.map(c => [c.e, c]));
+  for (const eff of t.effects) {
+    const changed = [];
+    for (const [e, ms] of cellMoves) if (ms.has(eff.move)) changed.push(cellOf.get(e));
+    if (!changed.length || changed.some(c => !c || c.col !== changed[0].col)) continue;
+    let words;
+    try { words = [parseKIF(eff.move)].flat(Infinity); } catch (e) { continue; }
+    const col = changed[0][layout.across];
+    const count = v => words.filter(w => w === v).length;
+    if (count(col) === 0 || changed.some(c => count(c[layout.down]) > (c[layout.down] === col ? 1 : 0))) continue;
+    const k = changed[0].col;
+    if (!byCol.has(k)) byCol.set(k, new Set());
+    byCol.get(k).add(eff.move);
+  }
+  return byCol;
+}
+
 // bindBoard makes the cells of the board choose moves.
 function bindBoard(t, drawn) {
   cellMoves = new Map();
+  clickMoves = new Map();
   candidates = null;
   if (t.status !== "to-move" || !t.effects || !drawn) return;
-  cellMoves = boardMoves($("board"), drawn, t.effects, {domain});
+  cellMoves = boardMoves($("board"), drawn, t.effects, {domain, side: t.side});
   // What every move changes (whose turn it is, a step counter) does not
   // tell the moves apart.
   if (t.effects.length > 1) {
     for (const [e, ms] of cellMoves) if (ms.size === t.effects.length) cellMoves.delete(e);
   }
-  for (const [e, ms] of cellMoves) {
+  const byCol = columnMoves(t);
+  if (layout) {
+    for (const c of layout.cells) {
+      const ms = byCol.get(c.col);
+      if (ms && ms.size === 1 && !cellMoves.has(c.e)) clickMoves.set(c.e, ms);
+    }
+  }
+  for (const [e, ms] of cellMoves) clickMoves.set(e, ms);
+  for (const [e, ms] of clickMoves) {
     e.classList.add("movable");
     if (ms.size === 1) e.setAttribute("data-move", [...ms][0]);
     e.addEventListener("mouseenter", () => highlight(new Set([...ms].filter(m => !candidates || candidates.has(m))), "hover"));
     e.addEventListener("mouseleave", () => highlight(null, "hover"));
-    e.addEventListener("click", ev => { ev.preventDefault(); cellClicked(e); });
   }
+}
+
+// markDecisive marks the cells of the final state that decided the
+// result, when they hold pieces of one kind: the winning line of a game
+// of lines. Cells of mixed contents (the pieces and the empty squares of
+// a mate in chess) are no line, and are not marked.
+function markDecisive(t) {
+  if (t.status !== "over" || !t.decisive || !layout) return;
+  const cells = [];
+  for (const text of t.decisive) {
+    let f;
+    try { f = parseState("(" + text + ")")[0]; } catch (e) { continue; }
+    if (f.length !== 4 || f[0] !== layout.rel) continue;
+    const c = layout.cells.find(c => c.x === f[1] && c.y === f[2]);
+    if (c) cells.push([c, f[3]]);
+  }
+  if (new Set(cells.map(c => c[1])).size !== 1) return;
+  for (const [c] of cells) c.e.classList.add("decisive");
 }
 
 async function loadMatch(src) {
@@ -124,9 +226,15 @@ async function loadMatch(src) {
   $("matchLink").replaceChildren(el("a", {href: "/match?src=" + encodeURIComponent(src), target: "_blank"}, "the match so far"));
 }
 
+function statusText(t) {
+  if (t.status === "over") return t.aborted ? "match aborted" : "match over";
+  return {"waiting": "waiting for a match", "to-move": "your move", "others": "waiting for the others"}[t.status] || t.status;
+}
+
 async function update(t) {
   turn = t;
   sent = false;
+  abortReason = t.abortReason || "";
   if (t.status === "to-move") deadline = Date.now() + t.remainingMs;
   const src = t.source || "";
   if (src && procFor !== src) await loadMatch(src);
@@ -134,60 +242,109 @@ async function update(t) {
   $("errors").replaceChildren(styleError ? el("div", {class: "error-box"}, "the game's stylesheet failed: " + styleError) : "");
   $("title").textContent = t.name + (t.role ? " as " + t.role : "") + (t.matchId ? " · " + t.matchId : "");
   const st = $("status");
-  st.textContent = {"waiting": "waiting for a match", "to-move": "your move", "others": "waiting for the others", "over": "match over"}[t.status] || t.status;
-  st.className = "badge" + (t.status === "to-move" ? " live" : t.status === "over" ? " done" : "");
+  st.textContent = statusText(t);
+  st.className = "badge" + (t.status === "to-move" ? " live" : t.status === "over" ? (t.aborted ? " aborted" : " done") : "");
   document.body.setAttribute("data-status", t.status);
   document.body.setAttribute("data-step", t.step);
+  document.body.toggleAttribute("data-aborted", !!t.aborted);
   document.body.removeAttribute("data-sent");
+  notice("");
 
   let drawn = null;
   if (t.state) {
     const facts = "(" + t.state.join(" ") + ")";
     domain.addState(facts);
     for (const e of t.effects || []) domain.addState("(" + e.added.join(" ") + ")");
-    drawn = drawBoard($("board"), facts, proc, {domain, over: t.status === "over"});
+    drawn = drawBoard($("board"), facts, proc, {domain, over: t.status === "over", side: t.side});
   }
-  $("last").textContent = t.last && t.last.length ? "last joint move: " + jointText(t, t.last) : "";
+  layout = drawn && drawn.layout;
+  $("last").textContent = t.last && t.last.length ? "last move: " + jointText(t, t.last) : "";
   $("turn").textContent = t.status === "to-move" ? "Step " + (t.step + 1) + ": choose a move for " + t.role
     : t.status === "waiting" ? "Waiting for a match: the clock starts once this page is open."
-    : t.status === "others" ? (t.chosen ? "You chose " + t.chosen + "; waiting for the others." : "Waiting for the others.") : "";
+    : t.status === "others" ? (t.chosen ? "You chose " + moveText(t.chosen) + "; waiting for the others." : "Waiting for the others.") : "";
   const moves = $("moves");
   moves.replaceChildren(...(t.status === "to-move" ? t.legal : []).map(m => {
-    const b = el("button", {"data-move": m}, m);
+    const b = el("button", {"data-move": m}, moveText(m));
     b.addEventListener("click", () => choose(m));
     b.addEventListener("mouseenter", () => highlight(new Set([m]), "hover"));
     b.addEventListener("mouseleave", () => highlight(null, "hover"));
     return b;
   }));
   bindBoard(t, drawn);
+  markDecisive(t);
   $("hint").textContent = boardHint();
-  $("message").textContent = t.message || "";
+  $("message").textContent = t.status === "over" ? "" : t.message || "";
 
   const out = $("outcome");
   out.hidden = t.status !== "over";
   if (t.status === "over") {
     const parts = [];
-    if (t.outcome) parts.push(el("div", {class: "result"}, t.outcome.charAt(0).toUpperCase() + t.outcome.slice(1)));
-    if (t.goals) parts.push(el("div", {class: "goals"}, "goals: " + t.goals.map((g, i) => roleName(t, i) + " " + g).join(", ")));
-    if (t.message) parts.push(el("div", {class: "err"}, t.message));
+    if (t.aborted) {
+      parts.push(el("div", {class: "result"}, /interrupt/.test(t.message + abortReason) ? "The match was interrupted" : "The match was aborted"));
+      if (t.message) parts.push(el("div", {class: "err"}, t.message));
+      if (abortReason) parts.push(el("div", {class: "note"}, "game master: " + abortReason));
+    } else {
+      if (t.outcome) parts.push(el("div", {class: "result"}, t.outcome.charAt(0).toUpperCase() + t.outcome.slice(1)));
+      if (t.goals) parts.push(el("div", {class: "goals"}, "goals: " + t.goals.map((g, i) => roleName(t, i) + (roleName(t, i) === t.role ? " (you)" : "") + " " + g).join(", ")));
+      if (t.message) parts.push(el("div", {class: "err"}, t.message));
+    }
     if (!parts.length) parts.push(el("div", {}, "The match is over."));
     out.replaceChildren(...parts);
   }
-  $("history").replaceChildren(...(t.history || []).slice().reverse().map(h => historyItem(t, h)));
+  const hist = $("history");
+  hist.replaceChildren(...(t.history || []).map(h => historyItem(t, h)));
+  hist.scrollTop = hist.scrollHeight; // the newest step in sight
   tick();
 }
 
+// The connection to the viewer. A page whose viewer stops says so, and
+// keeps trying; a viewer that answers but does not know this seat serves
+// another match (a seat's address holds an id of its own viewer): the
+// page says that its match is over and stops, so that it never counts as
+// the page of another match's seat.
+function connection(state, text) {
+  document.body.setAttribute("data-connection", state);
+  const c = $("connection");
+  c.textContent = text || "";
+  c.hidden = !text;
+}
+
+function gone(why) {
+  connection("gone", "This page's match is over: the viewer at this address does not serve its seat any more (" + why + "). To play another match, open the seat address that ggp printed for it.");
+  $("status").textContent = "match over";
+  $("status").className = "badge done";
+  $("moves").replaceChildren();
+  cellMoves = new Map();
+  clickMoves = new Map();
+  $("countdown").textContent = "";
+  turn = null;
+}
+
 let chain = Promise.resolve();
+
+function watch() {
+  const es = new EventSource("/api/seat/watch?id=" + encodeURIComponent(id));
+  es.onopen = () => connection("open", "");
+  es.onmessage = e => { const t = JSON.parse(e.data); chain = chain.then(() => update(t)); };
+  es.onerror = async () => {
+    connection("lost", "Lost the connection to the viewer: ggp has stopped, or the network is down. Trying again…");
+    if (es.readyState !== EventSource.CLOSED) return; // the browser tries again itself
+    es.close();
+    const r = await fetchJSON("/api/seat?id=" + encodeURIComponent(id)).catch(() => null);
+    if (r && r.error && /no seat/.test(r.error)) { gone(r.error); return; }
+    setTimeout(watch, 2000);
+  };
+  window.addEventListener("pagehide", () => es.close(), {once: true});
+}
+
 (async function start() {
+  $("board").addEventListener("click", boardClicked);
   // A seat that does not exist says so, rather than waiting for events.
-  const first = await fetchJSON("/api/seat?id=" + encodeURIComponent(id));
+  const first = await fetchJSON("/api/seat?id=" + encodeURIComponent(id)).catch(e => ({error: "the viewer cannot be reached"}));
   if (first.error) {
     $("errors").replaceChildren(el("div", {class: "error-box", id: "seat-error"}, first.error));
     document.body.setAttribute("data-status", "missing");
     return;
   }
-  const es = new EventSource("/api/seat/watch?id=" + encodeURIComponent(id));
-  es.onmessage = e => { const t = JSON.parse(e.data); chain = chain.then(() => update(t)); };
-  window.addEventListener("pagehide", () => es.close());
-  es.onerror = () => { if (es.readyState === EventSource.CLOSED) $("message").textContent = "lost the connection to the viewer"; };
+  watch();
 })();
