@@ -19,6 +19,7 @@ import (
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // DefaultMargin is the fixed part of the time an in-process player keeps,
@@ -113,6 +114,10 @@ func Kinds() []string { return []string{"mcts", "random", "legal"} }
 //	random  a uniformly random legal move
 //	legal   the first legal move in sorted order
 //
+// The random and legal players also play GDL-II (player.GDLIIPlayer):
+// from their view alone, among the moves they can be sure are legal. The
+// mcts player refuses a GDL-II match at Start.
+//
 // The kind may be followed by settings, as in "mcts:base:workers=1" (see
 // spec.go and SettingsHelp); they override opts.Search. The player's name
 // defaults to spec.
@@ -147,6 +152,11 @@ func New(spec string, opts Options) (player.Player, error) {
 var errUnknownMatch = errors.New("unknown match")
 
 // simple is a player that chooses among the legal moves without search.
+// In a GDL-II match it knows only its view, and chooses among the moves
+// legal in the most states it holds possible (package reasoner/infoset):
+// its sure legal moves when its belief holds every consistent state, and
+// otherwise the moves legal in the most states of its sample, the best
+// guess it has.
 type simple struct {
 	opts   Options
 	choose func([]reasoner.Move) reasoner.Move
@@ -157,6 +167,10 @@ type simple struct {
 type simpleMatch struct {
 	mu sync.Mutex
 	g  *follow.Game
+	// belief is the states the player holds possible in a GDL-II
+	// match, nil in a GDL match.
+	belief    *infoset.Belief
+	beliefErr error // why belief is nil, if the rules are GDL-II
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -170,7 +184,83 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 	if err != nil {
 		return err
 	}
-	return p.matches.add(m.ID, &simpleMatch{g: g})
+	sm := &simpleMatch{g: g}
+	if m.Rules.IsGDLII() {
+		seed := p.opts.Seed ^ uint64(len(m.ID))
+		for _, c := range m.ID {
+			seed = seed*31 + uint64(c)
+		}
+		opts := infoset.Options{Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
+		// A GDL match of rules that name a role random is played with
+		// Play: the belief is only needed, and only an error, in a
+		// GDL-II match.
+		if sm.belief, err = infoset.New(ctx, g.R, infoset.View{Role: g.Role}, opts); err != nil {
+			sm.beliefErr = err
+		}
+	}
+	return p.matches.add(m.ID, sm)
+}
+
+// PlayTurn follows the step t tells of in the player's belief and chooses
+// among the moves legal in the most states it holds possible.
+func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
+	m, err := p.matches.get(id)
+	if err != nil {
+		return "", err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.belief == nil {
+		if m.beliefErr != nil {
+			return "", fmt.Errorf("match %s: %w", id, m.beliefErr)
+		}
+		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but the rules are GDL", id)
+	}
+	if err := follow.Turn(ctx, m.belief, t); err != nil {
+		return "", fmt.Errorf("match %s: %w", id, err)
+	}
+	moves, err := likelyLegal(ctx, m.g.R, m.belief)
+	if err != nil {
+		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
+	}
+	return p.choose(moves), nil
+}
+
+// likelyLegal returns the moves of the belief's role legal in the most
+// states it holds, sorted: all of its sure legal moves, if any.
+func likelyLegal(ctx context.Context, r reasoner.Reasoner, b *infoset.Belief) ([]reasoner.Move, error) {
+	sure, err := b.SureLegal(ctx)
+	if err != nil || len(sure) > 0 {
+		return sure, err
+	}
+	count := map[reasoner.Move]int{}
+	most := 0
+	for _, s := range b.States() {
+		legal, err := r.Legal(ctx, s, b.View().Role)
+		if err != nil {
+			return nil, err
+		}
+		for _, mv := range legal {
+			count[mv]++
+			most = max(most, count[mv])
+		}
+	}
+	var moves []reasoner.Move
+	for mv, n := range count {
+		if n == most {
+			moves = append(moves, mv)
+		}
+	}
+	if len(moves) == 0 {
+		return nil, errors.New("no move is legal in any state held possible")
+	}
+	slices.Sort(moves)
+	return moves, nil
+}
+
+// StopTurn ends a GDL-II match.
+func (p *simple) StopTurn(ctx context.Context, id string, t player.Turn) error {
+	return p.end(id)
 }
 
 func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
