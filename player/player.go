@@ -29,6 +29,11 @@ type Match struct {
 	Rules      *gdl.Description
 	StartClock time.Duration // time allowed for Start
 	PlayClock  time.Duration // time allowed for each Play
+
+	// GDLII is set for a match played as GDL-II: the player is told its
+	// turns with PlayTurn and StopTurn (GDLIIPlayer), not the joint
+	// moves.
+	GDLII bool
 }
 
 // Player is a game-playing agent as the game master sees it. The game

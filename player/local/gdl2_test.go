@@ -58,7 +58,7 @@ func TestPlayTurnGDLII(t *testing.T) {
 						continue
 					}
 					p := newPlayer(t, kind, Options{Seed: uint64(i + 1)}).(player.GDLIIPlayer)
-					if err := p.Start(ctx, &player.Match{ID: "m", Role: role, Rules: d, StartClock: time.Minute, PlayClock: time.Minute}); err != nil {
+					if err := p.Start(ctx, &player.Match{ID: "m", Role: role, Rules: d, StartClock: time.Minute, PlayClock: time.Minute, GDLII: true}); err != nil {
 						t.Fatal(err)
 					}
 					players[i] = p

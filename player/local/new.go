@@ -168,9 +168,15 @@ type simpleMatch struct {
 	mu sync.Mutex
 	g  *follow.Game
 	// belief is the states the player holds possible in a GDL-II
-	// match, nil in a GDL match.
+	// match, nil in a GDL match. It follows view, every step the player
+	// was told, unless stale: when an update fails (its search found no
+	// consistent state within its limits), the belief is left at the
+	// step before, and built again from the whole view at the next turn.
 	belief    *infoset.Belief
 	beliefErr error // why belief is nil, if the rules are GDL-II
+	opts      infoset.Options
+	view      infoset.View
+	stale     bool
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -185,16 +191,17 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	sm := &simpleMatch{g: g}
-	if m.Rules.IsGDLII() {
+	if m.GDLII {
 		seed := p.opts.Seed ^ uint64(len(m.ID))
 		for _, c := range m.ID {
 			seed = seed*31 + uint64(c)
 		}
-		opts := infoset.Options{Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
-		// A GDL match of rules that name a role random is played with
-		// Play: the belief is only needed, and only an error, in a
-		// GDL-II match.
-		if sm.belief, err = infoset.New(ctx, g.R, infoset.View{Role: g.Role}, opts); err != nil {
+		sm.opts = infoset.Options{Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
+		sm.view = infoset.View{Role: g.Role}
+		// A server cannot tell a GDL match of rules that name a role
+		// random from a GDL-II one before its first PLAY: the belief
+		// is only needed, and its failure only an error, in the latter.
+		if sm.belief, err = infoset.New(ctx, g.R, sm.view, sm.opts); err != nil {
 			sm.beliefErr = err
 		}
 	}
@@ -216,7 +223,7 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 		}
 		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but the rules are GDL", id)
 	}
-	if err := follow.Turn(ctx, m.belief, t); err != nil {
+	if err := p.follow(ctx, m, t); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	moves, err := likelyLegal(ctx, m.g.R, m.belief)
@@ -224,6 +231,41 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}
 	return p.choose(moves), nil
+}
+
+// follow takes the step t tells of into m's view and belief: none on the
+// first turn, and none again for a turn already followed, as a repeated
+// PLAY is. A turn that skips a step is an error: the player cannot know
+// what it missed. A belief that cannot follow is left stale, and built
+// again from the whole view at each turn until it can; meanwhile the
+// player chooses from the states it last held possible.
+func (p *simple) follow(ctx context.Context, m *simpleMatch, t player.Turn) error {
+	done := len(m.view.Steps)
+	switch {
+	case t.Number < 0:
+		return fmt.Errorf("turn %d", t.Number)
+	case t.Number > done+1:
+		return fmt.Errorf("turn %d after turn %d: the steps between are not known", t.Number, done)
+	case t.Number == done+1:
+		step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
+		m.view.Steps = append(m.view.Steps, step)
+		if !m.stale {
+			if err := m.belief.Update(ctx, step); err != nil {
+				p.logf("match %s: turn %d: %v; building the belief again from the whole view", m.g.ID, t.Number, err)
+				m.stale = true
+			}
+			return nil
+		}
+	}
+	if m.stale {
+		b, err := infoset.New(ctx, m.g.R, m.view, m.opts)
+		if err != nil {
+			p.logf("match %s: turn %d: %v; choosing from the states held possible at turn %d", m.g.ID, t.Number, err, len(m.belief.View().Steps))
+			return nil
+		}
+		m.belief, m.stale = b, false
+	}
+	return nil
 }
 
 // likelyLegal returns the moves of the belief's role legal in the most

@@ -472,7 +472,7 @@ func (s *Server) start(ctx context.Context, msg *protocol.Message, received time
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, startClock))
 	defer cancel()
 	err := s.safely(func() error {
-		return s.player.Start(ctx, &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock})
+		return s.player.Start(ctx, &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock, GDLII: m.spell != nil})
 	})
 	if err != nil {
 		s.endMatch(m)

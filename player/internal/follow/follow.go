@@ -15,7 +15,6 @@ import (
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // A Game is a player's view of one match. It is not safe for concurrent
@@ -255,24 +254,4 @@ func (g *Game) AllLegal(ctx context.Context) ([]reasoner.Move, error) {
 		return nil, errors.New("no legal move")
 	}
 	return moves, nil
-}
-
-// Turn follows the step of a GDL-II match that t tells of in b, the
-// player's belief: none on the first turn, and none again for a turn
-// already followed, as a repeated PLAY is. A turn that skips a step is an
-// error: the player cannot know what it missed.
-func Turn(ctx context.Context, b *infoset.Belief, t player.Turn) error {
-	done := len(b.View().Steps)
-	switch {
-	case t.Number < 0:
-		return fmt.Errorf("turn %d", t.Number)
-	case t.Number == 0 || t.Number == done:
-		return nil
-	case t.Number != done+1:
-		return fmt.Errorf("turn %d after turn %d: the steps between are not known", t.Number, done)
-	}
-	if err := b.Update(ctx, infoset.Step{Move: t.Move, Percepts: t.Percepts}); err != nil {
-		return fmt.Errorf("turn %d: %w", t.Number, err)
-	}
-	return nil
 }
