@@ -282,6 +282,19 @@ func (g *game) decide(players int) error {
 	return nil
 }
 
+// PlayerRoles returns the roles of d that need a player in a match, in
+// order: every role, but random in a GDL-II game with sees rules, which
+// nature plays. (A game that names a role random without sees rules is
+// played as GDL given a player for every role, as GDL-II given one for
+// every other role.)
+func PlayerRoles(d *gdl.Description) []string {
+	roles := d.Roles()
+	if d.IsGDLII() && hasSees(d) {
+		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
+	}
+	return roles
+}
+
 // hasSees reports whether d has a sees rule or reads sees.
 func hasSees(d *gdl.Description) bool {
 	found := false
