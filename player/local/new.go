@@ -196,7 +196,11 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 		for _, c := range m.ID {
 			seed = seed*31 + uint64(c)
 		}
-		sm.opts = infoset.Options{Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
+		// Nature's moves that deal cards are many, and a percept (the
+		// hand dealt) keeps one of them: a random selection of the
+		// default MaxJoints rarely holds it, and the belief could not
+		// follow the match (small_dominion).
+		sm.opts = infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
 		sm.view = infoset.View{Role: g.Role}
 		// A server cannot tell a GDL match of rules that name a role
 		// random from a GDL-II one before its first PLAY: the belief
