@@ -169,14 +169,15 @@ type simpleMatch struct {
 	g  *follow.Game
 	// belief is the states the player holds possible in a GDL-II
 	// match, nil in a GDL match. It follows view, every step the player
-	// was told, unless stale: when an update fails (its search found no
-	// consistent state within its limits), the belief is left at the
-	// step before, and built again from the whole view at the next turn.
+	// was told, unless an update fails (its search found no consistent
+	// state within its limits): from then on approx, the states it held
+	// before, follows the steps approximately (see approximate).
 	belief    *infoset.Belief
 	beliefErr error // why belief is nil, if the rules are GDL-II
 	opts      infoset.Options
 	view      infoset.View
-	stale     bool
+	approx    []*reasoner.State // nil while belief follows the view
+	rng       *rand.Rand
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -202,6 +203,7 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 		// follow the match (small_dominion).
 		sm.opts = infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
 		sm.view = infoset.View{Role: g.Role}
+		sm.rng = rand.New(rand.NewPCG(seed, 0x617070726f78))
 		// A server cannot tell a GDL match of rules that name a role
 		// random from a GDL-II one before its first PLAY: the belief
 		// is only needed, and its failure only an error, in the latter.
@@ -230,7 +232,11 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 	if err := p.follow(ctx, m, t); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	moves, err := likelyLegal(ctx, m.g.R, m.belief)
+	states := m.approx
+	if states == nil {
+		states = m.belief.States()
+	}
+	moves, err := mostLegal(ctx, m.g.R, m.g.Role, states)
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}
@@ -240,9 +246,8 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 // follow takes the step t tells of into m's view and belief: none on the
 // first turn, and none again for a turn already followed, as a repeated
 // PLAY is. A turn that skips a step is an error: the player cannot know
-// what it missed. A belief that cannot follow is left stale, and built
-// again from the whole view at each turn until it can; meanwhile the
-// player chooses from the states it last held possible.
+// what it missed. Once the belief cannot follow a step, the states it held
+// follow the steps approximately instead.
 func (p *simple) follow(ctx context.Context, m *simpleMatch, t player.Turn) error {
 	done := len(m.view.Steps)
 	switch {
@@ -250,39 +255,103 @@ func (p *simple) follow(ctx context.Context, m *simpleMatch, t player.Turn) erro
 		return fmt.Errorf("turn %d", t.Number)
 	case t.Number > done+1:
 		return fmt.Errorf("turn %d after turn %d: the steps between are not known", t.Number, done)
-	case t.Number == done+1:
-		step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
-		m.view.Steps = append(m.view.Steps, step)
-		if !m.stale {
-			if err := m.belief.Update(ctx, step); err != nil {
-				p.logf("match %s: turn %d: %v; building the belief again from the whole view", m.g.ID, t.Number, err)
-				m.stale = true
-			}
-			return nil
-		}
+	case t.Number <= done:
+		return nil
 	}
-	if m.stale {
-		b, err := infoset.New(ctx, m.g.R, m.view, m.opts)
-		if err != nil {
-			p.logf("match %s: turn %d: %v; choosing from the states held possible at turn %d", m.g.ID, t.Number, err, len(m.belief.View().Steps))
+	step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
+	m.view.Steps = append(m.view.Steps, step)
+	if m.approx == nil {
+		err := m.belief.Update(ctx, step)
+		if err == nil {
 			return nil
 		}
-		m.belief, m.stale = b, false
+		p.logf("match %s: turn %d: %v; following the states held possible approximately", m.g.ID, t.Number, err)
+		m.approx = slices.Clone(m.belief.States())
+	}
+	next, err := approximate(ctx, m.g.R, m.g.Role, m.approx, step, m.rng)
+	if err != nil {
+		return fmt.Errorf("turn %d: %w", t.Number, err)
+	}
+	if len(next) > 0 {
+		m.approx = next
 	}
 	return nil
 }
 
-// likelyLegal returns the moves of the belief's role legal in the most
-// states it holds, sorted: all of its sure legal moves, if any.
-func likelyLegal(ctx context.Context, r reasoner.Reasoner, b *infoset.Belief) ([]reasoner.Move, error) {
-	sure, err := b.SureLegal(ctx)
-	if err != nil || len(sure) > 0 {
-		return sure, err
+// maxApprox bounds the states approximate follows, and approxTries the
+// joint moves it tries from each.
+const (
+	maxApprox   = 16
+	approxTries = 64
+)
+
+// approximate follows step from states when the belief could not: from
+// each state (at most maxApprox), the successor of a random joint move
+// holding the role's own move that gives the role the percepts it had,
+// if one of approxTries such moves does, or else the successor of the
+// first. The states are then not all consistent with the view, but they
+// hold the effects of the role's own moves, which its legal moves often
+// depend on.
+func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State, step infoset.Step, rng *rand.Rand) ([]*reasoner.State, error) {
+	seer, ok := r.(reasoner.Perceiver)
+	if !ok {
+		return nil, fmt.Errorf("reasoner %T gives no percepts", r)
 	}
+	want := slices.Compact(slices.Sorted(slices.Values(step.Percepts)))
+	nroles := len(r.Roles())
+	var next []*reasoner.State
+	for _, s := range states[:min(len(states), maxApprox)] {
+		if done, err := r.Terminal(ctx, s); err != nil || done {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		legal := make([][]reasoner.Move, nroles)
+		for i := range legal {
+			var err error
+			if legal[i], err = r.Legal(ctx, s, i); err != nil {
+				return nil, err
+			}
+		}
+		if !slices.Contains(legal[role], step.Move) || slices.ContainsFunc(legal, func(l []reasoner.Move) bool { return len(l) == 0 }) {
+			continue
+		}
+		var first *reasoner.State
+		for range approxTries {
+			joint := make([]reasoner.Move, nroles)
+			for i, l := range legal {
+				joint[i] = l[rng.IntN(len(l))]
+			}
+			joint[role] = step.Move
+			got, err := seer.Sees(ctx, s, joint, role)
+			if err != nil {
+				return nil, err
+			}
+			succ, err := r.Next(ctx, s, joint)
+			if err != nil {
+				return nil, err
+			}
+			if slices.Equal(got, want) {
+				first = succ
+				break
+			}
+			if first == nil {
+				first = succ
+			}
+		}
+		next = append(next, first)
+	}
+	return next, nil
+}
+
+// mostLegal returns the moves of role legal in the most of states, sorted:
+// the moves legal in all of them, if any.
+func mostLegal(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State) ([]reasoner.Move, error) {
 	count := map[reasoner.Move]int{}
 	most := 0
-	for _, s := range b.States() {
-		legal, err := r.Legal(ctx, s, b.View().Role)
+	for _, s := range states {
+		legal, err := r.Legal(ctx, s, role)
 		if err != nil {
 			return nil, err
 		}
