@@ -362,3 +362,28 @@ func TestNatureUniform(t *testing.T) {
 		}
 	}
 }
+
+// gdlOnly hides a player's GDL-II methods.
+type gdlOnly struct{ player.Player }
+
+// TestGDLIIRefusals checks that a GDL-II match with a player in nature's
+// role, or with a player that cannot be told turns, is refused with an
+// error that says why.
+func TestGDLIIRefusals(t *testing.T) {
+	mh, krieg := gameII(t, "montyhall"), gameII(t, "kriegTTT_4x4")
+	for _, tt := range []struct {
+		game    *games.Game
+		players []player.Player
+		want    string
+	}{
+		{mh, []player.Player{localPlayer(t, "random", 1), localPlayer(t, "random", 2)}, "one for each role but random, which nature plays: 1 (candidate)"},
+		{krieg, []player.Player{localPlayer(t, "random", 1)}, "1 players for the 2 roles (xplayer, oplayer)"},
+		{krieg, []player.Player{localPlayer(t, "random", 1), gdlOnly{localPlayer(t, "random", 2)}}, "role oplayer: player random cannot play GDL-II games"},
+	} {
+		m := &Match{ID: "r.1", Game: tt.game, Players: tt.players, StartClock: time.Second, PlayClock: time.Second}
+		_, err := fastReferee().Run(context.Background(), m)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Run = %v, want an error saying %q", tt.game.Key, err, tt.want)
+		}
+	}
+}

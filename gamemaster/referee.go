@@ -277,7 +277,10 @@ func (g *game) decide(players int) error {
 		if n >= 0 {
 			others = slices.Delete(others, n, n+1)
 		}
-		return fmt.Errorf("%d players for the %d roles of a GDL-II game that nature does not play (%s)", players, want, strings.Join(others, ", "))
+		if n < 0 {
+			return fmt.Errorf("%d players for the %d roles (%s)", players, want, strings.Join(others, ", "))
+		}
+		return fmt.Errorf("%d players given; a GDL-II game wants one for each role but random, which nature plays: %d (%s)", players, want, strings.Join(others, ", "))
 	}
 	return nil
 }
