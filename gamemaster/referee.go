@@ -8,6 +8,13 @@
 // and remote ones reached over HTTP through package remote, in any mix.
 // Package player/players makes either from a name or an address.
 //
+// GDL-II games (hidden information and chance) are played as the Dresden
+// GameController plays them: no player sits in the role random, whose
+// moves the referee draws uniformly among its legal moves from a seed the
+// record keeps; each player is told of each step only its own move and
+// its percepts (player.GDLIIPlayer), never the joint move nor the state;
+// nature's goal is ignored.
+//
 // Replay checks a recorded match against the rules; package tournament
 // plays many matches.
 package gamemaster
@@ -85,8 +92,17 @@ type Match struct {
 	Game *games.Game
 
 	// Players has one player per role, in the order the rules list the
-	// roles.
+	// roles. In a GDL-II game with a role random, which nature plays, it
+	// has one player per other role, in order; each must be a
+	// player.GDLIIPlayer. (A game that names a role random but has no
+	// sees rules, as some GDL games do, is played as GDL when Players
+	// has a player for every role.)
 	Players []player.Player
+
+	// Seed seeds nature's moves in a GDL-II match; 0 picks one. The
+	// record keeps it: a match played again with the same seed and the
+	// same moves of the players draws the same moves of nature.
+	Seed uint64
 
 	// StartClock is the time allowed to answer START; PlayClock the time
 	// allowed for each move. Remote players are told them in whole
@@ -226,6 +242,72 @@ type game struct {
 	desc  *gdl.Description
 	r     reasoner.Reasoner
 	roles []string
+
+	// gdlII is set when the match is played as GDL-II, with seer the
+	// reasoner's percepts and nature the index of nature's role, or -1.
+	gdlII  bool
+	seer   reasoner.Perceiver
+	nature int
+}
+
+// decide says how a match with the given number of players is played:
+// as GDL-II when the rules are (Description.IsGDLII), nature playing the
+// role random unless every role, random included, has a player and the
+// rules have no sees rule (a GDL game that names a role random).
+func (g *game) decide(players int) error {
+	g.nature = -1
+	if !g.desc.IsGDLII() {
+		return nil
+	}
+	n := reasoner.NatureIndex(g.roles)
+	if n >= 0 && players == len(g.roles) && !hasSees(g.desc) {
+		return nil
+	}
+	seer, ok := g.r.(reasoner.Perceiver)
+	if !ok {
+		return fmt.Errorf("the reasoner %T of this GDL-II game gives no percepts", g.r)
+	}
+	g.gdlII, g.seer, g.nature = true, seer, n
+	want := len(g.roles)
+	if n >= 0 {
+		want--
+	}
+	if players != want {
+		others := slices.Clone(g.roles)
+		if n >= 0 {
+			others = slices.Delete(others, n, n+1)
+		}
+		if n < 0 {
+			return fmt.Errorf("%d players for the %d roles (%s)", players, want, strings.Join(others, ", "))
+		}
+		return fmt.Errorf("%d players given; a GDL-II game wants one for each role but random, which nature plays: %d (%s)", players, want, strings.Join(others, ", "))
+	}
+	return nil
+}
+
+// PlayerRoles returns the roles of d that need a player in a match, in
+// order: every role, but random in a GDL-II game with sees rules, which
+// nature plays. (A game that names a role random without sees rules is
+// played as GDL given a player for every role, as GDL-II given one for
+// every other role.)
+func PlayerRoles(d *gdl.Description) []string {
+	roles := d.Roles()
+	if d.IsGDLII() && hasSees(d) {
+		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
+	}
+	return roles
+}
+
+// hasSees reports whether d has a sees rule or reads sees.
+func hasSees(d *gdl.Description) bool {
+	found := false
+	gdl.Inspect(d, func(n gdl.Node) bool {
+		if x, ok := n.(*gdl.Sentence); ok && x != nil && x.Name != nil && x.Name.Name == gdl.KeySees {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // match is the state of one running match.
@@ -237,6 +319,8 @@ type match struct {
 	rec   *record.Record
 	state *reasoner.State
 	last  []reasoner.Move // the last joint move, nil before the first
+	// chance draws nature's moves in a GDL-II match.
+	chance *rand.Rand
 }
 
 // Run plays m to the end and returns its record. The record is also
@@ -254,18 +338,44 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	if err != nil {
 		return nil, &Error{MatchID: m.ID, Err: err}
 	}
-	if len(m.Players) != len(g.roles) {
+	if err := g.decide(len(m.Players)); err != nil {
+		return nil, &Error{MatchID: m.ID, Err: fmt.Errorf("%s: %w", m.Game.Key, err)}
+	}
+	if !g.gdlII && len(m.Players) != len(g.roles) {
 		return nil, &Error{MatchID: m.ID, Err: fmt.Errorf("%d players for the %d roles of %s (%s)", len(m.Players), len(g.roles), m.Game.Key, strings.Join(g.roles, ", "))}
 	}
 	mt := &match{ref: r, m: m, g: g}
-	for i, p := range m.Players {
+	i := 0 // the player, and its clock
+	for role, name := range g.roles {
+		if role == g.nature {
+			mt.seats = append(mt.seats, natureSeat(name))
+			continue
+		}
+		p := m.Players[i]
+		if _, ok := p.(player.GDLIIPlayer); g.gdlII && !ok {
+			return nil, &Error{MatchID: m.ID, Role: name, Err: fmt.Errorf("player %s cannot play GDL-II games", p.Name())}
+		}
 		clock := m.PlayClock
 		if i < len(m.PlayClocks) && m.PlayClocks[i] > 0 {
 			clock = m.PlayClocks[i]
 		}
-		mt.seats = append(mt.seats, newSeat(g.roles[i], p, clock))
+		mt.seats = append(mt.seats, newSeat(name, p, clock))
+		i++
 	}
-	mt.newRecord(mt.playerNames(ctx))
+	if g.gdlII {
+		seed := m.Seed
+		for seed == 0 {
+			seed = rand.Uint64()
+		}
+		mt.chance = newChance(seed)
+		mt.newRecord(mt.playerNames(ctx))
+		mt.rec.GDLII, mt.rec.Seed, mt.rec.Percepts = true, seed, [][][]string{}
+		if g.nature >= 0 {
+			mt.rec.Nature = g.roles[g.nature]
+		}
+	} else {
+		mt.newRecord(mt.playerNames(ctx))
+	}
 	err = mt.play(ctx)
 	if err == nil {
 		return mt.rec, nil
@@ -279,6 +389,18 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	}
 	mt.abort(ctx, e)
 	return mt.rec, e
+}
+
+// chanceStream is the second word of the seed of nature's draws.
+const chanceStream = 0x6e6174757265
+
+// newChance returns the source of nature's moves of a match with seed.
+func newChance(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, chanceStream)) }
+
+// NatureMove returns the move nature plays among legal, drawn uniformly
+// with rng, as the referee draws it.
+func NatureMove(rng *rand.Rand, legal []reasoner.Move) reasoner.Move {
+	return legal[rng.IntN(len(legal))]
 }
 
 // interrupted says that the match was stopped from outside, rather than
@@ -409,6 +531,10 @@ func (mt *match) playerNames(ctx context.Context) []string {
 	limit := orDefault(mt.ref.InfoTimeout, DefaultInfoTimeout)
 	var wg sync.WaitGroup
 	for i, s := range mt.seats {
+		if s.p == nil {
+			names[i] = record.NatureName
+			continue
+		}
 		names[i] = s.p.Name()
 		c, ok := s.p.(Informer)
 		if !ok {
@@ -578,6 +704,11 @@ func (mt *match) play(ctx context.Context) error {
 		if err != nil {
 			return mt.stepError(step, fmt.Errorf("next state: %w", err))
 		}
+		if mt.g.gdlII {
+			if err := mt.perceive(ctx, step, joint); err != nil {
+				return err
+			}
+		}
 		mt.last = joint
 		moves := make([]string, len(joint))
 		for i, m := range joint {
@@ -595,6 +726,13 @@ func (mt *match) play(ctx context.Context) error {
 	err = ref.rules(ctx, func(ctx context.Context) error {
 		var err error
 		goals, err = rs.Goals(ctx, mt.state)
+		if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && mt.g.nature >= 0 &&
+			len(goals) == len(mt.seats) && slices.Equal(ge.Roles, mt.g.roles[mt.g.nature:mt.g.nature+1]) {
+			err = nil // nature's goal is ignored
+		}
+		if err == nil && mt.g.nature >= 0 {
+			goals[mt.g.nature] = 0
+		}
 		return err
 	})
 	if err != nil {
@@ -609,11 +747,44 @@ func (mt *match) play(ctx context.Context) error {
 	return nil
 }
 
+// perceive computes the percepts of every player of a GDL-II match of the
+// step that plays joint, records them, and sets what each player is told
+// next.
+func (mt *match) perceive(ctx context.Context, step int, joint []reasoner.Move) error {
+	percepts := make([][]string, len(mt.seats))
+	err := mt.ref.rules(ctx, func(ctx context.Context) error {
+		for i, s := range mt.seats {
+			percepts[i] = []string{}
+			if s.p == nil {
+				continue
+			}
+			ps, err := mt.g.seer.Sees(ctx, mt.state, joint, i)
+			if err != nil {
+				return &roleError{i, fmt.Errorf("percepts: %w", err)}
+			}
+			s.turn = player.Turn{Number: step, Move: joint[i], Percepts: ps}
+			for _, p := range ps {
+				percepts[i] = append(percepts[i], string(p))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		e := &Error{MatchID: mt.m.ID, Step: step, Err: err}
+		if re, ok := errors.AsType[*roleError](err); ok {
+			e.Role, e.Err = mt.g.roles[re.role], re.err
+		}
+		return e
+	}
+	mt.rec.Percepts = append(mt.rec.Percepts, percepts)
+	return nil
+}
+
 // start sends START to every player at once and records the errors.
 func (mt *match) start(ctx context.Context) error {
 	m := mt.m
 	answers := mt.callAll(ctx, func(*seat) time.Duration { return m.StartClock }, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
-		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock}
+		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock, GDLII: mt.g.gdlII}
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Start(ctx, pm) }
 	})
 	if err := ctx.Err(); err != nil {
@@ -635,6 +806,13 @@ func (mt *match) start(ctx context.Context) error {
 func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]reasoner.Move, []string, error) {
 	last := mt.last
 	answers := mt.callAll(ctx, func(s *seat) time.Duration { return s.clock }, mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
+		if mt.g.gdlII {
+			t := s.turn
+			t.Percepts = slices.Clone(t.Percepts)
+			return func(ctx context.Context) (reasoner.Move, error) {
+				return s.p.(player.GDLIIPlayer).PlayTurn(ctx, mt.m.ID, t)
+			}
+		}
 		return func(ctx context.Context) (reasoner.Move, error) { return s.p.Play(ctx, mt.m.ID, slices.Clone(last)) }
 	})
 	if err := ctx.Err(); err != nil {
@@ -643,8 +821,12 @@ func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]
 	joint := make([]reasoner.Move, len(mt.seats))
 	errs := make([]string, len(mt.seats))
 	for i, a := range answers {
+		if i == mt.g.nature {
+			joint[i] = NatureMove(mt.chance, legal[i])
+			continue
+		}
 		if a.err == nil && !a.late {
-			if m, ok := findMove(a.move, legal[i]); ok {
+			if m, ok := findMove(a.move, legal[i], mt.g.gdlII); ok {
 				joint[i] = m
 				continue
 			}
@@ -701,14 +883,28 @@ func oneLine(s string, n int) string {
 }
 
 // findMove returns the legal move that m stands for: m itself, or m in
-// compact KIF.
-func findMove(m reasoner.Move, legal []reasoner.Move) (reasoner.Move, bool) {
+// compact KIF, or else, when anyCase is set, the one legal move m is
+// whatever the case of its symbols, as the Dresden GameController reads
+// moves.
+func findMove(m reasoner.Move, legal []reasoner.Move, anyCase bool) (reasoner.Move, bool) {
 	if slices.Contains(legal, m) {
 		return m, true
 	}
 	n, err := NormalizeMove(string(m))
 	if err == nil && slices.Contains(legal, n) {
 		return n, true
+	}
+	if err == nil && anyCase {
+		var found reasoner.Move
+		for _, l := range legal {
+			if strings.EqualFold(string(l), string(n)) {
+				if found != "" {
+					return "", false // ambiguous
+				}
+				found = l
+			}
+		}
+		return found, found != ""
 	}
 	return "", false
 }
@@ -738,6 +934,12 @@ func (mt *match) stopClock(*seat) time.Duration {
 func (mt *match) stop(ctx context.Context) {
 	last := mt.last
 	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+		if mt.g.gdlII {
+			t := s.turn
+			return func(ctx context.Context) (reasoner.Move, error) {
+				return "", s.p.(player.GDLIIPlayer).StopTurn(ctx, mt.m.ID, t)
+			}
+		}
 		return func(ctx context.Context) (reasoner.Move, error) {
 			return "", s.p.Stop(ctx, mt.m.ID, slices.Clone(last))
 		}

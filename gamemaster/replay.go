@@ -61,7 +61,9 @@ type ReplayStep struct {
 // Replay plays the moves of rec with the rules of r and checks the record
 // against them: the roles, the initial state, that every move is legal in
 // its state, that every state follows from the one before, that the match
-// ends where the rules say and with the goals they give. It calls visit, if
+// ends where the rules say and with the goals they give. A GDL-II record
+// is checked for the percepts of every role as well, r being a
+// reasoner.Perceiver, and nature's goal is not. It calls visit, if
 // not nil, with every state once it is checked, and returns the first
 // disagreement as a *ReplayError. A record of a match that did not end is
 // checked as far as it goes.
@@ -79,6 +81,13 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 	for i, m := range rec.Moves {
 		if len(m) != len(roles) {
 			return fail(i+1, "", "%d moves for %d roles", len(m), len(roles))
+		}
+	}
+	var seer reasoner.Perceiver
+	if rec.GDLII {
+		var ok bool
+		if seer, ok = r.(reasoner.Perceiver); !ok {
+			return fail(0, "", "a GDL-II record, and the reasoner %T gives no percepts", r)
 		}
 	}
 	state, err := r.Initial(ctx)
@@ -133,6 +142,24 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 			joint[i] = m
 		}
 		rs.Moves = joint
+		if seer != nil {
+			for i, role := range roles {
+				if role == rec.Nature {
+					continue
+				}
+				ps, err := seer.Sees(ctx, state, joint, i)
+				if err != nil {
+					return fail(step+1, role, "percepts: %v", err)
+				}
+				got := make([]string, len(ps))
+				for k, p := range ps {
+					got[k] = string(p)
+				}
+				if want := rec.Percepts[step][i]; !slices.Equal(got, want) {
+					return fail(step+1, role, "recorded percepts %v differ from those of the rules %v", want, got)
+				}
+			}
+		}
 		if visit != nil {
 			visit(rs)
 		}
@@ -155,6 +182,9 @@ func checkGoals(ctx context.Context, rec *record.Record, r reasoner.Reasoner, st
 	}
 	roles := r.Roles()
 	for i, g := range goals {
+		if rec.GDLII && roles[i] == rec.Nature {
+			continue // nature's goal is not played for
+		}
 		if i < len(rec.GoalValues) && rec.GoalValues[i] != g {
 			return fail(step, roles[i], "recorded goal %d, the rules give %d", rec.GoalValues[i], g)
 		}

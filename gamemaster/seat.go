@@ -25,7 +25,14 @@ type seat struct {
 	// idle is closed when the last call made to the player has returned.
 	// Only the goroutine of the match touches it.
 	idle chan struct{}
+	// turn is what the player of a GDL-II match is told next: its own
+	// last move and its percepts of the last step.
+	turn player.Turn
 }
+
+// natureSeat returns the seat of nature in a GDL-II match: no player sits
+// in it, and the referee chooses its moves.
+func natureSeat(role string) *seat { return &seat{role: role} }
 
 func newSeat(role string, p player.Player, clock time.Duration) *seat {
 	idle := make(chan struct{})
@@ -61,7 +68,7 @@ func (mt *match) ready(ctx context.Context, limit time.Duration) error {
 		first error
 	)
 	for _, s := range mt.seats {
-		r, ok := s.p.(Readier)
+		r, ok := s.p.(Readier) // false for nature's seat
 		if !ok {
 			continue
 		}
@@ -122,6 +129,9 @@ func (mt *match) callAll(ctx context.Context, clock func(*seat) time.Duration, g
 	chans := make([]<-chan answer, len(mt.seats))
 	deadlines := make([]time.Time, len(mt.seats))
 	for i, s := range mt.seats {
+		if s.p == nil {
+			continue // nature's
+		}
 		limit := clock(s)
 		deadlines[i] = start.Add(limit + grace)
 		if s.remote {
@@ -131,6 +141,9 @@ func (mt *match) callAll(ctx context.Context, clock func(*seat) time.Duration, g
 	}
 	answers := make([]answer, len(mt.seats))
 	for i, ch := range chans {
+		if ch == nil {
+			continue
+		}
 		timer := time.NewTimer(time.Until(deadlines[i]))
 		select {
 		case answers[i] = <-ch:

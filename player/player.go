@@ -7,6 +7,11 @@
 // master uses (package player/remote) implements one, and the in-process
 // players (package player/local: mcts, random, legal) implement it
 // directly so that a match can run without any network.
+//
+// In a GDL-II match (Match.Rules.IsGDLII()) a role is told of each step
+// only its own move and its percepts, never the joint move nor the state:
+// the game master calls PlayTurn and StopTurn of a GDLIIPlayer instead of
+// Play and Stop. A player that is not a GDLIIPlayer cannot play GDL-II.
 package player
 
 import (
@@ -24,6 +29,11 @@ type Match struct {
 	Rules      *gdl.Description
 	StartClock time.Duration // time allowed for Start
 	PlayClock  time.Duration // time allowed for each Play
+
+	// GDLII is set for a match played as GDL-II: the player is told its
+	// turns with PlayTurn and StopTurn (GDLIIPlayer), not the joint
+	// moves.
+	GDLII bool
 }
 
 // Player is a game-playing agent as the game master sees it. The game
@@ -46,4 +56,29 @@ type Player interface {
 
 	// Abort ends a match early.
 	Abort(ctx context.Context, matchID string) error
+}
+
+// A Turn is what a player of a GDL-II match is told of the step just
+// played: the move the game master played for it (which replaces a late
+// or illegal one) and its percepts, the second arguments of its sees
+// facts, in the spelling of the match's rules. On the first turn Number is
+// 0, Move empty and Percepts nil.
+type Turn struct {
+	Number   int // steps played so far
+	Move     reasoner.Move
+	Percepts []reasoner.Percept
+}
+
+// A GDLIIPlayer is a Player that can play GDL-II matches. In such a match
+// the game master calls PlayTurn and StopTurn, never Play and Stop, so
+// that the player is never given another role's move or percepts.
+type GDLIIPlayer interface {
+	Player
+
+	// PlayTurn returns the move for the next turn, given what the
+	// player is told of the step before it.
+	PlayTurn(ctx context.Context, matchID string, t Turn) (reasoner.Move, error)
+
+	// StopTurn ends a match normally; t tells the last step.
+	StopTurn(ctx context.Context, matchID string, t Turn) error
 }

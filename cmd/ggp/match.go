@@ -42,12 +42,13 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
 		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
 	withSettingsHelp(env, flags)
-	playersFlag := flags.String("players", "", "one player per role, in role order: mcts, mcts:SETTINGS (below), random, legal, human (a person, on a page of the viewer), host:port or an http URL")
+	playersFlag := flags.String("players", "", "one player per role, in role order (in a GDL-II game none for random, which nature plays): mcts, mcts:SETTINGS (below), random, legal, human (a person, on a page of the viewer), host:port or an http URL")
 	clocks := addRefereeFlags(flags)
 	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
 	quiet := flags.Bool("q", false, "print the result only, not every step")
-	verbose := flags.Bool("v", false, "print the details of every error of a player")
+	verbose := flags.Bool("v", false, "print the details of every error of a player, and in a GDL-II game each role's percepts at every step")
+	seed := flags.Uint64("seed", 0, "seed of nature's moves in a GDL-II game, as the record gives it, to play its chance moves again (default: a random seed)")
 	viewFlags := addViewFlags(flags)
 	args, err := parseFlags(flags, args)
 	if err != nil {
@@ -90,6 +91,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		StartClock: clocks.start.d,
 		PlayClock:  clocks.play.d,
 		PlayClocks: playClocks,
+		Seed:       *seed,
 	}
 	if m.ID == "" {
 		m.ID = gamemaster.GameIDPart(g.Key) + "." + strconv.FormatInt(time.Now().UnixMilli(), 10)
@@ -108,7 +110,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	}
 	if !*quiet {
 		fmt.Fprintf(env.stdout, "match %s: %s, start clock %v, play clock %v\n", m.ID, g.Name, m.StartClock, m.PlayClock)
-		ref.OnStep = matchPrinter(env.stdout)
+		ref.OnStep = matchPrinter(env.stdout, *verbose)
 	}
 	var viewer *matchViewer
 	if *viewFlags.on || len(humans) > 0 {
@@ -140,6 +142,9 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	matchPrintGoals(env.stdout, rec)
+	if rec.GDLII && rec.Nature != "" {
+		fmt.Fprintf(env.stdout, "seed: %d (--seed plays nature's moves again)\n", rec.Seed)
+	}
 	if m.Record != "" {
 		fmt.Fprintf(env.stdout, "record: %s\n", m.Record)
 	}
@@ -147,8 +152,9 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 }
 
 // matchPrinter returns an OnStep function that prints the roles and their
-// players, then every step's moves and errors as the match goes.
-func matchPrinter(w io.Writer) func(*record.Record) {
+// players, then every step's moves and errors as the match goes, and when
+// percepts is set, each role's percepts of a GDL-II step.
+func matchPrinter(w io.Writer, percepts bool) func(*record.Record) {
 	printed := 0 // states printed so far
 	started := false
 	return func(r *record.Record) {
@@ -178,6 +184,13 @@ func matchPrinter(w io.Writer) func(*record.Record) {
 				}
 			}
 			fmt.Fprintln(w, b.String())
+			if percepts && r.GDLII && step-1 < len(r.Percepts) {
+				for i, ps := range r.Percepts[step-1] {
+					if r.Roles[i] != r.Nature {
+						fmt.Fprintf(w, "  %s sees: %s\n", r.Roles[i], strings.Join(ps, " "))
+					}
+				}
+			}
 		}
 	}
 }
@@ -205,6 +218,9 @@ func matchJoinErrors(roles, errs []string) string {
 func matchPrintGoals(w io.Writer, r *record.Record) {
 	var parts []string
 	for i, role := range r.Roles {
+		if r.GDLII && role == r.Nature {
+			continue // nature plays for no goal
+		}
 		parts = append(parts, fmt.Sprintf("%s (%s) %d", role, r.PlayerNamesFromHost[i], r.GoalValues[i]))
 	}
 	fmt.Fprintf(w, "goals: %s\n", strings.Join(parts, ", "))

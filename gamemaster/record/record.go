@@ -77,7 +77,22 @@ type Record struct {
 	GameRules   string   `json:"gameRules,omitempty"`   // the rulesheet, as read
 	Roles       []string `json:"roles,omitempty"`       // the roles, in order
 	AbortReason string   `json:"abortReason,omitempty"` // why IsAborted is set
+
+	// GDL-II extensions. GDLII is set for a match played as GDL-II: each
+	// role told only its own move and percepts. Nature names the role
+	// whose moves the game master drew at random, if any (its moves are
+	// in Moves, its player name is NatureName, its goal value is 0), and
+	// Seed the seed of those draws, which plays them again. Percepts is
+	// parallel to Moves: Percepts[i][r] holds the percepts of role r of
+	// the step that led to States[i+1], sorted, none for nature.
+	GDLII    bool         `json:"gdlII,omitempty"`
+	Nature   string       `json:"nature,omitempty"`
+	Seed     uint64       `json:"seed,omitempty"`
+	Percepts [][][]string `json:"percepts,omitempty"`
 }
+
+// NatureName is the player name a record gives nature's role.
+const NatureName = "nature"
 
 // RulesheetHash returns the hash stored in GameRulesheetHash for rules.
 func RulesheetHash(rules []byte) string {
@@ -138,6 +153,14 @@ func (r *Record) Check() error {
 	}
 	if r.IsCompleted && len(r.GoalValues) != n {
 		return fmt.Errorf("match %s: completed with %d goal values for %d roles", r.MatchID, len(r.GoalValues), n)
+	}
+	if r.GDLII && len(r.Percepts) != len(r.Moves) {
+		return fmt.Errorf("match %s: record has percepts for %d steps of %d", r.MatchID, len(r.Percepts), len(r.Moves))
+	}
+	for i, p := range r.Percepts {
+		if len(p) != n {
+			return fmt.Errorf("match %s: step %d: percepts for %d roles of %d", r.MatchID, i+1, len(p), n)
+		}
 	}
 	if r.PlayerNamesFromHost != nil && len(r.PlayerNamesFromHost) != n {
 		return fmt.Errorf("match %s: %d player names for %d roles", r.MatchID, len(r.PlayerNamesFromHost), n)

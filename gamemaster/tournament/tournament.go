@@ -209,14 +209,14 @@ func (t *Tournament) Schedule() ([]Scheduled, error) {
 	return ms, nil
 }
 
-// countRoles returns the number of roles of a game, read from its role
-// facts.
+// countRoles returns the number of roles of a game that need a player,
+// read from its role facts: in a GDL-II game, nature plays random.
 func countRoles(g *games.Game) (int, error) {
 	d, err := gdl.ParseFile(g.Filename, g.Rules)
 	if err != nil {
 		return 0, fmt.Errorf("game %s: %w", g.Key, err)
 	}
-	n := len(d.Roles())
+	n := len(gamemaster.PlayerRoles(d))
 	if n == 0 {
 		return 0, fmt.Errorf("game %s: no roles", g.Key)
 	}

@@ -134,6 +134,9 @@ func (p *mctsPlayer) holdToDeadline(ctx context.Context, deadline time.Time) {
 // until shortly before the deadline. Rules that load slowly go on loading
 // after Start has returned, and the first Play waits for them.
 func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
+	if m.Rules != nil && m.Rules.IsGDLII() {
+		return fmt.Errorf("match %s: mcts does not play GDL-II (hidden information) games; play random or legal", m.ID)
+	}
 	deadline := p.deadline(ctx, m.StartClock)
 	defer p.holdToDeadline(ctx, deadline)
 	mctx, cancel := context.WithCancel(context.Background())

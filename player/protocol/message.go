@@ -37,6 +37,12 @@ const MaxClock = 1 << 20
 //	(STOP ID (MOVE...))
 //	(ABORT ID)
 //
+// and in a GDL-II match, as the Dresden GameController writes them:
+//
+//	(PLAY ID 0 NIL NIL)
+//	(PLAY ID TURN MYLASTMOVE (PERCEPT...))
+//	(STOP ID TURN MYLASTMOVE (PERCEPT...))
+//
 // Which fields are set depends on Type. Parse reads the arguments of
 // PREVIEW without keeping them: a player answers ready whatever they are.
 type Message struct {
@@ -54,7 +60,23 @@ type Message struct {
 	// Moves is the joint move just played, one move per role in role
 	// order, for PLAY and STOP; nil for NIL, on the first PLAY.
 	Moves []reasoner.Move
+
+	// GDLII is set for the PLAY and STOP of a GDL-II match, which carry
+	// Turn, LastMove and Percepts instead of Moves: the number of steps
+	// played, the receiver's own move of the last one ("" before the
+	// first) and its percepts of it, each in compact KIF as written.
+	GDLII    bool
+	Turn     int
+	LastMove reasoner.Move
+	Percepts []reasoner.Percept
+
+	// Upper makes String write every symbol but the match id in upper
+	// case, as the Dresden GameController does.
+	Upper bool
 }
+
+// MaxTurn bounds the turn number of a GDL-II PLAY or STOP.
+const MaxTurn = 1 << 20
 
 // ErrMoves is wrapped by the error of Parse when only the joint move of a
 // PLAY or STOP could not be read. Parse then returns the message with its
@@ -83,7 +105,15 @@ func Parse(msg []byte) (*Message, error) {
 	switch m.Type {
 	case TypeInfo:
 		want = 0
-	case TypePreview, TypePlay, TypeStop:
+	case TypePlay, TypeStop:
+		want = 2
+		if len(args) == 4 {
+			if err := m.parseTurn(args); err != nil {
+				return m, err
+			}
+			return m, nil
+		}
+	case TypePreview:
 		want = 2
 	case TypeAbort:
 		want = 1
@@ -113,6 +143,51 @@ func Parse(msg []byte) (*Message, error) {
 		}
 	}
 	return m, nil
+}
+
+// parseTurn reads the arguments of a GDL-II PLAY or STOP. An error
+// reading the move or the percepts wraps ErrMoves, as one reading a joint
+// move does.
+func (m *Message) parseTurn(args []*gdl.Expr) (err error) {
+	m.GDLII = true
+	if m.MatchID, err = atomArg(args[0], "match id"); err != nil {
+		return fmt.Errorf("%s: %w", m.Type, err)
+	}
+	a, err := atomArg(args[1], "turn")
+	if err == nil {
+		m.Turn, err = strconv.Atoi(a)
+		if err != nil || m.Turn < 0 || m.Turn > MaxTurn {
+			err = fmt.Errorf("turn %q is not a number of steps", a)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", m.Type, m.MatchID, err)
+	}
+	if m.Turn > 0 || args[2].IsList || !strings.EqualFold(args[2].Atom, "nil") {
+		t, err := gdl.ExprTerm(args[2])
+		if err == nil && !gdl.IsGround(t) {
+			err = errors.New("not ground")
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w: last move: %v", m.Type, m.MatchID, ErrMoves, err)
+		}
+		m.LastMove = reasoner.Move(gdl.Format(t))
+	}
+	if !args[3].IsList {
+		return nil // NIL: no percepts
+	}
+	m.Percepts = make([]reasoner.Percept, len(args[3].List))
+	for i, x := range args[3].List {
+		t, err := gdl.ExprTerm(x)
+		if err == nil && !gdl.IsGround(t) {
+			err = errors.New("not ground")
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w: percept %d: %v", m.Type, m.MatchID, ErrMoves, i+1, err)
+		}
+		m.Percepts[i] = reasoner.Percept(gdl.Format(t))
+	}
+	return nil
 }
 
 // parseStart reads the arguments of START; more than five are ignored.
@@ -185,16 +260,26 @@ func jointMove(e *gdl.Expr) ([]reasoner.Move, error) {
 // the clocks in whole seconds.
 func (m *Message) String() string {
 	var b strings.Builder
+	up := func(s string) string {
+		if m.Upper {
+			return strings.ToUpper(s)
+		}
+		return s
+	}
 	switch m.Type {
 	case TypeStart:
-		fmt.Fprintf(&b, "( START %s %s (", m.MatchID, m.Role)
-		writeRules(&b, m.Rules)
+		fmt.Fprintf(&b, "( START %s %s (", m.MatchID, up(m.Role))
+		writeRules(&b, m.Rules, up)
 		fmt.Fprintf(&b, ") %d %d)", Seconds(m.StartClock), Seconds(m.PlayClock))
 	case TypePreview:
 		b.WriteString("( PREVIEW (")
-		writeRules(&b, m.Rules)
+		writeRules(&b, m.Rules, up)
 		fmt.Fprintf(&b, ") %d )", Seconds(m.PlayClock))
 	case TypePlay, TypeStop:
+		if m.GDLII {
+			writeTurn(&b, m, up)
+			break
+		}
 		fmt.Fprintf(&b, "( %s %s ", m.Type, m.MatchID)
 		writeMoves(&b, m.Moves)
 		b.WriteString(" )")
@@ -206,7 +291,7 @@ func (m *Message) String() string {
 	return b.String()
 }
 
-func writeRules(b *strings.Builder, d *gdl.Description) {
+func writeRules(b *strings.Builder, d *gdl.Description, up func(string) string) {
 	if d == nil {
 		return
 	}
@@ -214,8 +299,26 @@ func writeRules(b *strings.Builder, d *gdl.Description) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(gdl.Format(r))
+		b.WriteString(up(gdl.Format(r)))
 	}
+}
+
+// writeTurn writes a GDL-II PLAY or STOP as the Dresden GameController
+// does: (PLAY ID 0 NIL NIL) first, and a turn with no percepts ending in
+// ().
+func writeTurn(b *strings.Builder, m *Message, up func(string) string) {
+	fmt.Fprintf(b, "(%s %s %d ", m.Type, m.MatchID, m.Turn)
+	if m.Turn == 0 && m.LastMove == "" {
+		b.WriteString("NIL NIL)")
+		return
+	}
+	b.WriteString(up(string(m.LastMove)))
+	b.WriteString(" (")
+	for _, p := range m.Percepts {
+		b.WriteString(up(string(p)))
+		b.WriteByte(' ')
+	}
+	b.WriteString("))")
 }
 
 // writeMoves writes a joint move: NIL before the first move, else the

@@ -210,7 +210,7 @@ func rulesText(d *gdl.Description) string {
 		return ""
 	}
 	var b strings.Builder
-	writeRules(&b, d)
+	writeRules(&b, d, func(s string) string { return s })
 	return b.String()
 }
 

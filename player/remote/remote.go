@@ -16,9 +16,23 @@
 //
 // with Content-Type text/acl. The deadline of a call is the deadline of its
 // context; a Client adds no clock of its own.
+//
+// The messages of a GDL-II match (player.Match.GDLII) are sent as the
+// Dresden GameController sends them: every symbol but the match id in
+// upper case, PLAY and STOP with the turn, the receiver's own last move
+// and its percepts (PlayTurn, StopTurn),
+//
+//	(START m1 CANDIDATE ((ROLE CANDIDATE) ...) 10 2)
+//	(PLAY m1 0 NIL NIL)
+//	(PLAY m1 2 NOOP ((DOES CANDIDATE NOOP) (OPEN_DOOR 3) ))
+//	(STOP m1 3 SWITCH ((DOES CANDIDATE SWITCH) ))
+//
+// each over HTTP/1.0, the answer read until the player closes the
+// connection, when the URL is http.
 package remote
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -73,7 +87,7 @@ type Client struct {
 	MaxResponseSize int64
 }
 
-var _ player.Player = (*Client)(nil)
+var _ player.GDLIIPlayer = (*Client)(nil)
 
 // New returns a client for the player at addr, given as host:port or as an
 // http or https URL.
@@ -131,11 +145,43 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 // in whole seconds, rounded up. Like ggp-base's game server, it does not
 // look at the content of the response.
 func (c *Client) Start(ctx context.Context, m *player.Match) error {
-	_, err := c.send(ctx, "START", (&protocol.Message{
+	msg := (&protocol.Message{
 		Type: protocol.TypeStart, MatchID: m.ID, Role: m.Role, Rules: m.Rules,
-		StartClock: m.StartClock, PlayClock: m.PlayClock,
-	}).String())
+		StartClock: m.StartClock, PlayClock: m.PlayClock, Upper: m.GDLII,
+	}).String()
+	var err error
+	if m.GDLII {
+		_, err = c.sendDresden(ctx, "START", msg)
+	} else {
+		_, err = c.send(ctx, "START", msg)
+	}
 	return err
+}
+
+// PlayTurn sends the PLAY of a GDL-II match and returns the move of the
+// response in compact KIF, as written: a player that was sent the rules
+// in upper case answers in upper case, and the game master reads moves
+// whatever their case.
+func (c *Client) PlayTurn(ctx context.Context, matchID string, t player.Turn) (reasoner.Move, error) {
+	resp, err := c.sendDresden(ctx, "PLAY", turnMessage(protocol.TypePlay, matchID, t).String())
+	if err != nil {
+		return "", err
+	}
+	move, err := protocol.ParseMove(resp)
+	if err != nil {
+		return "", &ResponseError{Player: c.Name(), Response: resp, Err: err}
+	}
+	return move, nil
+}
+
+// StopTurn sends the STOP of a GDL-II match.
+func (c *Client) StopTurn(ctx context.Context, matchID string, t player.Turn) error {
+	_, err := c.sendDresden(ctx, "STOP", turnMessage(protocol.TypeStop, matchID, t).String())
+	return err
+}
+
+func turnMessage(typ protocol.Type, matchID string, t player.Turn) *protocol.Message {
+	return &protocol.Message{Type: typ, MatchID: matchID, GDLII: true, Upper: true, Turn: t.Number, LastMove: t.Move, Percepts: t.Percepts}
 }
 
 // Play sends PLAY and returns the move of the response in compact KIF. A
@@ -164,6 +210,65 @@ func (c *Client) Abort(ctx context.Context, matchID string) error {
 	return err
 }
 
+// sendDresden posts msg as the Dresden GameController does, over HTTP/1.0
+// on a connection of its own, reading the answer until the player closes
+// it; an https URL is posted as send does.
+func (c *Client) sendDresden(ctx context.Context, verb, msg string) (string, error) {
+	u, err := url.Parse(c.URL)
+	if err != nil || u.Scheme != "http" {
+		return c.send(ctx, verb, msg)
+	}
+	fail := func(err error) (string, error) {
+		return "", fmt.Errorf("remote player %s: %s: %w", c.Name(), verb, err)
+	}
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), "80")
+	}
+	conn, err := (&net.Dialer{Timeout: ConnectTimeout}).DialContext(ctx, "tcp", host)
+	if err != nil {
+		return fail(err)
+	}
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	req := fmt.Sprintf("POST %s HTTP/1.0\r\nHost: %s\r\nAccept: text/delim\r\nSender: GAMEMASTER\r\nReceiver: %s\r\nContent-Type: text/acl\r\nContent-Length: %d\r\n\r\n%s",
+		u.RequestURI(), u.Host, strings.Map(headerSafe, c.Name()), len(msg), msg)
+	if _, err := io.WriteString(conn, req); err != nil {
+		return fail(ctxErr(ctx, err))
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(io.LimitReader(conn, 64<<10+c.limit())), nil)
+	if err != nil {
+		return fail(ctxErr(ctx, err))
+	}
+	defer resp.Body.Close()
+	return c.readBody(verb, resp)
+}
+
+// headerSafe keeps a header value on one line.
+func headerSafe(r rune) rune {
+	if r < ' ' || r == 0x7f {
+		return '_'
+	}
+	return r
+}
+
+// ctxErr returns the error of ctx, if it is done, else err: a connection
+// cut at the deadline is a timeout.
+func ctxErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w (%v)", ctx.Err(), err)
+	}
+	return err
+}
+
+func (c *Client) limit() int64 {
+	if c.MaxResponseSize <= 0 {
+		return DefaultMaxResponseSize
+	}
+	return c.MaxResponseSize
+}
+
 // send posts msg and returns the response body without surrounding space.
 func (c *Client) send(ctx context.Context, verb, msg string) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, strings.NewReader(msg))
@@ -184,10 +289,12 @@ func (c *Client) send(ctx context.Context, verb, msg string) (string, error) {
 		return "", fmt.Errorf("remote player %s: %s: %w", c.Name(), verb, err)
 	}
 	defer resp.Body.Close()
-	limit := c.MaxResponseSize
-	if limit <= 0 {
-		limit = DefaultMaxResponseSize
-	}
+	return c.readBody(verb, resp)
+}
+
+// readBody reads the body of a response, within MaxResponseSize.
+func (c *Client) readBody(verb string, resp *http.Response) (string, error) {
+	limit := c.limit()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return "", fmt.Errorf("remote player %s: %s: reading response: %w", c.Name(), verb, err)

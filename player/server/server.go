@@ -137,6 +137,9 @@ type serverMatch struct {
 	playClock  time.Duration
 	due        time.Time // deadline of the last message; guarded by Server.mu
 	host       string    // the sender of the last message; guarded by Server.mu
+	// spell reads the symbols of a GDL-II PLAY or STOP, which the
+	// Dresden GameController writes in upper case, in the rules' spelling.
+	spell *protocol.Spelling
 }
 
 // New returns a server for p.
@@ -450,6 +453,9 @@ func (s *Server) info() string {
 func (s *Server) start(ctx context.Context, msg *protocol.Message, received time.Time, from string) string {
 	id, startClock, playClock := msg.MatchID, msg.StartClock, msg.PlayClock
 	m := &serverMatch{id: id, startClock: startClock, playClock: playClock, due: received.Add(startClock), host: from}
+	if msg.Rules.IsGDLII() {
+		m.spell = protocol.NewSpelling(msg.Rules)
+	}
 	old, busy := s.claim(ctx, m, received)
 	if busy != nil {
 		s.logf("player: START %s from %s while playing %s for %s: busy", id, from, busy.id, busy.host)
@@ -466,7 +472,7 @@ func (s *Server) start(ctx context.Context, msg *protocol.Message, received time
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, startClock))
 	defer cancel()
 	err := s.safely(func() error {
-		return s.player.Start(ctx, &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock})
+		return s.player.Start(ctx, &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock, GDLII: m.spell != nil})
 	})
 	if err != nil {
 		s.endMatch(m)
@@ -607,6 +613,10 @@ func (s *Server) play(ctx context.Context, msg *protocol.Message, movesErr error
 	defer cancel()
 	var move reasoner.Move
 	err := s.safely(func() (err error) {
+		if msg.GDLII {
+			move, err = s.playTurn(ctx, m, msg)
+			return err
+		}
 		move, err = s.player.Play(ctx, id, msg.Moves)
 		return err
 	})
@@ -628,10 +638,39 @@ func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error
 		s.logf("player: %v", movesErr)
 	}
 	s.endMatch(m)
-	if err := s.safely(func() error { return s.player.Stop(ctx, id, msg.Moves) }); err != nil {
+	if err := s.safely(func() error {
+		if msg.GDLII {
+			p, ok := s.player.(player.GDLIIPlayer)
+			if !ok {
+				return s.player.Abort(ctx, id)
+			}
+			return p.StopTurn(ctx, id, turn(m, msg))
+		}
+		return s.player.Stop(ctx, id, msg.Moves)
+	}); err != nil {
 		s.logf("player: STOP %s: %v", id, err)
 	}
 	return "done"
+}
+
+// playTurn passes a GDL-II PLAY to the player, its move and percepts in
+// the spelling of the rules.
+func (s *Server) playTurn(ctx context.Context, m *serverMatch, msg *protocol.Message) (reasoner.Move, error) {
+	p, ok := s.player.(player.GDLIIPlayer)
+	if !ok {
+		return "", fmt.Errorf("player %s does not play GDL-II", s.player.Name())
+	}
+	return p.PlayTurn(ctx, msg.MatchID, turn(m, msg))
+}
+
+// turn returns what a GDL-II PLAY or STOP tells, in the spelling of m's
+// rules.
+func turn(m *serverMatch, msg *protocol.Message) player.Turn {
+	t := player.Turn{Number: msg.Turn, Move: reasoner.Move(m.spell.Respell(string(msg.LastMove)))}
+	for _, p := range msg.Percepts {
+		t.Percepts = append(t.Percepts, reasoner.Percept(m.spell.Respell(string(p))))
+	}
+	return t
 }
 
 func (s *Server) abort(ctx context.Context, msg *protocol.Message, received time.Time, from string) string {
