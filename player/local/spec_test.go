@@ -37,7 +37,6 @@ func TestParseSpec(t *testing.T) {
 		{spec: "mcts:eps=2", err: "want a number"},
 		{spec: "mcts:workers=0", err: "want a whole number from 1 to 1024 or auto"},
 		{spec: "mcts:depth=3", err: `unknown setting "depth"`},
-		{spec: "mcts:tau=0.1", err: `unknown setting "tau"`},
 		{spec: "random:base", err: "takes no settings"},
 		{spec: "minimax", err: `unknown player "minimax"`},
 	}
