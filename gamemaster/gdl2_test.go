@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -32,14 +31,7 @@ import (
 // gameII opens a public GDL-II game, or skips the test without them.
 func gameII(t testing.TB, key string) *games.Game {
 	t.Helper()
-	file := filepath.Join(gamestest.GamesII(), key, key+".kif")
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no GDL-II game at %s", file)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, src := gamestest.ReadGameII(t, key)
 	return &games.Game{Key: key, Name: key, Filename: file, Rules: src}
 }
 

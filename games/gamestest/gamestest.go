@@ -6,9 +6,11 @@
 package gamestest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
+	"testing"
 )
 
 // Games returns the folder of the public game corpus, one folder per game
@@ -29,6 +31,21 @@ func GamesIIFiles() []string {
 	files, _ := filepath.Glob(filepath.Join(GamesII(), "*", "*.kif"))
 	sort.Strings(files)
 	return files
+}
+
+// ReadGameII returns the rulesheet of the public GDL-II game key and its
+// path, and skips the test when the GDL-II games are absent.
+func ReadGameII(t testing.TB, key string) (file string, src []byte) {
+	t.Helper()
+	file = filepath.Join(GamesII(), key, key+".kif")
+	src, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		t.Skipf("no GDL-II game at %s", file)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, src
 }
 
 // dir returns ../shared/name beside the module root, relative to the

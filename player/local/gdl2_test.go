@@ -2,10 +2,7 @@ package local
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,14 +18,7 @@ import (
 // loadGameII reads a public GDL-II game, or skips the test without them.
 func loadGameII(t *testing.T, key string) *gdl.Description {
 	t.Helper()
-	file := filepath.Join(gamestest.GamesII(), key, key+".kif")
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no GDL-II game at %s", file)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, src := gamestest.ReadGameII(t, key)
 	d, err := gdl.ParseFile(file, src)
 	if err != nil {
 		t.Fatal(err)

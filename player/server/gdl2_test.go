@@ -3,13 +3,10 @@ package server
 import (
 	"bufio"
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,14 +82,7 @@ func postDresden(t *testing.T, base, msg string) string {
 // the player is told its own move and percepts in the rules' spelling, its
 // answers are legal moves, and STOP is answered done.
 func TestServerDresdenMontyhall(t *testing.T) {
-	file := filepath.Join(gamestest.GamesII(), "montyhall", "montyhall.kif")
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no GDL-II game at %s", file)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, src := gamestest.ReadGameII(t, "montyhall")
 	d, err := gdl.ParseFile(file, src)
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,14 +33,7 @@ func load(t *testing.T, file string, src []byte) reasoner.Reasoner {
 // loadGameII loads a public GDL-II game, or skips the test without them.
 func loadGameII(t *testing.T, key string) reasoner.Reasoner {
 	t.Helper()
-	file := filepath.Join(gamestest.GamesII(), key, key+".kif")
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no GDL-II game at %s", file)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, src := gamestest.ReadGameII(t, key)
 	return load(t, file, src)
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,14 +31,7 @@ func sees(t *testing.T, r *prolog.Reasoner, s *reasoner.State, joint []reasoner.
 
 func loadGameII(t *testing.T, key string) *prolog.Reasoner {
 	t.Helper()
-	file := filepath.Join(gamestest.GamesII(), key, key+".kif")
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no GDL-II game at %s", file)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, src := gamestest.ReadGameII(t, key)
 	d, err := gdl.ParseFile(file, src)
 	if err != nil {
 		t.Fatal(err)
@@ -205,14 +197,7 @@ func TestGDLIIErrors(t *testing.T) {
 }
 
 func TestOneCardGameRefused(t *testing.T) {
-	file := filepath.Join(gamestest.GamesII(), "oneCardGame", "oneCardGame.kif")
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("no GDL-II game at %s", file)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	file, src := gamestest.ReadGameII(t, "oneCardGame")
 	d, err := gdl.ParseFile(file, src)
 	if err != nil {
 		t.Fatal(err)
