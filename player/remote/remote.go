@@ -167,11 +167,7 @@ func (c *Client) PlayTurn(ctx context.Context, matchID string, t player.Turn) (r
 	if err != nil {
 		return "", err
 	}
-	move, err := protocol.ParseMove(resp)
-	if err != nil {
-		return "", &ResponseError{Player: c.Name(), Response: resp, Err: err}
-	}
-	return move, nil
+	return c.move(resp)
 }
 
 // StopTurn sends the STOP of a GDL-II match.
@@ -191,6 +187,12 @@ func (c *Client) Play(ctx context.Context, matchID string, last []reasoner.Move)
 	if err != nil {
 		return "", err
 	}
+	return c.move(resp)
+}
+
+// move reads the move of a response to PLAY; a response that is not one
+// S-expression is a *ResponseError.
+func (c *Client) move(resp string) (reasoner.Move, error) {
 	move, err := protocol.ParseMove(resp)
 	if err != nil {
 		return "", &ResponseError{Player: c.Name(), Response: resp, Err: err}
