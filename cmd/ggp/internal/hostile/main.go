@@ -16,7 +16,8 @@
 //	bodies    60 parallel 16 MB messages, RSS sampled, INFO timed
 //	abandon   a START that never gets STOP or ABORT, then a new START
 //	lock      two ggp tournament processes on one folder
-//	soak      -soak matches of connectFour at a 1 s play clock, the
+//	soak      -soak matches of connectFour at the -soak-start and
+//	          -soak-play clocks (5 s and 1 s unless given), the
 //	          player's PLAY answers timed by a proxy between ggp match and
 //	          ggp play, with two busy-looping processes loading the cores
 //	          (run only when named in -only)
@@ -54,10 +55,12 @@ const (
 )
 
 var (
-	ggpPath = flag.String("ggp", "", "ggp binary to attack (default: built from this checkout into a temporary folder)")
-	only    = flag.String("only", "", "comma-separated scenarios to run (default: all but soak)")
-	soakN   = flag.Int("soak", 10, "matches the soak scenario plays")
-	failed  bool
+	ggpPath   = flag.String("ggp", "", "ggp binary to attack (default: built from this checkout into a temporary folder)")
+	only      = flag.String("only", "", "comma-separated scenarios to run (default: all but soak)")
+	soakN     = flag.Int("soak", 10, "matches the soak scenario plays")
+	soakStart = flag.Duration("soak-start", 5*time.Second, "start clock of the soak's matches")
+	soakPlay  = flag.Duration("soak-play", time.Second, "play clock of the soak's matches")
+	failed    bool
 )
 
 func main() {
@@ -526,7 +529,7 @@ func lock() {
 	check(code != 0 && strings.Contains(string(out), "in use by another ggp tournament"), "second tournament on the folder: exit %d, %q", code, text)
 }
 
-// soak plays connectFour matches at a 1 s play clock between ggp play
+// soak plays connectFour matches at the soak clocks between ggp play
 // (mcts, first role) and an in-process random player of ggp match, with
 // the cores loaded, and times every PLAY answer through a proxy.
 func soak() {
@@ -557,7 +560,7 @@ func soak() {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		msg := string(body)
 		t := time.Now()
-		reply, _, err := c.send(msg, 30*time.Second)
+		reply, _, err := c.send(msg, *soakStart+*soakPlay+30*time.Second)
 		d := time.Since(t)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
@@ -580,7 +583,7 @@ func soak() {
 	results := map[string]int{}
 	for i := range *soakN {
 		out, err := exec.Command(*ggpPath, "match", "connectFour", "--players", ln.Addr().String()+",random",
-			"--startclock", "5", "--playclock", "1", "-q", "--id", fmt.Sprintf("soak.%d", i)).CombinedOutput()
+			"--startclock", soakStart.String(), "--playclock", soakPlay.String(), "-q", "--id", fmt.Sprintf("soak.%d", i)).CombinedOutput()
 		if err != nil {
 			fmt.Printf("  match %d: %v: %s\n", i, err, out)
 			failed = true
@@ -593,13 +596,13 @@ func soak() {
 	late := 0
 	var slowest time.Duration
 	for _, d := range times {
-		if d > time.Second {
+		if d > *soakPlay {
 			late++
 		}
 		slowest = max(slowest, d)
 	}
-	check(late == 0 && nils == 0 && len(times) > 0, "%d matches in %v with two busy loops: %d moves, %d late (over the 1 s clock), %d nil, slowest answer %v",
-		*soakN, time.Since(t0).Round(time.Second), len(times), late, nils, slowest.Round(time.Millisecond))
+	check(late == 0 && nils == 0 && len(times) > 0, "%d matches at %v / %v in %v with two busy loops: %d moves, %d late (over the play clock), %d nil, slowest answer %v",
+		*soakN, *soakStart, *soakPlay, time.Since(t0).Round(time.Second), len(times), late, nils, slowest.Round(time.Millisecond))
 	for r, n := range results {
 		fmt.Printf("  %d x %s\n", n, r)
 	}
