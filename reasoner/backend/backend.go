@@ -116,7 +116,9 @@ func (o Options) auto(ctx context.Context, d *gdl.Description) (reasoner.Reasone
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	o.logf("%s: backend prolog: %v", d.Filename, err)
+	// Named as the network's failure, so that a failure of Prolog after it
+	// is not read as Prolog's reason.
+	o.logf("%s: backend propnet declined, trying prolog: %v", d.Filename, err)
 	return prologFactory(ctx, d)
 }
 

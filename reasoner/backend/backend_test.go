@@ -125,10 +125,10 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 	}{
 		{"grounds", small, false, true, "", nil},
 		{"grounds, logged", small, true, true, "grounds, logged: backend propnet: ", nil},
-		{"unbounded terms", unbounded, false, false, "backend prolog: ", nil},
-		{"unbounded terms, logged", unbounded, true, false, "backend prolog: ", nil},
+		{"unbounded terms", unbounded, false, false, "backend propnet declined, trying prolog: ", nil},
+		{"unbounded terms, logged", unbounded, true, false, "backend propnet declined, trying prolog: ", nil},
 		{"percepts", percepts, false, true, "", []reasoner.Percept{"(rolled 2)"}},
-		{"percepts, unbounded terms", perceptsUnbounded, false, false, "backend prolog: ", []reasoner.Percept{"(rolled 2)"}},
+		{"percepts, unbounded terms", perceptsUnbounded, false, false, "backend propnet declined, trying prolog: ", []reasoner.Percept{"(rolled 2)"}},
 		{"nature without percepts", noPercepts, false, true, "", nil},
 	}
 	for _, tt := range tests {
