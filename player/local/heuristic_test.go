@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,23 +41,25 @@ func TestHeuristicLearned(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		game string // as loadGame names it: shared/ for the corpus
-		want string // part of the summary
-		none bool   // no heuristic may be kept
-		kept string // part of the heuristic, when one is kept
+		game string   // as loadGame names it: shared/ for the corpus
+		want string   // part of the summary
+		none bool     // no heuristic may be kept
+		kept []string // one of these is part of the heuristic, when one is kept
 	}{
-		{"shared/breakthrough", "", false, ""}, // about 0.15 to 0.22, either side of the bar
-		{"shared/connectFour", "", true, ""},
-		{"shared/checkers", "held-out correlation", false, "piece_count"},
-		// Captures decide: each side's capture count and pieces (0.5).
-		{"shared/skirmishZeroSum", "held-out correlation", false, "captureCount"},
-		{"shared/reversi", "", false, ""},
-		{"shared/knightThrough", "", false, ""},
-		{"shared/pentago", "", false, ""},
-		{"shared/minichess", "", false, ""},
-		{"threePlayerTicTacToe", "", false, ""},
-		{"shared/connectFourSimultaneous", "", false, ""},
-		{"shared/hex", "", false, ""}, // last: under load it may not ground in time, which fails the test
+		{"shared/breakthrough", "", false, nil}, // about 0.15 to 0.22, either side of the bar
+		{"shared/connectFour", "", true, nil},
+		{"shared/checkers", "held-out correlation", false, []string{"piece_count"}},
+		// Captures decide: each side's capture count or, what is the
+		// same measure, its pieces on the board (0.5); which of the two
+		// forward selection takes first depends on the samples.
+		{"shared/skirmishZeroSum", "held-out correlation", false, []string{"captureCount", "cell/3=white", "cell/3=black"}},
+		{"shared/reversi", "", false, nil},
+		{"shared/knightThrough", "", false, nil},
+		{"shared/pentago", "", false, nil},
+		{"shared/minichess", "", false, nil},
+		{"threePlayerTicTacToe", "", false, nil},
+		{"shared/connectFourSimultaneous", "", false, nil},
+		{"shared/hex", "", false, nil}, // last: under load it may not ground in time, which fails the test
 	} {
 		if gamestest.Race && (tt.want == "" && !tt.none || tt.game == "shared/skirmishZeroSum") {
 			continue
@@ -84,8 +87,8 @@ func TestHeuristicLearned(t *testing.T) {
 		if tt.none && kept {
 			t.Errorf("%s: %q, want no heuristic", tt.game, st.Heuristic)
 		}
-		if kept && tt.kept != "" && !strings.Contains(st.Heuristic, tt.kept) {
-			t.Errorf("%s: %q, want %s among its features", tt.game, st.Heuristic, tt.kept)
+		if kept && tt.kept != nil && !slices.ContainsFunc(tt.kept, func(f string) bool { return strings.Contains(st.Heuristic, f) }) {
+			t.Errorf("%s: %q, want one of %q among its features", tt.game, st.Heuristic, tt.kept)
 		}
 	}
 }
