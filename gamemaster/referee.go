@@ -726,6 +726,13 @@ func (mt *match) play(ctx context.Context) error {
 	err = ref.rules(ctx, func(ctx context.Context) error {
 		var err error
 		goals, err = rs.Goals(ctx, mt.state)
+		if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && mt.g.gdlII {
+			var notes []string
+			goals, notes, err = firstGoals(ctx, mt.g.desc, mt.state, mt.g.roles, goals, ge)
+			for _, n := range notes {
+				mt.logf("match %s: step %d: %s", mt.m.ID, step, n)
+			}
+		}
 		if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && mt.g.nature >= 0 &&
 			len(goals) == len(mt.seats) && slices.Equal(ge.Roles, mt.g.roles[mt.g.nature:mt.g.nature+1]) {
 			err = nil // nature's goal is ignored

@@ -180,6 +180,12 @@ func checkGoals(ctx context.Context, rec *record.Record, r reasoner.Reasoner, st
 	if err != nil && !errors.As(err, &ge) {
 		return fail(step, "", "goals: %v", err)
 	}
+	if ge != nil && rec.GDLII && rec.GameRules != "" {
+		// Settled as the referee settled them.
+		if d, perr := gdl.ParseFile("record", []byte(rec.GameRules)); perr == nil {
+			goals, _, _ = firstGoals(ctx, d, state, r.Roles(), goals, ge)
+		}
+	}
 	roles := r.Roles()
 	for i, g := range goals {
 		if rec.GDLII && roles[i] == rec.Nature {

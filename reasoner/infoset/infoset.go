@@ -346,6 +346,7 @@ func (s *search) extend(ctx context.Context, hyps []hypothesis, steps []Step) ([
 // joint moves.
 func (s *search) advance(ctx context.Context, h *hypothesis, steps []Step) error {
 	partial := false
+	deadEnds := 0
 	for len(h.levels) < len(steps)+1 {
 		k := len(h.levels) - 1 // steps[k] comes next
 		found, part, err := s.successors(ctx, h.levels[k].state, steps[k], k)
@@ -359,6 +360,18 @@ func (s *search) advance(ctx context.Context, h *hypothesis, steps []Step) error
 			continue
 		}
 		partial = partial || part
+		if deadEnds++; deadEnds > chronological && len(h.levels) > 2 {
+			// A dead end often comes from an early choice (in
+			// Kriegspiel, a square the opponent took long before the
+			// role's move there succeeded), which going back one
+			// choice at a time reaches only after trying every
+			// combination of the later ones: jump back to a choice
+			// drawn at random. The alternatives left behind the jump
+			// are given up, so that failing to find a state no longer
+			// proves there is none.
+			h.levels = h.levels[:1+s.b.opts.Rand.IntN(len(h.levels)-1)]
+			partial = true
+		}
 		// Back to the latest choice with an alternative left.
 		for {
 			if len(h.levels) == 0 {
@@ -378,6 +391,10 @@ func (s *search) advance(ctx context.Context, h *hypothesis, steps []Step) error
 	}
 	return nil
 }
+
+// chronological is the number of dead ends a hypothesis backs out of one
+// choice at a time before it jumps back to a choice drawn at random.
+const chronological = 4
 
 // successors returns the distinct states consistent with st that follow
 // from: those reached by a joint move legal in from, holding the role's

@@ -212,7 +212,8 @@ func TestOneCardGameRefused(t *testing.T) {
 // but oneCardGame, nature choosing uniformly as a game master does,
 // asking every role's percepts at every step, and checks that nothing
 // fails, that percepts are sorted ground terms without duplicates, and
-// that every match ends with a goal for every role but nature.
+// that every match ends with a goal for every role but nature, or with
+// several values for a role, never none.
 func TestGamesIIPlayouts(t *testing.T) {
 	files := gamestest.GamesIIFiles()
 	if len(files) == 0 {
@@ -278,10 +279,19 @@ func TestGamesIIPlayouts(t *testing.T) {
 				if errors.As(err, &ge) && slices.Equal(ge.Roles, []string{reasoner.Nature}) {
 					err = nil // nature needs no goal (pennies gives it none)
 				}
+				if errors.As(err, &ge) && !slices.ContainsFunc(ge.Values, func(v []int) bool { return len(v) < 2 }) {
+					// Several values, as kriegTTT's rules give when both
+					// players complete a line at once: the referee settles
+					// them (gamemaster's firstGoals), the reasoner reports.
+					err = nil
+				}
 				if err != nil {
 					t.Fatalf("goals %v: %v", goals, err)
 				}
 				for i, g := range goals {
+					if ge != nil && slices.Contains(ge.Roles, r.Roles()[i]) {
+						continue
+					}
 					if i != nature && (g < 0 || g > 100) {
 						t.Errorf("%s's goal %d", r.Roles()[i], g)
 					}
