@@ -29,6 +29,9 @@ type hidden struct {
 	// view is every step the role was told, from which the belief is
 	// built again when an update fails.
 	view infoset.View
+	// lost says why the belief could not follow view: no state is then
+	// known to be possible, and no move to be legal.
+	lost error
 }
 
 // beliefJoints is the joint moves the belief examines from one state:
@@ -108,7 +111,10 @@ func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (r
 	p.mu.Lock()
 	g, ii := p.g, p.ii
 	p.mu.Unlock()
-	legal, err := ii.belief.SureLegal(ctx)
+	legal, err := []reasoner.Move(nil), ii.lost
+	if err == nil {
+		legal, err = ii.belief.SureLegal(ctx)
+	}
 	if err == nil && len(legal) == 0 {
 		err = errors.New("no move is legal in every state the role holds possible")
 	}
@@ -139,7 +145,8 @@ func (p *Player) StopTurn(ctx context.Context, matchID string, t player.Turn) er
 // and shows it: none on the first turn, and none again for a turn already
 // followed. A turn that skips a step is an error: what was missed is not
 // known. over says that the match has ended: the states held possible are
-// then the terminal ones.
+// then the terminal ones. When the belief cannot follow the step, the step
+// is shown all the same, and ii.lost says why.
 func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, over bool) error {
 	p.mu.Lock()
 	g, ii, cur, step := p.g, p.ii, p.turn.MatchID, p.turn.Step
@@ -156,18 +163,24 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 	}
 	st := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
 	ii.view.Steps = append(ii.view.Steps, st)
-	if err := ii.belief.Update(ctx, st); err != nil {
+	lost := ii.lost
+	if lost == nil {
+		lost = ii.belief.Update(ctx, st)
+	}
+	if lost != nil {
 		// A sample can miss the states a step leads to: draw it again
 		// from the whole view.
-		b, err2 := infoset.New(ctx, g.R, ii.view, ii.opts)
-		if err2 != nil {
-			ii.view.Steps = ii.view.Steps[:len(ii.view.Steps)-1]
-			return fmt.Errorf("human player: match %s: turn %d: %w", matchID, t.Number, err)
+		if b, err := infoset.New(ctx, g.R, ii.view, ii.opts); err == nil {
+			ii.belief, lost = b, nil
 		}
-		ii.belief = b
 	}
-	states := ii.held(ctx, g.R, over)
-	known := factText(knownFacts(states))
+	ii.lost = lost
+	var states []*reasoner.State
+	var known []string
+	if lost == nil {
+		states = ii.held(ctx, g.R, over)
+		known = factText(knownFacts(states))
+	}
 	rec := StepRecord{Move: string(t.Move), Percepts: perceptText(t.Percepts)}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -179,8 +192,11 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		tu.Step = t.Number
 		rec.Step = t.Number
 		tu.State, tu.Chosen = known, ""
-		tu.Possible, tu.Sampled = len(states), !ii.belief.Complete()
+		tu.Possible, tu.Sampled = len(states), lost == nil && !ii.belief.Complete()
 		tu.History = append(tu.History, rec)
+		if lost != nil {
+			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out: %v", t.Number, lost)
+		}
 	})
 	return nil
 }
@@ -259,11 +275,12 @@ const (
 // each role's legal moves). A fact that a move adds or removes in a trial
 // is the move's own when at most half of the moves change it there: the
 // others' moves, or a step counter, change it whatever the move. A move's
-// effect is its own facts of every trial, but only those the role knows
-// the truth of: it removes facts of known, and adds facts false in every
-// state of states. So nothing of it is read from the true state, which the
-// player never has, nor names a fact whose truth the role does not know.
-// When the time runs out it returns what the trials played so far found.
+// effect is its own facts in more than half of the trials, but only those
+// the role knows the truth of: it removes facts of known, and adds facts
+// false in every state of states. So nothing of it is read from the true
+// state, which the player never has, nor names a fact whose truth the role
+// does not know. When the time runs out it returns what the trials played
+// so far found.
 func (p *Player) viewEffects(ctx context.Context, r reasoner.Reasoner, states []*reasoner.State, known []reasoner.Fact, role int, moves []reasoner.Move) []Effect {
 	ctx, cancel := context.WithTimeout(ctx, effectsTime)
 	defer cancel()
@@ -278,12 +295,14 @@ func (p *Player) viewEffects(ctx context.Context, r reasoner.Reasoner, states []
 			}
 		}
 	}
-	added := make([]map[reasoner.Fact]bool, len(moves))
-	removed := make([]map[reasoner.Fact]bool, len(moves))
+	// How many trials each move was played in, and made each fact its
+	// own in.
+	added := make([]map[reasoner.Fact]int, len(moves))
+	removed := make([]map[reasoner.Fact]int, len(moves))
 	for i := range moves {
-		added[i], removed[i] = map[reasoner.Fact]bool{}, map[reasoner.Fact]bool{}
+		added[i], removed[i] = map[reasoner.Fact]int{}, map[reasoner.Fact]int{}
 	}
-	played := false
+	played := make([]int, len(moves))
 	nroles := len(r.Roles())
 	n := min(len(states), viewStates)
 trials:
@@ -305,6 +324,7 @@ trials:
 					}
 					continue
 				}
+				played[i]++
 				nf := next.Facts()
 				for _, f := range nf {
 					if _, ok := slices.BinarySearch(cur, f); !ok {
@@ -326,25 +346,23 @@ trials:
 				for _, f := range plus[i] {
 					if own("+", f) && !unsure[f] {
 						if _, ok := slices.BinarySearch(known, f); !ok {
-							added[i][f] = true
+							added[i][f]++
 						}
 					}
 				}
 				for _, f := range minus[i] {
 					if _, ok := slices.BinarySearch(known, f); ok && own("-", f) {
-						removed[i][f] = true
+						removed[i][f]++
 					}
 				}
 			}
-			played = true
 		}
 	}
-	if !played {
-		return nil
-	}
-	out := make([]Effect, len(moves))
+	var out []Effect
 	for i, m := range moves {
-		out[i] = Effect{Move: string(m), Added: sortedText(added[i]), Removed: sortedText(removed[i])}
+		if played[i] > 0 {
+			out = append(out, Effect{Move: string(m), Added: mostOf(added[i], played[i]), Removed: mostOf(removed[i], played[i])})
+		}
 	}
 	return out
 }
@@ -379,10 +397,13 @@ func otherJoints(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, ro
 	return out
 }
 
-func sortedText(set map[reasoner.Fact]bool) []string {
+// mostOf returns the facts counted in more than half of n trials, sorted.
+func mostOf(count map[reasoner.Fact]int, n int) []string {
 	out := []string{}
-	for f := range set {
-		out = append(out, string(f))
+	for f, c := range count {
+		if 2*c > n {
+			out = append(out, string(f))
+		}
 	}
 	slices.Sort(out)
 	return out

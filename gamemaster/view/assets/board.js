@@ -115,11 +115,13 @@ function el(tag, attrs, ...children) {
 // first state given, the match's initial state, as first.
 class Domain {
   constructor() { this.rels = new Map(); this.cells = new Map(); this.first = null; }
-  addFacts(facts) {
-    if (!this.first) this.first = facts;
+  // addFacts adds the values of facts; unless valuesOnly is set, they are
+  // a state, and count for which relation holds the cells.
+  addFacts(facts, valuesOnly) {
+    if (!valuesOnly && !this.first) this.first = facts;
     // Which relation holds the cells, counted over the states seen: a
     // state with one piece left, or none, is drawn on the same grid.
-    const c = cellRelation(facts);
+    const c = !valuesOnly && cellRelation(facts);
     if (c) this.cells.set(c.rel, (this.cells.get(c.rel) || 0) + 1);
     for (const f of facts) {
       if (f.length !== 4) continue;
@@ -130,8 +132,8 @@ class Domain {
       d[2] = Math.max(d[2], f[3].length);
     }
   }
-  addState(text) {
-    try { this.addFacts(parseState(text)); } catch (e) { /* shown when drawn */ }
+  addState(text, valuesOnly) {
+    try { this.addFacts(parseState(text), valuesOnly); } catch (e) { /* shown when drawn */ }
   }
   // values returns the sorted values of coordinate i (0 or 1) of rel,
   // with those of the state drawn, filling the gaps of a run of numbers
@@ -175,8 +177,9 @@ function fillRange(vs) {
 
 // genericBoard draws the cells as a grid, the first coordinate across and
 // the second down, and lists the other facts; layoutBoard then labels the
-// rows and columns.
-function genericBoard(facts, domain) {
+// rows and columns. A cell without a fact is drawn empty, or with the text
+// unknown when given (a GDL-II seat's board, of what the person knows).
+function genericBoard(facts, domain, unknown) {
   const box = el("div", {class: "generic-board"});
   let cells = cellRelation(facts);
   const known = domain && domain.cellRelation();
@@ -198,8 +201,9 @@ function genericBoard(facts, domain) {
       const tr = el("tr");
       for (const x of xs) {
         const v = at.get(x + "\u0000" + y);
-        const td = el("td", {"data-x": x, "data-y": y}, v === undefined ? "" : v);
-        if (v === undefined || v === "b" || v === "blank" || v === "empty") td.classList.add("blank");
+        const td = el("td", {"data-x": x, "data-y": y}, v === undefined ? unknown || "" : v);
+        if (v === undefined && unknown) td.classList.add("unknown");
+        else if (v === undefined || v === "b" || v === "blank" || v === "empty") td.classList.add("blank");
         tr.append(td);
       }
       table.append(tr);
@@ -228,7 +232,7 @@ function render(facts, proc, opts) {
     box = el("div", {class: "xsl-board"});
     box.append(frag);
   } else {
-    box = genericBoard(facts, opts && opts.domain);
+    box = genericBoard(facts, opts && opts.domain, opts && opts.unknown);
   }
   box.boardLayout = layoutBoard(box, facts, Object.assign({labels: !proc}, opts));
   return box;
