@@ -280,7 +280,7 @@ const (
 // false in every state of states. So nothing of it is read from the true
 // state, which the player never has, nor names a fact whose truth the role
 // does not know. When the time runs out it returns what the trials played
-// so far found.
+// so far found; a move no trial played changes nothing it can tell.
 func (p *Player) viewEffects(ctx context.Context, r reasoner.Reasoner, states []*reasoner.State, known []reasoner.Fact, role int, moves []reasoner.Move) []Effect {
 	ctx, cancel := context.WithTimeout(ctx, effectsTime)
 	defer cancel()
@@ -311,6 +311,7 @@ trials:
 		for _, joint := range otherJoints(ctx, r, s, role, nroles) {
 			// The facts each move adds and removes, and how many moves
 			// change each.
+			done := make([]bool, len(moves))
 			plus := make([][]reasoner.Fact, len(moves))
 			minus := make([][]reasoner.Fact, len(moves))
 			changes := map[string]int{}
@@ -324,7 +325,7 @@ trials:
 					}
 					continue
 				}
-				played[i]++
+				done[i] = true
 				nf := next.Facts()
 				for _, f := range nf {
 					if _, ok := slices.BinarySearch(cur, f); !ok {
@@ -343,6 +344,10 @@ trials:
 				return 2*changes[sign+string(f)] <= len(moves) || len(moves) == 1
 			}
 			for i := range moves {
+				if !done[i] {
+					continue
+				}
+				played[i]++
 				for _, f := range plus[i] {
 					if own("+", f) && !unsure[f] {
 						if _, ok := slices.BinarySearch(known, f); !ok {
@@ -358,11 +363,9 @@ trials:
 			}
 		}
 	}
-	var out []Effect
+	out := make([]Effect, len(moves))
 	for i, m := range moves {
-		if played[i] > 0 {
-			out = append(out, Effect{Move: string(m), Added: mostOf(added[i], played[i]), Removed: mostOf(removed[i], played[i])})
-		}
+		out[i] = Effect{Move: string(m), Added: mostOf(added[i], played[i]), Removed: mostOf(removed[i], played[i])}
 	}
 	return out
 }

@@ -218,14 +218,14 @@ function namedCells(t) {
   if (!layout) return;
   const bound = new Set();
   for (const ms of clickMoves.values()) for (const m of ms) bound.add(m);
-  for (const eff of t.effects) {
-    if (bound.has(eff.move)) continue;
+  for (const m of t.legal) {
+    if (bound.has(m)) continue;
     let words;
-    try { words = [parseKIF(eff.move)].flat(Infinity); } catch (e) { continue; }
+    try { words = [parseKIF(m)].flat(Infinity); } catch (e) { continue; }
     const named = layout.cells.filter(c => words.some((w, i) => w === c.x && words[i + 1] === c.y));
     if (named.length !== 1 || clickMoves.has(named[0].e)) continue;
-    clickMoves.set(named[0].e, new Set([eff.move]));
-    cellMoves.set(named[0].e, new Set([eff.move]));
+    clickMoves.set(named[0].e, new Set([m]));
+    cellMoves.set(named[0].e, new Set([m]));
   }
 }
 
