@@ -22,8 +22,9 @@ import (
 
 var _ player.GDLIIPlayer = (*Player)(nil)
 
-// hidden is what the player knows of a GDL-II match.
-type hidden struct {
+// roleView is what the player knows of a GDL-II match: its role's view,
+// and the belief built from it.
+type roleView struct {
 	belief *infoset.Belief
 	opts   infoset.Options
 	// view is every step the role was told, from which the belief is
@@ -38,10 +39,14 @@ type hidden struct {
 // nature's deals are many, and one percept (the hand dealt) keeps one of
 // them, which a smaller random selection rarely holds. beliefSamples is
 // the hypotheses a sampled belief holds: the more, the fewer facts the
-// board takes as known that some state held possible lacks.
+// board takes as known that some state held possible lacks. retryWork
+// bounds the work of a belief built again from the whole view when an
+// update ran out of work: hypotheses that fit a step late in the match can
+// be rare among those the sample drew.
 const (
 	beliefJoints  = 1 << 14
 	beliefSamples = 64
+	retryWork     = 1 << 18
 )
 
 // startGDLII starts a GDL-II match: the belief of the role holds the
@@ -65,7 +70,7 @@ func (p *Player) startGDLII(ctx context.Context, m *player.Match, g *follow.Game
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.g, p.ii, p.choice, p.asked = g, &hidden{belief: b, opts: opts, view: view}, nil, nil
+	p.g, p.rv, p.choice, p.asked = g, &roleView{belief: b, opts: opts, view: view}, nil, nil
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others,
 			State: factText(known), Side: side, GDLII: true, Nature: nature, Possible: len(states)}
@@ -109,11 +114,11 @@ func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (r
 		return "", err
 	}
 	p.mu.Lock()
-	g, ii := p.g, p.ii
+	g, rv := p.g, p.rv
 	p.mu.Unlock()
-	legal, err := []reasoner.Move(nil), ii.lost
+	legal, err := []reasoner.Move(nil), rv.lost
 	if err == nil {
-		legal, err = ii.belief.SureLegal(ctx)
+		legal, err = rv.belief.SureLegal(ctx)
 	}
 	if err == nil && len(legal) == 0 {
 		err = errors.New("no move is legal in every state the role holds possible")
@@ -127,7 +132,7 @@ func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (r
 		return "", fmt.Errorf("human player: match %s: turn %d: %w", matchID, t.Number, err)
 	}
 	return p.ask(ctx, legal, func() []Effect {
-		states := ii.held(ctx, g.R, false)
+		states := rv.held(ctx, g.R, false)
 		return p.viewEffects(ctx, g.R, states, knownFacts(states), g.Role, legal)
 	})
 }
@@ -146,15 +151,15 @@ func (p *Player) StopTurn(ctx context.Context, matchID string, t player.Turn) er
 // followed. A turn that skips a step is an error: what was missed is not
 // known. over says that the match has ended: the states held possible are
 // then the terminal ones. When the belief cannot follow the step, the step
-// is shown all the same, and ii.lost says why.
+// is shown all the same, and rv.lost says why.
 func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, over bool) error {
 	p.mu.Lock()
-	g, ii, cur, step := p.g, p.ii, p.turn.MatchID, p.turn.Step
+	g, rv, cur, step := p.g, p.rv, p.turn.MatchID, p.turn.Step
 	p.mu.Unlock()
 	switch {
 	case g == nil || cur != matchID:
 		return fmt.Errorf("human player: match %s was not started", matchID)
-	case ii == nil:
+	case rv == nil:
 		return fmt.Errorf("human player: match %s: a GDL-II turn in a match started as GDL", matchID)
 	case t.Number < 0 || t.Number > step+1:
 		return fmt.Errorf("human player: match %s: turn %d after turn %d: the steps between are not known", matchID, t.Number, step)
@@ -162,23 +167,25 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		return nil
 	}
 	st := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
-	ii.view.Steps = append(ii.view.Steps, st)
-	lost := ii.lost
+	rv.view.Steps = append(rv.view.Steps, st)
+	lost := rv.lost
 	if lost == nil {
-		lost = ii.belief.Update(ctx, st)
+		lost = rv.belief.Update(ctx, st)
 	}
 	if lost != nil {
 		// A sample can miss the states a step leads to: draw it again
-		// from the whole view.
-		if b, err := infoset.New(ctx, g.R, ii.view, ii.opts); err == nil {
-			ii.belief, lost = b, nil
+		// from the whole view, with more work.
+		opts := rv.opts
+		opts.MaxWork = retryWork
+		if b, err := infoset.New(ctx, g.R, rv.view, opts); err == nil {
+			rv.belief, lost = b, nil
 		}
 	}
-	ii.lost = lost
+	rv.lost = lost
 	var states []*reasoner.State
 	var known []string
 	if lost == nil {
-		states = ii.held(ctx, g.R, over)
+		states = rv.held(ctx, g.R, over)
 		known = factText(knownFacts(states))
 	}
 	rec := StepRecord{Move: string(t.Move), Percepts: perceptText(t.Percepts)}
@@ -192,7 +199,7 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		tu.Step = t.Number
 		rec.Step = t.Number
 		tu.State, tu.Chosen = known, ""
-		tu.Possible, tu.Sampled = len(states), lost == nil && !ii.belief.Complete()
+		tu.Possible, tu.Sampled = len(states), lost == nil && !rv.belief.Complete()
 		tu.History = append(tu.History, rec)
 		if lost != nil {
 			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out: %v", t.Number, lost)
@@ -205,9 +212,9 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 // which the match goes on, or when over is set those in which it has
 // ended, as a turn, or the end, tells the role. A sample is not narrowed
 // so: the few hypotheses left would be taken for knowledge.
-func (ii *hidden) held(ctx context.Context, r reasoner.Reasoner, over bool) []*reasoner.State {
-	states := ii.belief.States()
-	if !ii.belief.Complete() {
+func (rv *roleView) held(ctx context.Context, r reasoner.Reasoner, over bool) []*reasoner.State {
+	states := rv.belief.States()
+	if !rv.belief.Complete() {
 		return states
 	}
 	var out []*reasoner.State

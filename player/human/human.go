@@ -65,10 +65,10 @@ type Player struct {
 	turn    Turn
 	// g follows the match, nil when none is under way; its state changes
 	// only in the calls of the game master, which come one at a time. In
-	// a GDL-II match g.State stays the initial state, and ii holds what
-	// the role knows; ii is nil in a GDL match.
+	// a GDL-II match g.State stays the initial state, and rv holds what
+	// the role knows; rv is nil in a GDL match.
 	g      *follow.Game
-	ii     *hidden
+	rv     *roleView
 	choice chan reasoner.Move // buffered; set while the person is to move
 	// asked is set while the outcome of a turn where the person was asked
 	// waits for the next joint move: the step, the choice, the timeout.
@@ -196,7 +196,8 @@ func (p *Player) Choose(step int, move string) error {
 	return nil
 }
 
-// Start builds the reasoner for the match and its initial state.
+// Start builds the reasoner for the match and its initial state; in a
+// GDL-II match, the belief of its role as well (startGDLII).
 func (p *Player) Start(ctx context.Context, m *player.Match) error {
 	g, err := follow.Start(ctx, m, p.newReasoner)
 	if err != nil {
@@ -208,7 +209,7 @@ func (p *Player) Start(ctx context.Context, m *player.Match) error {
 	side := p.side(ctx, g.R, g.State, g.Role)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.g, p.ii, p.choice, p.asked = g, nil, nil, nil
+	p.g, p.rv, p.choice, p.asked = g, nil, nil, nil
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State), Side: side}
 	})
@@ -283,12 +284,12 @@ func moveStrings(ms []reasoner.Move) []string {
 // advance applies the joint move last to the player's state.
 func (p *Player) advance(ctx context.Context, matchID string, last []reasoner.Move) error {
 	p.mu.Lock()
-	g, ii, cur := p.g, p.ii, p.turn.MatchID
+	g, rv, cur := p.g, p.rv, p.turn.MatchID
 	p.mu.Unlock()
 	if g == nil || cur != matchID {
 		return fmt.Errorf("human player: match %s was not started", matchID)
 	}
-	if ii != nil {
+	if rv != nil {
 		return fmt.Errorf("human player: match %s: a GDL turn in a GDL-II match", matchID)
 	}
 	if last == nil {
@@ -522,7 +523,7 @@ func (p *Player) end(matchID, why string) {
 	if p.turn.MatchID != matchID {
 		return
 	}
-	p.g, p.ii, p.choice, p.asked = nil, nil, nil, nil
+	p.g, p.rv, p.choice, p.asked = nil, nil, nil, nil
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Effects = Over, nil, nil
 		if why != "" && !t.Aborted {
