@@ -48,7 +48,8 @@ func gdlIIMatch(t *testing.T, srv *view.Server, f reasoner.Factory, g *games.Gam
 		ps[i] = p
 	}
 	seat := srv.AddSeat(h)
-	ref := &gamemaster.Referee{NewReasoner: f, ReadyTimeout: time.Minute, OnStep: func(r *record.Record) {
+	// The end of a long match can take the person's belief a few seconds.
+	ref := &gamemaster.Referee{NewReasoner: f, ReadyTimeout: time.Minute, StopTimeout: time.Minute, OnStep: func(r *record.Record) {
 		srv.Publish(r)
 		if onStep != nil {
 			onStep(r)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/follow"
@@ -40,13 +41,14 @@ type roleView struct {
 // them, which a smaller random selection rarely holds. beliefSamples is
 // the hypotheses a sampled belief holds: the more, the fewer facts the
 // board takes as known that some state held possible lacks. retryWork
-// bounds the work of a belief built again from the whole view when an
-// update ran out of work: hypotheses that fit a step late in the match can
-// be rare among those the sample drew.
+// and retryTime bound the work and the time of a belief built again from
+// the whole view when an update ran out of work: hypotheses that fit a
+// step late in the match can be rare among those the sample drew.
 const (
 	beliefJoints  = 1 << 14
 	beliefSamples = 64
 	retryWork     = 1 << 18
+	retryTime     = 3 * time.Second
 )
 
 // startGDLII starts a GDL-II match: the belief of the role holds the
@@ -151,7 +153,8 @@ func (p *Player) StopTurn(ctx context.Context, matchID string, t player.Turn) er
 // followed. A turn that skips a step is an error: what was missed is not
 // known. over says that the match has ended: the states held possible are
 // then the terminal ones. When the belief cannot follow the step, the step
-// is shown all the same, and rv.lost says why.
+// is shown all the same, with the board of the step before, and rv.lost
+// says why.
 func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, over bool) error {
 	p.mu.Lock()
 	g, rv, cur, step := p.g, p.rv, p.turn.MatchID, p.turn.Step
@@ -177,7 +180,10 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		// from the whole view, with more work.
 		opts := rv.opts
 		opts.MaxWork = retryWork
-		if b, err := infoset.New(ctx, g.R, rv.view, opts); err == nil {
+		rctx, cancel := context.WithTimeout(ctx, retryTime)
+		b, err := infoset.New(rctx, g.R, rv.view, opts)
+		cancel()
+		if err == nil {
 			rv.belief, lost = b, nil
 		}
 	}
@@ -198,12 +204,14 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 	p.update(func(tu *Turn) {
 		tu.Step = t.Number
 		rec.Step = t.Number
-		tu.State, tu.Chosen = known, ""
-		tu.Possible, tu.Sampled = len(states), lost == nil && !rv.belief.Complete()
+		tu.Chosen = ""
 		tu.History = append(tu.History, rec)
 		if lost != nil {
-			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out: %v", t.Number, lost)
+			// The board stays what the role knew before.
+			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out (%v): the board is that of an earlier step", t.Number, lost)
+			return
 		}
+		tu.State, tu.Possible, tu.Sampled = known, len(states), !rv.belief.Complete()
 	})
 	return nil
 }

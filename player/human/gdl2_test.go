@@ -67,7 +67,9 @@ func playII(t *testing.T, g *games.Game, h *human.Player, role, players int, see
 			}
 		}
 	}()
-	ref := &gamemaster.Referee{NewReasoner: f, Grace: 50 * time.Millisecond}
+	// The end of a long match can take the person's belief a few
+	// seconds.
+	ref := &gamemaster.Referee{NewReasoner: f, Grace: 50 * time.Millisecond, StopTimeout: time.Minute}
 	rec, err := ref.Run(ctx, &gamemaster.Match{ID: "ii.1", Game: g, Players: ps, StartClock: 10 * time.Second, PlayClock: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
