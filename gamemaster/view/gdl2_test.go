@@ -92,12 +92,11 @@ type seatView struct {
 // person plays a seat as a page does, through the viewer's API alone: it
 // follows the seat's events, and at every turn reads the seat and the
 // match's record and chooses one of the moves offered at random. It
-// returns every answer the viewer sent, once the match is over.
-func person(t *testing.T, base, seatPath, src string, seed uint64) []sent {
+// returns every answer the viewer sent, once the match is over, and fails
+// the test when ctx is done first.
+func person(t *testing.T, ctx context.Context, base, seatPath, src string, seed uint64) []sent {
 	t.Helper()
 	id := strings.TrimPrefix(seatPath, "/seat?id=")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/seat/watch?id="+id, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -310,8 +309,19 @@ func TestGDLIISeatShowsOnlyTheView(t *testing.T) {
 			v := serveViewer(t, "127.0.0.1:0", view.Options{Dirs: []string{dir}, Poll: 50 * time.Millisecond})
 			id := c.key + ".ii"
 			_, seat, done := gdlIIMatch(t, v.srv, f, g, id, filepath.Join(dir, id+".json"), c.role, c.n, c.seed, nil)
-			answers := person(t, v.url, seat, view.LiveSource(id), c.seed)
-			rec := <-done
+			// The person gives up when the match fails.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			ended := make(chan *record.Record, 1)
+			go func() {
+				rec := <-done
+				if rec == nil {
+					cancel()
+				}
+				ended <- rec
+			}()
+			answers := person(t, ctx, v.url, seat, view.LiveSource(id), c.seed)
+			rec := <-ended
 			if rec == nil {
 				t.Fatal("the match failed")
 			}
