@@ -3,12 +3,6 @@
 // publishes at each turn the state, the legal moves of its role and the
 // deadline; a user interface (the viewer's seat page, package
 // gamemaster/view) shows them and passes the person's choice to Choose.
-//
-// In a GDL-II match the player, and so the person, knows only its role's
-// moves and percepts: it publishes those, the facts true in every state
-// the role holds possible in place of the state, and the moves legal in
-// every such state (package reasoner/infoset), never the state itself nor
-// another role's moves or percepts.
 // A move not chosen before the play clock runs out is not sent at all, so
 // the game master records a timeout and plays a move for the person, as
 // for any other late player; the seat then shows the move played in the
@@ -17,6 +11,12 @@
 // A person cannot answer at once: a user interface gives the player a seat
 // (Seat) and says when the person's page is open (Attach), and the game
 // master waits for Ready before it starts the clocks.
+//
+// In a GDL-II match the player, and so the person, knows only its role's
+// moves and percepts: it publishes those, the facts true in every state
+// the role holds possible in place of the state, and the moves legal in
+// every such state (package reasoner/infoset), never the state itself nor
+// another role's moves or percepts.
 package human
 
 import (

@@ -177,9 +177,8 @@ function fillRange(vs) {
 
 // genericBoard draws the cells as a grid, the first coordinate across and
 // the second down, and lists the other facts; layoutBoard then labels the
-// rows and columns. A cell without a fact is drawn empty, or with the text
-// unknown when given (a GDL-II seat's board, of what the person knows).
-function genericBoard(facts, domain, unknown) {
+// rows and columns.
+function genericBoard(facts, domain) {
   const box = el("div", {class: "generic-board"});
   let cells = cellRelation(facts);
   const known = domain && domain.cellRelation();
@@ -201,9 +200,8 @@ function genericBoard(facts, domain, unknown) {
       const tr = el("tr");
       for (const x of xs) {
         const v = at.get(x + "\u0000" + y);
-        const td = el("td", {"data-x": x, "data-y": y}, v === undefined ? unknown || "" : v);
-        if (v === undefined && unknown) td.classList.add("unknown");
-        else if (v === undefined || v === "b" || v === "blank" || v === "empty") td.classList.add("blank");
+        const td = el("td", {"data-x": x, "data-y": y}, v === undefined ? "" : v);
+        if (v === undefined || v === "b" || v === "blank" || v === "empty") td.classList.add("blank");
         tr.append(td);
       }
       table.append(tr);
@@ -232,7 +230,7 @@ function render(facts, proc, opts) {
     box = el("div", {class: "xsl-board"});
     box.append(frag);
   } else {
-    box = genericBoard(facts, opts && opts.domain, opts && opts.unknown);
+    box = genericBoard(facts, opts && opts.domain);
   }
   box.boardLayout = layoutBoard(box, facts, Object.assign({labels: !proc}, opts));
   return box;

@@ -269,12 +269,33 @@ function matchLink(t, src) {
   box.replaceChildren(t.status === "over" ? el("a", {href: "/match?src=" + encodeURIComponent(src), target: "_blank"}, "the whole match, now that it is over") : "");
 }
 
+// markUnknown marks, on the board of a GDL-II match, the cells whose
+// content the person does not know: no fact of the state sent names them.
+// It returns how many.
+function markUnknown(t) {
+  if (!layout) return 0;
+  const known = new Set();
+  for (const text of t.state || []) {
+    let f;
+    try { f = parseState("(" + text + ")")[0]; } catch (e) { continue; }
+    if (f.length === 4 && f[0] === layout.rel) known.add(f[1] + "\u0000" + f[2]);
+  }
+  let n = 0;
+  for (const c of layout.cells) {
+    if (known.has(c.x + "\u0000" + c.y)) continue;
+    c.e.classList.add("unknown");
+    if (!c.e.textContent.trim() && !c.e.querySelector("img, svg")) c.e.append("?");
+    n++;
+  }
+  return n;
+}
+
 // knownText says what the board of a GDL-II match shows.
-function knownText(t) {
+function knownText(t, unknown) {
   if (!t.gdlII || !t.state) return "";
   const n = t.possible || 0;
   const states = n === 1 ? "the one state" : t.sampled ? "each of " + n + " states sampled from those" : "each of the " + n + " states";
-  return "You do not see the board: it shows what is true in " + states + " you hold possible after what you were told; ? marks what you do not know.";
+  return "You do not see the board: it shows what is true in " + states + " you hold possible after what you were told" + (unknown ? "; ? marks a cell whose content you do not know." : ".");
 }
 
 function statusText(t) {
@@ -309,10 +330,9 @@ async function update(t) {
     // What a GDL-II move changes is a guess: it does not say which facts
     // are the board's cells.
     for (const e of t.effects || []) domain.addState("(" + e.added.join(" ") + ")", t.gdlII);
-    drawn = drawBoard($("board"), facts, proc, {domain, over: t.status === "over", side: t.side, unknown: t.gdlII ? "?" : ""});
+    drawn = drawBoard($("board"), facts, proc, {domain, over: t.status === "over", side: t.side});
   }
   layout = drawn && drawn.layout;
-  $("known").textContent = knownText(t);
   const lastSeen = t.gdlII && t.history && t.history.length ? t.history[t.history.length - 1] : null;
   $("last").textContent = lastSeen ? "step " + lastSeen.step + ": " + seenText(lastSeen)
     : t.last && t.last.length ? "last move: " + jointText(t, t.last) : "";
@@ -329,6 +349,8 @@ async function update(t) {
   }));
   bindBoard(t, drawn);
   markDecisive(t);
+  // Once the moves are bound: a cell marked unknown looks changed.
+  $("known").textContent = knownText(t, t.gdlII ? markUnknown(t) : 0);
   $("hint").textContent = boardHint();
   $("message").textContent = t.status === "over" ? "" : t.message || "";
 
