@@ -6,6 +6,12 @@
 // (package player/human) a seat: a page where a person sees the board and
 // picks a move before the play clock runs out.
 //
+// A GDL-II match's page shows the true board and, beside it, what each
+// role was told at each step: its own move and its percepts. Its seat
+// shows a person only what their role was told and what follows from it,
+// and while a person plays in it the match's own page and record are held
+// back, until the match ends.
+//
 // Boards are drawn in the browser: with the game's XSL stylesheet, when the
 // game's folder has one (ggp-base's convention: the stylesheet turns an XML
 // document of the state's facts into HTML), and otherwise by a generic
@@ -336,6 +342,29 @@ type matchView struct {
 	Game   *gameInfo      `json:"game,omitempty"`
 	Live   bool           `json:"live"`
 	Error  string         `json:"error,omitempty"`
+	// Hidden is set, with Error and no Record, while a person plays the
+	// GDL-II match in a seat of this viewer (heldBack).
+	Hidden bool `json:"hidden,omitempty"`
+}
+
+// errHeldBack is the error of a GDL-II record held back.
+var errHeldBack = errors.New("a person is playing this GDL-II match on a seat of this viewer, who must not see the state nor the other roles' moves and percepts: it is shown once the match is over")
+
+// heldBack reports whether rec is a GDL-II match under way in which a
+// person plays in a seat of this viewer: its record tells what the
+// person must not know.
+func (s *Server) heldBack(rec *record.Record) bool {
+	if !rec.GDLII || rec.IsCompleted || rec.IsAborted {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.seats {
+		if t, _ := p.Turn(); t.MatchID == rec.MatchID && t.Status != seat.Over {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) matchView(srcText string) (matchView, version) {
@@ -348,6 +377,10 @@ func (s *Server) matchView(srcText string) (matchView, version) {
 	rec, v, err := s.load(src)
 	if err != nil {
 		mv.Error = err.Error()
+		return mv, v
+	}
+	if s.heldBack(rec) {
+		mv.Error, mv.Hidden = errHeldBack.Error(), true
 		return mv, v
 	}
 	c := *rec
@@ -364,6 +397,9 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request) {
 		code := http.StatusUnprocessableEntity
 		if v.notFound {
 			code = http.StatusNotFound
+		}
+		if mv.Hidden {
+			code = http.StatusForbidden
 		}
 		s.logf("view: %s: %s", r.URL, mv.Error)
 		w.Header().Set("Content-Type", "application/json")
@@ -487,13 +523,20 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, idx)
 }
 
+// serveStylesheet sends the stylesheet of a source's game: of a record
+// held back as well, whose seat draws its boards with it.
 func (s *Server) serveStylesheet(w http.ResponseWriter, r *http.Request) {
-	mv, _ := s.matchView(r.URL.Query().Get("src"))
-	if mv.Error != "" {
-		s.httpError(w, r, http.StatusNotFound, errors.New(mv.Error))
+	src, err := parseSource(r.URL.Query().Get("src"))
+	if err != nil {
+		s.httpError(w, r, http.StatusNotFound, err)
 		return
 	}
-	xsl, err := s.games.stylesheet(mv.Record.GameKey, mv.Record.GameRulesheetHash)
+	rec, _, err := s.load(src)
+	if err != nil {
+		s.httpError(w, r, http.StatusNotFound, err)
+		return
+	}
+	xsl, err := s.games.stylesheet(rec.GameKey, rec.GameRulesheetHash)
 	if err != nil {
 		s.httpError(w, r, statusOf(err), err)
 		return
@@ -535,8 +578,11 @@ type seatView struct {
 	// RemainingMs is the time left to move when the view was sent, so
 	// that the page's countdown does not depend on the two clocks agreeing.
 	RemainingMs int64 `json:"remainingMs"`
-	// Source is the live match of the seat, for its stylesheet and record.
-	Source string `json:"source,omitempty"`
+	// Source is the live match of the seat, for its stylesheet and record
+	// (held back in a GDL-II match until it ends); Game says how to draw
+	// its boards.
+	Source string    `json:"source,omitempty"`
+	Game   *gameInfo `json:"game,omitempty"`
 	// AbortReason says why the live match of the seat was aborted, once
 	// it was: interrupted, a player or the rules failed.
 	AbortReason string `json:"abortReason,omitempty"`
@@ -550,13 +596,25 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 	}
 	if t.MatchID != "" {
 		s.mu.Lock()
-		if lm, ok := s.live[t.MatchID]; ok {
-			v.Source = LiveSource(t.MatchID)
-			if lm.rec.IsAborted {
-				v.AbortReason = lm.rec.AbortReason
-			}
+		lm, ok := s.live[t.MatchID]
+		var rec *record.Record
+		if ok {
+			rec = lm.rec
 		}
 		s.mu.Unlock()
+		if rec != nil {
+			v.Source = LiveSource(t.MatchID)
+			v.Game = s.games.info(rec.GameKey, rec.GameRulesheetHash)
+			if rec.IsAborted {
+				v.AbortReason = rec.AbortReason
+			}
+			// A GDL-II role is not told the goals; the match's result is
+			// no secret once it is over.
+			if t.GDLII && t.Status == seat.Over && !t.Aborted && rec.IsCompleted {
+				v.Goals = slices.Clone(rec.GoalValues)
+				v.Outcome = seat.Outcome(v.Goals, t.Roles, slices.Index(t.Roles, t.Role), t.Nature)
+			}
+		}
 	}
 	return v, changed
 }

@@ -11,6 +11,12 @@
 // A person cannot answer at once: a user interface gives the player a seat
 // (Seat) and says when the person's page is open (Attach), and the game
 // master waits for Ready before it starts the clocks.
+//
+// In a GDL-II match the player, and so the person, knows only its role's
+// moves and percepts: it publishes those, the facts true in every state
+// the role holds possible in place of the state, and the moves legal in
+// every such state (package reasoner/infoset), never the state itself nor
+// another role's moves or percepts.
 package human
 
 import (
@@ -18,7 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -59,8 +64,11 @@ type Player struct {
 	changed chan struct{} // closed and replaced at every change
 	turn    Turn
 	// g follows the match, nil when none is under way; its state changes
-	// only in the calls of the game master, which come one at a time.
+	// only in the calls of the game master, which come one at a time. In
+	// a GDL-II match g.State stays the initial state, and rv holds what
+	// the role knows; rv is nil in a GDL match.
 	g      *follow.Game
+	rv     *roleView
 	choice chan reasoner.Move // buffered; set while the person is to move
 	// asked is set while the outcome of a turn where the person was asked
 	// waits for the next joint move: the step, the choice, the timeout.
@@ -188,16 +196,20 @@ func (p *Player) Choose(step int, move string) error {
 	return nil
 }
 
-// Start builds the reasoner for the match and its initial state.
+// Start builds the reasoner for the match and its initial state; in a
+// GDL-II match, the belief of its role as well (startGDLII).
 func (p *Player) Start(ctx context.Context, m *player.Match) error {
 	g, err := follow.Start(ctx, m, p.newReasoner)
 	if err != nil {
 		return fmt.Errorf("human player: %w", err)
 	}
+	if m.GDLII {
+		return p.startGDLII(ctx, m, g)
+	}
 	side := p.side(ctx, g.R, g.State, g.Role)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.g, p.choice, p.asked = g, nil, nil
+	p.g, p.rv, p.choice, p.asked = g, nil, nil, nil
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State), Side: side}
 	})
@@ -272,10 +284,13 @@ func moveStrings(ms []reasoner.Move) []string {
 // advance applies the joint move last to the player's state.
 func (p *Player) advance(ctx context.Context, matchID string, last []reasoner.Move) error {
 	p.mu.Lock()
-	g, cur := p.g, p.turn.MatchID
+	g, rv, cur := p.g, p.rv, p.turn.MatchID
 	p.mu.Unlock()
 	if g == nil || cur != matchID {
 		return fmt.Errorf("human player: match %s was not started", matchID)
+	}
+	if rv != nil {
+		return fmt.Errorf("human player: match %s: a GDL turn in a GDL-II match", matchID)
 	}
 	if last == nil {
 		return nil
@@ -316,6 +331,13 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 	if err != nil {
 		return "", err
 	}
+	return p.ask(ctx, legal, func() []Effect { return p.effects(ctx, r, s, role, legal) })
+}
+
+// ask shows the legal moves and waits for the person's choice until ctx
+// is done; effects tells what each move changes. A single legal move (a
+// noop while another role moves) is played at once.
+func (p *Player) ask(ctx context.Context, legal []reasoner.Move, effects func() []Effect) (reasoner.Move, error) {
 	if len(legal) == 1 {
 		p.mu.Lock()
 		p.asked = &StepRecord{Forced: true}
@@ -326,14 +348,14 @@ func (p *Player) Play(ctx context.Context, matchID string, last []reasoner.Move)
 	if !ok {
 		return "", errors.New("human player: no deadline for the move")
 	}
-	effects := p.effects(ctx, r, s, role, legal)
+	eff := effects()
 	choice := make(chan reasoner.Move, 1)
 	p.mu.Lock()
 	p.choice = choice
 	p.asked = &StepRecord{Asked: true}
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Deadline, t.Message = ToMove, moveStrings(legal), deadline, ""
-		t.Effects = effects
+		t.Effects = eff
 	})
 	p.mu.Unlock()
 	select {
@@ -443,42 +465,10 @@ func (p *Player) Stop(ctx context.Context, matchID string, last []reasoner.Move)
 
 // Outcome says in words how role did with goals: "you won 100–0", "you
 // lost 0–100", "a draw 50–50"; with more than two roles, the goals of the
-// others follow by name: "you won 100 (b 50, c 0)".
+// others follow by name: "you won 100 (b 50, c 0)". It is seat.Outcome of
+// a game without nature.
 func Outcome(goals []int, roles []string, role int) string {
-	if role < 0 || role >= len(goals) {
-		return ""
-	}
-	mine, best, others := goals[role], -1, 0
-	for i, g := range goals {
-		if i != role {
-			best = max(best, g)
-			others++
-		}
-	}
-	var words string
-	switch {
-	case others == 0:
-		words = "you scored"
-	case mine > best:
-		words = "you won"
-	case mine < best:
-		words = "you lost"
-	default:
-		words = "a draw"
-	}
-	if others != 1 {
-		var parts []string
-		for i, g := range goals {
-			if i != role && i < len(roles) {
-				parts = append(parts, fmt.Sprintf("%s %d", roles[i], g))
-			}
-		}
-		if len(parts) == 0 {
-			return fmt.Sprintf("%s %d", words, mine)
-		}
-		return fmt.Sprintf("%s %d (%s)", words, mine, strings.Join(parts, ", "))
-	}
-	return fmt.Sprintf("%s %d–%d", words, mine, best)
+	return seat.Outcome(goals, roles, role, "")
 }
 
 // decisiveFacts returns facts of s that decide its goals by themselves,
@@ -533,7 +523,7 @@ func (p *Player) end(matchID, why string) {
 	if p.turn.MatchID != matchID {
 		return
 	}
-	p.g, p.choice, p.asked = nil, nil, nil
+	p.g, p.rv, p.choice, p.asked = nil, nil, nil, nil
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Effects = Over, nil, nil
 		if why != "" && !t.Aborted {

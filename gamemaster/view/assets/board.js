@@ -115,11 +115,13 @@ function el(tag, attrs, ...children) {
 // first state given, the match's initial state, as first.
 class Domain {
   constructor() { this.rels = new Map(); this.cells = new Map(); this.first = null; }
-  addFacts(facts) {
-    if (!this.first) this.first = facts;
+  // addFacts adds the values of facts; unless valuesOnly is set, they are
+  // a state, and count for which relation holds the cells.
+  addFacts(facts, valuesOnly) {
+    if (!valuesOnly && !this.first) this.first = facts;
     // Which relation holds the cells, counted over the states seen: a
     // state with one piece left, or none, is drawn on the same grid.
-    const c = cellRelation(facts);
+    const c = !valuesOnly && cellRelation(facts);
     if (c) this.cells.set(c.rel, (this.cells.get(c.rel) || 0) + 1);
     for (const f of facts) {
       if (f.length !== 4) continue;
@@ -130,8 +132,8 @@ class Domain {
       d[2] = Math.max(d[2], f[3].length);
     }
   }
-  addState(text) {
-    try { this.addFacts(parseState(text)); } catch (e) { /* shown when drawn */ }
+  addState(text, valuesOnly) {
+    try { this.addFacts(parseState(text), valuesOnly); } catch (e) { /* shown when drawn */ }
   }
   // values returns the sorted values of coordinate i (0 or 1) of rel,
   // with those of the state drawn, filling the gaps of a run of numbers

@@ -1,5 +1,6 @@
 // The match page: the board of each state, a slider, the moves, clocks and
-// goals; it follows the record as it changes.
+// goals; it follows the record as it changes. Of a GDL-II match it shows
+// as well what each role saw at each step: its own move and its percepts.
 "use strict";
 
 const src = new URLSearchParams(location.search).get("src") || "";
@@ -39,6 +40,7 @@ function renderStep() {
     rec.moves[step - 1].forEach((m, i) => {
       const li = el("li", {}, (rec.roles ? rec.roles[i] : "role " + (i + 1)) + ": ", el("span", {class: "code move"}, m));
       if (errs[i]) li.append(" ", el("span", {class: "err code"}, errs[i]));
+      if (rec.gdlII && rec.roles && rec.roles[i] !== rec.nature) li.append(" · sees ", perceptsOf(rec, step - 1, i));
       ul.append(li);
     });
     info.append(el("div", {}, "step " + step + " (" + fmtDuration(t) + "): joint move"), ul);
@@ -50,9 +52,38 @@ function renderStep() {
   if (step === n && rec.isCompleted) {
     info.append(el("div", {class: "goals"}, "goals: " + rec.goalValues.map((g, i) => (rec.roles ? rec.roles[i] : i) + " " + g).join(", ")));
   }
-  for (const tr of $("moves").querySelectorAll("tr.step")) {
+  for (const tr of document.querySelectorAll("#moves tr.step, #seen tr.step")) {
     tr.classList.toggle("current", Number(tr.dataset.step) === step);
   }
+}
+
+// perceptsOf returns the percepts of role i at step k (0 for the first
+// joint move) of a GDL-II record, as an element: "nothing" when none.
+function perceptsOf(rec, k, i) {
+  const ps = ((rec.percepts || [])[k] || [])[i] || [];
+  if (!ps.length) return el("span", {class: "note percepts"}, "nothing");
+  const span = el("span", {class: "percepts"});
+  ps.forEach((p, j) => span.append(j ? " " : "", el("span", {class: "code percept"}, p)));
+  return span;
+}
+
+// renderSeen shows, for a GDL-II match, what each role (but nature) saw
+// at each step: its own move and its percepts, all it is told.
+function renderSeen(rec, roles) {
+  const box = $("seenBox");
+  box.hidden = !rec.gdlII;
+  if (!rec.gdlII) return;
+  const seers = roles.map((r, i) => i).filter(i => roles[i] !== rec.nature);
+  const table = $("seen");
+  table.replaceChildren(el("tr", {}, el("th", {}, "step"), ...seers.map(i => el("th", {"data-role": roles[i]}, roles[i]))));
+  rec.moves.forEach((joint, k) => {
+    const tr = el("tr", {class: "step", "data-step": k + 1}, el("td", {}, String(k + 1)));
+    for (const i of seers) {
+      tr.append(el("td", {"data-role": roles[i]}, el("div", {class: "code move"}, joint[i]), perceptsOf(rec, k, i)));
+    }
+    tr.addEventListener("click", () => { step = k + 1; renderStep(); });
+    table.append(tr);
+  });
 }
 
 function renderMatch() {
@@ -101,6 +132,7 @@ function renderMatch() {
     tr.addEventListener("click", () => { step = i; renderStep(); });
     moves.append(tr);
   });
+  renderSeen(rec, roles);
   const note = [];
   if (view.game && view.game.error) note.push("stylesheet: " + view.game.error);
   if (styleError) note.push("stylesheet: " + styleError);

@@ -5,6 +5,12 @@
 // or with its button, before the countdown ends. A click that plays no
 // move is answered with the reason. The page says what happened at every
 // step, and when the match or the connection to the viewer is lost.
+//
+// In a GDL-II match the page knows only what the person's role was told:
+// its own moves and percepts, step by step, the facts true in every state
+// it holds possible (drawn as the board, "?" where a cell is not known)
+// and the moves legal in all of them. It does not read the match's record,
+// which the viewer holds back until the match is over.
 "use strict";
 
 const id = new URLSearchParams(location.search).get("id") || "";
@@ -72,16 +78,25 @@ function jointText(t, moves) {
   return parts.length ? parts.join(", ") : "no one moved";
 }
 
+// seenText writes what the person's role was told of a step of a GDL-II
+// match: its move and its percepts.
+function seenText(h) {
+  const ps = h.percepts || [];
+  return "you: " + moveText(h.move) + " · saw " + (ps.length ? ps.join(" ") : "nothing");
+}
+
 function historyItem(t, h) {
   const me = (t.roles || []).indexOf(t.role);
-  const li = el("li", {"data-step": h.step}, el("span", {class: "step-no"}, h.step + "."), " " + jointText(t, h.moves));
+  const mine = t.gdlII ? h.move : h.moves[me];
+  const li = el("li", {"data-step": h.step}, el("span", {class: "step-no"}, h.step + "."), " " + (t.gdlII ? seenText(h) : jointText(t, h.moves)));
+  if (t.gdlII) li.setAttribute("data-percepts", JSON.stringify(h.percepts || []));
   if (h.timedOut) {
     li.classList.add("timeout");
-    li.append(el("div", {class: "err"}, "no move chosen in time: the game master played " + moveText(h.moves[me]) + " in your place"));
-  } else if (h.asked && h.chosen && h.chosen !== h.moves[me]) {
+    li.append(el("div", {class: "err"}, "no move chosen in time: the game master played " + moveText(mine) + " in your place"));
+  } else if (h.asked && h.chosen && h.chosen !== mine) {
     li.classList.add("timeout");
-    li.append(el("div", {class: "err"}, "you chose " + moveText(h.chosen) + " too late: the game master played " + moveText(h.moves[me])));
-  } else if (h.forced && h.moves[me] !== "noop") {
+    li.append(el("div", {class: "err"}, "you chose " + moveText(h.chosen) + " too late: the game master played " + moveText(mine)));
+  } else if (h.forced && mine !== "noop") {
     li.classList.add("forced");
     li.append(el("div", {class: "note"}, "played for you: your only legal move"));
   }
@@ -187,11 +202,30 @@ function bindBoard(t, drawn) {
     }
   }
   for (const [e, ms] of cellMoves) clickMoves.set(e, ms);
+  if (t.gdlII) namedCells(t);
   for (const [e, ms] of clickMoves) {
     e.classList.add("movable");
     if (ms.size === 1) e.setAttribute("data-move", [...ms][0]);
     e.addEventListener("mouseenter", () => highlight(new Set([...ms].filter(m => !candidates || candidates.has(m))), "hover"));
     e.addEventListener("mouseleave", () => highlight(null, "hover"));
+  }
+}
+
+// namedCells binds, in a GDL-II match, a move that changes no cell the
+// person can tell (it may fail: the cell may be taken) to the one cell
+// whose coordinates it names, in order, as (mark 2 3) names the cell 2 3.
+function namedCells(t) {
+  if (!layout) return;
+  const bound = new Set();
+  for (const ms of clickMoves.values()) for (const m of ms) bound.add(m);
+  for (const m of t.legal) {
+    if (bound.has(m)) continue;
+    let words;
+    try { words = [parseKIF(m)].flat(Infinity); } catch (e) { continue; }
+    const named = layout.cells.filter(c => words.some((w, i) => w === c.x && words[i + 1] === c.y));
+    if (named.length !== 1 || clickMoves.has(named[0].e)) continue;
+    clickMoves.set(named[0].e, new Set([m]));
+    cellMoves.set(named[0].e, new Set([m]));
   }
 }
 
@@ -213,17 +247,55 @@ function markDecisive(t) {
   for (const [c] of cells) c.e.classList.add("decisive");
 }
 
-async function loadMatch(src) {
+async function loadMatch(src, t) {
   procFor = src;
   proc = null;
   styleError = "";
   domain = new Domain();
-  const info = await fetchJSON("/api/record?src=" + encodeURIComponent(src));
+  // Of a GDL-II match, the page draws only the facts the seat sends.
+  const info = t.gdlII ? {game: t.game} : await fetchJSON("/api/record?src=" + encodeURIComponent(src));
   if (info.record) for (const st of info.record.states) domain.addState(st);
   if (info.game && info.game.stylesheet) {
     try { proc = await loadStylesheet(src); } catch (e) { styleError = e.message; }
   }
-  $("matchLink").replaceChildren(el("a", {href: "/match?src=" + encodeURIComponent(src), target: "_blank"}, "the match so far"));
+}
+
+// matchLink links the match's page: of a GDL-II match only once it is
+// over, since it shows what the person must not see.
+function matchLink(t, src) {
+  const box = $("matchLink");
+  if (!src) { box.replaceChildren(); return; }
+  if (!t.gdlII) { box.replaceChildren(el("a", {href: "/match?src=" + encodeURIComponent(src), target: "_blank"}, "the match so far")); return; }
+  box.replaceChildren(t.status === "over" ? el("a", {href: "/match?src=" + encodeURIComponent(src), target: "_blank"}, "the whole match, now that it is over") : "");
+}
+
+// markUnknown marks, on the board of a GDL-II match, the cells whose
+// content the person does not know: no fact of the state sent names them.
+// It returns how many.
+function markUnknown(t) {
+  if (!layout) return 0;
+  const known = new Set();
+  for (const text of t.state || []) {
+    let f;
+    try { f = parseState("(" + text + ")")[0]; } catch (e) { continue; }
+    if (f.length === 4 && f[0] === layout.rel) known.add(f[1] + "\u0000" + f[2]);
+  }
+  let n = 0;
+  for (const c of layout.cells) {
+    if (known.has(c.x + "\u0000" + c.y)) continue;
+    c.e.classList.add("unknown");
+    if (!c.e.textContent.trim() && !c.e.querySelector("img, svg")) c.e.append("?");
+    n++;
+  }
+  return n;
+}
+
+// knownText says what the board of a GDL-II match shows.
+function knownText(t, unknown) {
+  if (!t.gdlII || !t.state) return "";
+  const n = t.possible || 0;
+  const states = n === 1 ? "the one state" : t.sampled ? "each of " + n + " states sampled from those" : "each of the " + n + " states";
+  return "You do not see the board: it shows what is true in " + states + " you hold possible after what you were told" + (unknown ? "; ? marks a cell whose content you do not know." : ".");
 }
 
 function statusText(t) {
@@ -237,7 +309,8 @@ async function update(t) {
   abortReason = t.abortReason || "";
   if (t.status === "to-move") deadline = Date.now() + t.remainingMs;
   const src = t.source || "";
-  if (src && procFor !== src) await loadMatch(src);
+  if (src && procFor !== src) await loadMatch(src, t);
+  matchLink(t, src);
   if (t.matchId !== domainFor) { domainFor = t.matchId; if (!src) domain = new Domain(); }
   $("errors").replaceChildren(styleError ? el("div", {class: "error-box"}, "the game's stylesheet failed: " + styleError) : "");
   $("title").textContent = t.name + (t.role ? " as " + t.role : "") + (t.matchId ? " · " + t.matchId : "");
@@ -254,11 +327,15 @@ async function update(t) {
   if (t.state) {
     const facts = "(" + t.state.join(" ") + ")";
     domain.addState(facts);
-    for (const e of t.effects || []) domain.addState("(" + e.added.join(" ") + ")");
+    // What a GDL-II move changes is a guess: it does not say which facts
+    // are the board's cells.
+    for (const e of t.effects || []) domain.addState("(" + e.added.join(" ") + ")", t.gdlII);
     drawn = drawBoard($("board"), facts, proc, {domain, over: t.status === "over", side: t.side});
   }
   layout = drawn && drawn.layout;
-  $("last").textContent = t.last && t.last.length ? "last move: " + jointText(t, t.last) : "";
+  const lastSeen = t.gdlII && t.history && t.history.length ? t.history[t.history.length - 1] : null;
+  $("last").textContent = lastSeen ? "step " + lastSeen.step + ": " + seenText(lastSeen)
+    : t.last && t.last.length ? "last move: " + jointText(t, t.last) : "";
   $("turn").textContent = t.status === "to-move" ? "Step " + (t.step + 1) + ": choose a move for " + t.role
     : t.status === "waiting" ? "Waiting for a match: the clock starts once this page is open."
     : t.status === "others" ? (t.chosen ? "You chose " + moveText(t.chosen) + "; waiting for the others." : "Waiting for the others.") : "";
@@ -272,6 +349,8 @@ async function update(t) {
   }));
   bindBoard(t, drawn);
   markDecisive(t);
+  // Once the moves are bound: a cell marked unknown looks changed.
+  $("known").textContent = knownText(t, t.gdlII ? markUnknown(t) : 0);
   $("hint").textContent = boardHint();
   $("message").textContent = t.status === "over" ? "" : t.message || "";
 
@@ -285,7 +364,7 @@ async function update(t) {
       if (abortReason) parts.push(el("div", {class: "note"}, "game master: " + abortReason));
     } else {
       if (t.outcome) parts.push(el("div", {class: "result"}, t.outcome.charAt(0).toUpperCase() + t.outcome.slice(1)));
-      if (t.goals) parts.push(el("div", {class: "goals"}, "goals: " + t.goals.map((g, i) => roleName(t, i) + (roleName(t, i) === t.role ? " (you)" : "") + " " + g).join(", ")));
+      if (t.goals) parts.push(el("div", {class: "goals"}, "goals: " + t.goals.map((g, i) => [roleName(t, i), g]).filter(([r]) => r !== t.nature).map(([r, g]) => r + (r === t.role ? " (you)" : "") + " " + g).join(", ")));
       if (t.message) parts.push(el("div", {class: "err"}, t.message));
     }
     if (!parts.length) parts.push(el("div", {}, "The match is over."));

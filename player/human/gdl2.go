@@ -1,0 +1,436 @@
+package human
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
+)
+
+// In a GDL-II match the player is told of each step only its role's move
+// and percepts (player.Turn), and so is the person: the seat shows them
+// step by step, and in place of the state the facts true in every state
+// the role holds possible (infoset.Belief), with the moves legal in every
+// such state. Nothing the seat shows is read from the true state, which
+// the player never has.
+
+var _ player.GDLIIPlayer = (*Player)(nil)
+
+// roleView is what the player knows of a GDL-II match: its role's view,
+// and the belief built from it.
+type roleView struct {
+	belief *infoset.Belief
+	opts   infoset.Options
+	// view is every step the role was told, from which the belief is
+	// built again when an update fails.
+	view infoset.View
+	// lost says why the belief could not follow view: no state is then
+	// known to be possible, and no move to be legal.
+	lost error
+}
+
+// beliefJoints is the joint moves the belief examines from one state:
+// nature's deals are many, and one percept (the hand dealt) keeps one of
+// them, which a smaller random selection rarely holds. beliefSamples is
+// the hypotheses a sampled belief holds: the more, the fewer facts the
+// board takes as known that some state held possible lacks. beliefTries
+// is how often a step is tried in the belief while its search runs out of
+// work; retryWork and retryTime then bound the work and the time of a
+// belief built again from the whole view: hypotheses that fit a step late
+// in the match can be rare among those the sample drew.
+const (
+	beliefJoints  = 1 << 14
+	beliefSamples = 64
+	beliefTries   = 3
+	retryWork     = 1 << 18
+	retryTime     = 3 * time.Second
+)
+
+// startGDLII starts a GDL-II match: the belief of the role holds the
+// initial state alone.
+func (p *Player) startGDLII(ctx context.Context, m *player.Match, g *follow.Game) error {
+	opts := infoset.Options{MaxJoints: beliefJoints, Samples: beliefSamples, Rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
+	view := infoset.View{Role: g.Role}
+	b, err := infoset.New(ctx, g.R, view, opts)
+	if err != nil {
+		return fmt.Errorf("human player: match %s: %w", m.ID, err)
+	}
+	states := b.States()
+	known := knownFacts(states)
+	var side []string
+	if legal := legalIn(ctx, g.R, states[0], g.Role); len(legal) > 1 {
+		side = sideOf(p.viewEffects(ctx, g.R, states, known, g.Role, legal))
+	}
+	nature := ""
+	if i := reasoner.NatureIndex(g.Roles); i >= 0 {
+		nature = g.Roles[i]
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.g, p.rv, p.choice, p.asked = g, &roleView{belief: b, opts: opts, view: view}, nil, nil
+	p.update(func(t *Turn) {
+		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others,
+			State: factText(known), Side: side, GDLII: true, Nature: nature, Possible: len(states)}
+	})
+	return nil
+}
+
+// legalIn returns the legal moves of role in s, or none when they cannot
+// be computed.
+func legalIn(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, role int) []reasoner.Move {
+	ms, err := r.Legal(ctx, s, role)
+	if err != nil {
+		return nil
+	}
+	return ms
+}
+
+// sideOf returns the facts that the moves of effects add or remove: the
+// role's side of the board, when its first moves are its first choice.
+// (In a GDL-II match the side is not looked for further on, along moves
+// the role cannot know.)
+func sideOf(effects []Effect) []string {
+	var out []string
+	for _, e := range effects {
+		for _, f := range slices.Concat(e.Added, e.Removed) {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// PlayTurn follows the step t tells of, shows the person what the role
+// knows and the moves legal in every state it holds possible, and waits
+// for the person's choice until ctx is done. When there is one such move
+// it is played at once; when there is none, PlayTurn fails, and the game
+// master plays a move in the person's place.
+func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (reasoner.Move, error) {
+	if err := p.followTurn(ctx, matchID, t, false); err != nil {
+		return "", err
+	}
+	p.mu.Lock()
+	g, rv := p.g, p.rv
+	p.mu.Unlock()
+	legal, err := []reasoner.Move(nil), rv.lost
+	if err == nil {
+		legal, err = rv.belief.SureLegal(ctx)
+	}
+	if err == nil && len(legal) == 0 {
+		err = errors.New("no move is legal in every state the role holds possible")
+	}
+	if err != nil {
+		p.mu.Lock()
+		p.update(func(t *Turn) {
+			t.Message = fmt.Sprintf("step %d: %v; the game master plays a move in your place", t.Step+1, err)
+		})
+		p.mu.Unlock()
+		return "", fmt.Errorf("human player: match %s: turn %d: %w", matchID, t.Number, err)
+	}
+	return p.ask(ctx, legal, func() []Effect {
+		states := rv.held(ctx, g.R, false)
+		return p.viewEffects(ctx, g.R, states, knownFacts(states), g.Role, legal)
+	})
+}
+
+// StopTurn follows the last step and ends the match. The seat shows the
+// facts true in every final state the role holds possible; the goals are
+// not told to a GDL-II role (see seat.Turn).
+func (p *Player) StopTurn(ctx context.Context, matchID string, t player.Turn) error {
+	err := p.followTurn(ctx, matchID, t, true)
+	p.end(matchID, "")
+	return err
+}
+
+// followTurn takes the step t tells of into the role's view and belief
+// and shows it: none on the first turn, and none again for a turn already
+// followed. A turn that skips a step is an error: what was missed is not
+// known. over says that the match has ended: the states held possible are
+// then the terminal ones. When the belief cannot follow the step, the step
+// is shown all the same, with the board of the step before, and rv.lost
+// says why.
+func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, over bool) error {
+	p.mu.Lock()
+	g, rv, cur, step := p.g, p.rv, p.turn.MatchID, p.turn.Step
+	p.mu.Unlock()
+	switch {
+	case g == nil || cur != matchID:
+		return fmt.Errorf("human player: match %s was not started", matchID)
+	case rv == nil:
+		return fmt.Errorf("human player: match %s: a GDL-II turn in a match started as GDL", matchID)
+	case t.Number < 0 || t.Number > step+1:
+		return fmt.Errorf("human player: match %s: turn %d after turn %d: the steps between are not known", matchID, t.Number, step)
+	case t.Number <= step:
+		return nil
+	}
+	st := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
+	rv.view.Steps = append(rv.view.Steps, st)
+	lost := rv.lost
+	if lost == nil {
+		// A search that ran out of work may find states with other
+		// random choices and a fresh budget.
+		for range beliefTries {
+			if lost = rv.belief.Update(ctx, st); !errors.Is(lost, infoset.ErrLimit) || ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	if lost != nil {
+		// A sample can miss the states a step leads to: draw it again
+		// from the whole view, with more work.
+		opts := rv.opts
+		opts.MaxWork = retryWork
+		rctx, cancel := context.WithTimeout(ctx, retryTime)
+		b, err := infoset.New(rctx, g.R, rv.view, opts)
+		cancel()
+		if err == nil {
+			rv.belief, lost = b, nil
+		}
+	}
+	rv.lost = lost
+	var states []*reasoner.State
+	var known []string
+	if lost == nil {
+		states = rv.held(ctx, g.R, over)
+		known = factText(knownFacts(states))
+	}
+	rec := StepRecord{Move: string(t.Move), Percepts: perceptText(t.Percepts)}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.asked != nil {
+		rec.Asked, rec.Chosen, rec.TimedOut, rec.Forced = p.asked.Asked, p.asked.Chosen, p.asked.TimedOut, p.asked.Forced
+		p.asked = nil
+	}
+	p.update(func(tu *Turn) {
+		tu.Step = t.Number
+		rec.Step = t.Number
+		tu.Chosen = ""
+		tu.History = append(tu.History, rec)
+		if lost != nil {
+			// The board stays what the role knew before.
+			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out (%v): the board is that of an earlier step", t.Number, lost)
+			return
+		}
+		tu.State, tu.Possible, tu.Sampled = known, len(states), !rv.belief.Complete()
+	})
+	return nil
+}
+
+// held returns the states the role holds possible: those of its belief in
+// which the match goes on, or when over is set those in which it has
+// ended, as a turn, or the end, tells the role. A sample is not narrowed
+// so: the few hypotheses left would be taken for knowledge.
+func (rv *roleView) held(ctx context.Context, r reasoner.Reasoner, over bool) []*reasoner.State {
+	states := rv.belief.States()
+	if !rv.belief.Complete() {
+		return states
+	}
+	var out []*reasoner.State
+	for _, s := range states {
+		end, err := r.Terminal(ctx, s)
+		if err != nil {
+			return states
+		}
+		if end == over {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return states
+	}
+	return out
+}
+
+// knownFacts returns the facts true in every state of states, sorted
+// (as a state's facts are).
+func knownFacts(states []*reasoner.State) []reasoner.Fact {
+	if len(states) == 0 {
+		return nil
+	}
+	known := slices.Clone(states[0].Facts())
+	for _, s := range states[1:] {
+		facts := s.Facts()
+		known = slices.DeleteFunc(known, func(f reasoner.Fact) bool {
+			_, ok := slices.BinarySearch(facts, f)
+			return !ok
+		})
+	}
+	return known
+}
+
+func factText(facts []reasoner.Fact) []string {
+	out := make([]string, len(facts))
+	for i, f := range facts {
+		out[i] = string(f)
+	}
+	return out
+}
+
+func perceptText(ps []reasoner.Percept) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// viewStates bounds the states held possible, and viewTrials the joint
+// moves of the other roles in each, over which viewEffects finds what a
+// move changes.
+const (
+	viewStates = 8
+	viewTrials = 8
+)
+
+// viewEffects returns what each of the moves of role changes as far as
+// the role can tell, within effectsTime. It plays every move in trials,
+// each a state of states (at most viewStates, spread over them) and a
+// joint move of the other roles there (at most viewTrials, spread over
+// each role's legal moves). A fact that a move adds or removes in a trial
+// is the move's own when at most half of the moves change it there: the
+// others' moves, or a step counter, change it whatever the move. A move's
+// effect is its own facts in more than half of the trials, but only those
+// the role knows the truth of: it removes facts of known, and adds facts
+// false in every state of states. So nothing of it is read from the true
+// state, which the player never has, nor names a fact whose truth the role
+// does not know. When the time runs out it returns what the trials played
+// so far found; a move no trial played changes nothing it can tell.
+func (p *Player) viewEffects(ctx context.Context, r reasoner.Reasoner, states []*reasoner.State, known []reasoner.Fact, role int, moves []reasoner.Move) []Effect {
+	ctx, cancel := context.WithTimeout(ctx, effectsTime)
+	defer cancel()
+	moves = moves[:min(len(moves), maxEffects)]
+	// The facts true in some state but not in all: their truth is not
+	// known.
+	unsure := map[reasoner.Fact]bool{}
+	for _, s := range states {
+		for _, f := range s.Facts() {
+			if _, ok := slices.BinarySearch(known, f); !ok {
+				unsure[f] = true
+			}
+		}
+	}
+	// How many trials each move was played in, and made each fact its
+	// own in.
+	added := make([]map[reasoner.Fact]int, len(moves))
+	removed := make([]map[reasoner.Fact]int, len(moves))
+	for i := range moves {
+		added[i], removed[i] = map[reasoner.Fact]int{}, map[reasoner.Fact]int{}
+	}
+	played := make([]int, len(moves))
+	nroles := len(r.Roles())
+	n := min(len(states), viewStates)
+trials:
+	for k := range n {
+		s := states[k*len(states)/n]
+		for _, joint := range otherJoints(ctx, r, s, role, nroles) {
+			// The facts each move adds and removes, and how many moves
+			// change each.
+			done := make([]bool, len(moves))
+			plus := make([][]reasoner.Fact, len(moves))
+			minus := make([][]reasoner.Fact, len(moves))
+			changes := map[string]int{}
+			cur := s.Facts()
+			for i, m := range moves {
+				joint[role] = m
+				next, err := r.Next(ctx, s, joint)
+				if err != nil {
+					if ctx.Err() != nil {
+						break trials
+					}
+					continue
+				}
+				done[i] = true
+				nf := next.Facts()
+				for _, f := range nf {
+					if _, ok := slices.BinarySearch(cur, f); !ok {
+						plus[i] = append(plus[i], f)
+						changes["+"+string(f)]++
+					}
+				}
+				for _, f := range cur {
+					if _, ok := slices.BinarySearch(nf, f); !ok {
+						minus[i] = append(minus[i], f)
+						changes["-"+string(f)]++
+					}
+				}
+			}
+			own := func(sign string, f reasoner.Fact) bool {
+				return 2*changes[sign+string(f)] <= len(moves) || len(moves) == 1
+			}
+			for i := range moves {
+				if !done[i] {
+					continue
+				}
+				played[i]++
+				for _, f := range plus[i] {
+					if own("+", f) && !unsure[f] {
+						if _, ok := slices.BinarySearch(known, f); !ok {
+							added[i][f]++
+						}
+					}
+				}
+				for _, f := range minus[i] {
+					if _, ok := slices.BinarySearch(known, f); ok && own("-", f) {
+						removed[i][f]++
+					}
+				}
+			}
+		}
+	}
+	out := make([]Effect, len(moves))
+	for i, m := range moves {
+		out[i] = Effect{Move: string(m), Added: mostOf(added[i], played[i]), Removed: mostOf(removed[i], played[i])}
+	}
+	return out
+}
+
+// otherJoints returns joint moves of the roles other than role in s, at
+// most viewTrials, spread over each role's legal moves; role's place is
+// left for its move. None when a role has no legal move.
+func otherJoints(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, role, nroles int) [][]reasoner.Move {
+	legal := make([][]reasoner.Move, nroles)
+	n := 1
+	for i := range legal {
+		if i == role {
+			continue
+		}
+		ms, err := r.Legal(ctx, s, i)
+		if err != nil || len(ms) == 0 {
+			return nil
+		}
+		legal[i] = ms
+		n = max(n, len(ms))
+	}
+	n = min(n, viewTrials)
+	out := make([][]reasoner.Move, n)
+	for j := range out {
+		out[j] = make([]reasoner.Move, nroles)
+		for i, ms := range legal {
+			if i != role {
+				out[j][i] = ms[j*len(ms)/n]
+			}
+		}
+	}
+	return out
+}
+
+// mostOf returns the facts counted in more than half of n trials, sorted.
+func mostOf(count map[reasoner.Fact]int, n int) []string {
+	out := []string{}
+	for f, c := range count {
+		if 2*c > n {
+			out = append(out, string(f))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
