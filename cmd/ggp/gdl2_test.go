@@ -55,3 +55,33 @@ func TestMatchAndReplayGDLII(t *testing.T) {
 		t.Errorf("ggp replay of a changed percept: exit %d\n%s", code, out)
 	}
 }
+
+// TestMatchSeedPlaysAgain plays matches of in-process random players with
+// one seed and then another: the seed decides the whole match, nature's
+// moves and the players' choices, in a GDL-II and a GDL game.
+func TestMatchSeedPlaysAgain(t *testing.T) {
+	for _, tt := range []struct{ game, players string }{
+		{"kriegTicTacToe", "random,random"},
+		{"connectFour", "random,random"},
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			steps := func(seed string) string {
+				code, out, errOut := runCommand(t, "match", tt.game, "--players", tt.players, "--seed", seed, "--id", "m.1", "--playclock", "5")
+				if code != 0 {
+					t.Fatalf("seed %s: exit %d\n%s\n%s", seed, code, out, errOut)
+				}
+				if !strings.Contains(out, "seed: "+seed+" ") {
+					t.Errorf("seed %s not printed:\n%s", seed, out)
+				}
+				return out
+			}
+			first, again, other := steps("11"), steps("11"), steps("12")
+			if first != again {
+				t.Errorf("seed 11 played two matches:\n%s\n%s", first, again)
+			}
+			if first == other {
+				t.Errorf("seeds 11 and 12 played the same match:\n%s", first)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
 	quiet := flags.Bool("q", false, "print the result only, not every step")
 	verbose := flags.Bool("v", false, "print the details of every error of a player, and in a GDL-II game each role's percepts at every step")
-	seed := flags.Uint64("seed", 0, "seed of nature's moves in a GDL-II game, as the record gives it, to play its chance moves again (default: a random seed)")
+	seed := flags.Uint64("seed", 0, "seed of nature's moves in a GDL-II game and of the random choices of in-process players, as the match printed it, to play it again (default: a random seed)")
 	viewFlags := addViewFlags(flags)
 	args, err := parseFlags(flags, args)
 	if err != nil {
@@ -72,11 +73,16 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	// One seed plays the match again: nature's moves and the random
+	// choices of the in-process players, each seat's drawn from it.
+	if *seed == 0 {
+		*seed = rand.Uint64()
+	}
 	seats := make([]player.Player, len(specs))
 	playClocks := make([]time.Duration, len(specs))
 	var humans []seat.Player
 	for i, s := range specs {
-		if seats[i], err = players.New(s, ref.NewReasoner); err != nil {
+		if seats[i], err = players.NewSeeded(s, ref.NewReasoner, *seed^uint64(i+1)*0x9e3779b97f4a7c15); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		if h, ok := seats[i].(seat.Player); ok {
@@ -142,9 +148,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	matchPrintGoals(env.stdout, rec)
-	if rec.GDLII && rec.Nature != "" {
-		fmt.Fprintf(env.stdout, "seed: %d (--seed plays nature's moves again)\n", rec.Seed)
-	}
+	fmt.Fprintf(env.stdout, "seed: %d (--seed plays nature's moves and the random and legal players' choices again)\n", *seed)
 	if m.Record != "" {
 		fmt.Fprintf(env.stdout, "record: %s\n", m.Record)
 	}

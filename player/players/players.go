@@ -26,11 +26,18 @@ const Human = human.Kind
 // seat.Player (the caller gives it a seat in a user interface); or the address of a remote player
 // as host:port or an http or https URL.
 func New(spec string, newReasoner reasoner.Factory) (player.Player, error) {
+	return NewSeeded(spec, newReasoner, 0)
+}
+
+// NewSeeded is New with the seed of an in-process player's random
+// choices (local.Options.Seed; 0 picks one): the same seed gives the
+// random and legal players the same choices in the same match.
+func NewSeeded(spec string, newReasoner reasoner.Factory, seed uint64) (player.Player, error) {
 	if spec == Human {
 		return human.New("", newReasoner), nil
 	}
 	if local.IsSpec(spec) {
-		return local.New(spec, local.Options{NewReasoner: newReasoner})
+		return local.New(spec, local.Options{NewReasoner: newReasoner, Seed: seed})
 	}
 	if strings.Contains(spec, ":") {
 		return remote.New(spec)
