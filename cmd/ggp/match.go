@@ -148,7 +148,9 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	matchPrintGoals(env.stdout, rec)
-	fmt.Fprintf(env.stdout, "seed: %d (--seed plays nature's moves and the random and legal players' choices again)\n", *seed)
+	if !*quiet || rec.GDLII {
+		fmt.Fprintf(env.stdout, "seed: %d (--seed plays nature's moves and the random and legal players' choices again)\n", *seed)
+	}
 	if m.Record != "" {
 		fmt.Fprintf(env.stdout, "record: %s\n", m.Record)
 	}
