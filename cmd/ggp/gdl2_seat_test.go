@@ -66,39 +66,7 @@ func TestPersonPlaysKriegTTT(t *testing.T) {
 		)
 		clicks++
 	}
-	var outcome, history string
-	browsertest.Run(t, ctx, 10*time.Second,
-		chromedp.Poll(`document.body.dataset.status === 'over' && !document.getElementById('outcome').hidden`, nil, chromedp.WithPollingTimeout(10*time.Second)),
-		chromedp.Text(`#outcome`, &outcome),
-		chromedp.Text(`#history`, &history),
-	)
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("ggp match: exit %d\n%s", c, out)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("ggp match did not end\n%s", out)
-	}
-	text := out.String()
-	goals := regexp.MustCompile(`goals: xplayer \(human\) (\d+), oplayer \(random\) (\d+)`).FindStringSubmatch(text)
-	if goals == nil {
-		t.Fatalf("no goals printed:\n%s", text)
-	}
-	var words string
-	switch x, o := goals[1], goals[2]; {
-	case x == o:
-		words = "A draw " + x + "–" + o
-	case len(x) > len(o) || len(x) == len(o) && x > o:
-		words = "You won " + x + "–" + o
-	default:
-		words = "You lost " + x + "–" + o
-	}
-	for _, want := range []string{words, "goals: xplayer (you) " + goals[1] + ", oplayer " + goals[2]} {
-		if !strings.Contains(outcome, want) {
-			t.Errorf("the end page says %q, want %q", outcome, want)
-		}
-	}
+	text, history := seatMatchEnd(t, ctx, out, code, "random")
 	// The history: the person's move and what it saw at every step.
 	steps := regexp.MustCompile(`(?m)^step (\d+): xplayer (\(mark \d \d\))`).FindAllStringSubmatch(text, -1)
 	if clicks == 0 || len(steps) < clicks {

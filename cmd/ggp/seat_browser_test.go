@@ -42,6 +42,47 @@ func startCommand(t *testing.T, args ...string) (*syncBuffer, string, context.Ca
 	return nil, "", nil, nil
 }
 
+// seatMatchEnd waits for the end page of the seat of xplayer and for the
+// command, which out and code are of, to end, and checks that the page
+// gives the result and every role's goal as the command printed them,
+// against the opponent named. It returns what the command printed and the
+// history of the page.
+func seatMatchEnd(t *testing.T, ctx context.Context, out *syncBuffer, code <-chan int, opponent string) (text, history string) {
+	t.Helper()
+	var outcome string
+	browsertest.Run(t, ctx, 10*time.Second,
+		chromedp.Poll(`document.body.dataset.status === 'over' && !document.getElementById('outcome').hidden`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+		chromedp.Text(`#outcome`, &outcome),
+		chromedp.Text(`#history`, &history),
+	)
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("ggp match: exit %d\n%s", c, out)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("ggp match did not end\n%s", out)
+	}
+	text = out.String()
+	goals := regexp.MustCompile(`goals: xplayer \(human\) (\d+), oplayer \(` + opponent + `\) (\d+)`).FindStringSubmatch(text)
+	if goals == nil {
+		t.Fatalf("no goals printed:\n%s", text)
+	}
+	var words string
+	switch x, o := goals[1], goals[2]; {
+	case x == o:
+		words = "A draw " + x + "–" + o
+	case len(x) > len(o) || len(x) == len(o) && x > o:
+		words = "You won " + x + "–" + o
+	default:
+		words = "You lost " + x + "–" + o
+	}
+	if !strings.Contains(outcome, words) || !strings.Contains(outcome, "goals: xplayer (you) "+goals[1]+", oplayer "+goals[2]) {
+		t.Errorf("the end page says %q, want %q and every role's goal (%s)", outcome, words, goals[0])
+	}
+	return text, history
+}
+
 // waitTurn waits until the seat is to move, with its board bound to the
 // moves, or the match is over, and returns the status.
 func waitTurn(t *testing.T, ctx context.Context, limit time.Duration) string {
@@ -93,37 +134,7 @@ func TestPersonPlaysTheReadmeMatch(t *testing.T) {
 			chromedp.Poll(fmt.Sprintf(`document.body.dataset.step !== %q || document.body.dataset.status !== 'to-move'`, step), nil, chromedp.WithPollingTimeout(10*time.Second)),
 		)
 	}
-	var outcome, history string
-	browsertest.Run(t, ctx, 10*time.Second,
-		chromedp.Poll(`document.body.dataset.status === 'over' && !document.getElementById('outcome').hidden`, nil, chromedp.WithPollingTimeout(10*time.Second)),
-		chromedp.Text(`#outcome`, &outcome),
-		chromedp.Text(`#history`, &history),
-	)
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("ggp match: exit %d\n%s", c, out)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatalf("ggp match did not end\n%s", out)
-	}
-	text := out.String()
-	goals := regexp.MustCompile(`goals: xplayer \(human\) (\d+), oplayer \(mcts\) (\d+)`).FindStringSubmatch(text)
-	if goals == nil {
-		t.Fatalf("no goals printed:\n%s", text)
-	}
-	var words string
-	switch x, o := goals[1], goals[2]; {
-	case x == o:
-		words = "A draw " + x + "–" + o
-	case len(x) > len(o) || len(x) == len(o) && x > o:
-		words = "You won " + x + "–" + o
-	default:
-		words = "You lost " + x + "–" + o
-	}
-	if !strings.Contains(outcome, words) || !strings.Contains(outcome, "goals: xplayer (you) "+goals[1]+", oplayer "+goals[2]) {
-		t.Errorf("the end page says %q, want %q and every role's goal (%s)", outcome, words, goals[0])
-	}
+	text, history := seatMatchEnd(t, ctx, out, code, "mcts")
 	var played []string
 	for _, m := range regexp.MustCompile(`step \d+: xplayer (\(mark \d \d\))`).FindAllStringSubmatch(text, -1) {
 		played = append(played, m[1])
