@@ -228,27 +228,6 @@ func product(legal [][]reasoner.Move) [][]reasoner.Move {
 	return out
 }
 
-// stateFacts returns the facts of a recorded state.
-func stateFacts(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, c := range s {
-		switch c {
-		case '(':
-			depth++
-			if depth == 2 {
-				start = i
-			}
-		case ')':
-			if depth == 2 {
-				out = append(out, s[start:i+1])
-			}
-			depth--
-		}
-	}
-	return out
-}
-
 // knowledge returns the facts true in every state of states that are
 // terminal, when over is set, or else that are not (all of them when none
 // is), and how many states those are: what a role holds possible when a
@@ -356,9 +335,13 @@ func checkAnswers(t *testing.T, f reasoner.Factory, g *games.Game, rec *record.R
 	hidden := make([][]string, len(rec.States))
 	for k, st := range rec.States {
 		known, _ := knowledge(t, r, states[k], k == rec.Steps())
-		for _, fact := range stateFacts(st) {
-			if !slices.Contains(known, fact) {
-				hidden[k] = append(hidden[k], fact)
+		actual, err := gamemaster.ParseState(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fact := range actual.Facts() {
+			if !slices.Contains(known, string(fact)) {
+				hidden[k] = append(hidden[k], string(fact))
 			}
 		}
 	}

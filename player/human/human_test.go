@@ -12,6 +12,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
 	"github.com/ggp-go/ggp/player/local"
@@ -112,28 +113,21 @@ func TestHumanPlaysChosenMoves(t *testing.T) {
 	if turn.Status != human.Over || turn.Step != rec.Steps() {
 		t.Errorf("after the match: status %s at step %d, want over at step %d", turn.Status, turn.Step, rec.Steps())
 	}
-	if !slices.Equal(turn.State, stateFacts(rec.States[len(rec.States)-1])) {
+	if !slices.Equal(turn.State, stateFacts(t, rec.States[len(rec.States)-1])) {
 		t.Errorf("final state shown %v, recorded %s", turn.State, rec.States[len(rec.States)-1])
 	}
 }
 
-func stateFacts(s string) []string {
-	// "((cell 1 1 b) (control x))": facts are the top-level lists.
+// stateFacts returns the facts of a recorded state, sorted.
+func stateFacts(t *testing.T, s string) []string {
+	t.Helper()
+	e, err := gdl.ReadExpr([]byte(s))
+	if err != nil || !e.IsList {
+		t.Fatalf("recorded state %s: %v", s, err)
+	}
 	var out []string
-	depth, start := 0, 0
-	for i, c := range s {
-		switch c {
-		case '(':
-			depth++
-			if depth == 2 {
-				start = i
-			}
-		case ')':
-			if depth == 2 {
-				out = append(out, s[start:i+1])
-			}
-			depth--
-		}
+	for _, f := range e.List {
+		out = append(out, f.String())
 	}
 	slices.Sort(out)
 	return out
