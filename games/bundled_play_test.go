@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/prolog"
@@ -130,25 +131,6 @@ func (c checker) next(s *reasoner.State, joint []reasoner.Move) *reasoner.State 
 	return n
 }
 
-// joints returns every joint move made of one move per role, none when
-// there are no roles' moves (in a terminal state).
-func joints(legal [][]reasoner.Move) [][]reasoner.Move {
-	if len(legal) == 0 {
-		return nil
-	}
-	out := [][]reasoner.Move{nil}
-	for _, moves := range legal {
-		var grown [][]reasoner.Move
-		for _, j := range out {
-			for _, m := range moves {
-				grown = append(grown, append(slices.Clip(j), m))
-			}
-		}
-		out = grown
-	}
-	return out
-}
-
 // TestBundledExhaustive searches every reachable state of the small games,
 // checking each one, and proves that every path ends: the state graph has
 // no cycle and its longest path is the bound the game promises.
@@ -187,7 +169,7 @@ func TestBundledExhaustive(t *testing.T) {
 				if terminal {
 					terminals++
 				}
-				for _, j := range joints(legal) {
+				for _, j := range gamestest.JointMoves(legal) {
 					n = max(n, 1+visit(c.next(s, j), depth+1))
 				}
 				delete(onPath, key)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
@@ -208,7 +209,7 @@ func TestGDLIIViewsDecideLegal(t *testing.T) {
 					}
 					legalByView[i][views[i]] = got
 				}
-				for _, joint := range joints(legal) {
+				for _, joint := range gamestest.JointMoves(legal) {
 					next := make([]string, len(views))
 					for i := range views {
 						percepts, err := p.Sees(ctx, s, joint, i)

@@ -20,6 +20,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
@@ -185,7 +186,7 @@ func consistent(t *testing.T, r reasoner.Reasoner, rec *record.Record, role int)
 				continue
 			}
 			legal[role] = []reasoner.Move{reasoner.Move(joint[role])}
-			for _, j := range product(legal) {
+			for _, j := range gamestest.JointMoves(legal) {
 				ps, err := r.(reasoner.Perceiver).Sees(ctx, s, j, role)
 				if err != nil {
 					t.Fatal(err)
@@ -209,21 +210,6 @@ func consistent(t *testing.T, r reasoner.Reasoner, rec *record.Record, role int)
 			}
 		}
 		out = append(out, next)
-	}
-	return out
-}
-
-// product returns every joint move of the moves of each role.
-func product(legal [][]reasoner.Move) [][]reasoner.Move {
-	out := [][]reasoner.Move{nil}
-	for _, ms := range legal {
-		var grown [][]reasoner.Move
-		for _, j := range out {
-			for _, m := range ms {
-				grown = append(grown, append(slices.Clip(j), m))
-			}
-		}
-		out = grown
 	}
 	return out
 }

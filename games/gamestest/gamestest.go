@@ -9,8 +9,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
+
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Games returns the folder of the public game corpus, one folder per game
@@ -91,4 +94,23 @@ const RaceStride = 8
 // minutes (docs/conformance.md).
 func Sample(i int) bool {
 	return !Race || i%RaceStride == 0
+}
+
+// JointMoves returns every joint move made of one move of each role's
+// legal moves, in order; none when legal is empty (a terminal state).
+func JointMoves(legal [][]reasoner.Move) [][]reasoner.Move {
+	if len(legal) == 0 {
+		return nil
+	}
+	out := [][]reasoner.Move{nil}
+	for _, moves := range legal {
+		var grown [][]reasoner.Move
+		for _, j := range out {
+			for _, m := range moves {
+				grown = append(grown, append(slices.Clip(j), m))
+			}
+		}
+		out = grown
+	}
+	return out
 }
