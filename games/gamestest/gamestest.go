@@ -12,8 +12,6 @@ import (
 	"slices"
 	"sort"
 	"testing"
-
-	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Games returns the folder of the public game corpus, one folder per game
@@ -97,14 +95,16 @@ func Sample(i int) bool {
 }
 
 // JointMoves returns every joint move made of one move of each role's
-// legal moves, in order; none when legal is empty (a terminal state).
-func JointMoves(legal [][]reasoner.Move) [][]reasoner.Move {
+// legal moves, in order; none when legal is empty (a terminal state). It
+// is generic in the move type so that this package, which the gdl
+// package's tests import, does not import the reasoner.
+func JointMoves[Move any](legal [][]Move) [][]Move {
 	if len(legal) == 0 {
 		return nil
 	}
-	out := [][]reasoner.Move{nil}
+	out := [][]Move{nil}
 	for _, moves := range legal {
-		var grown [][]reasoner.Move
+		var grown [][]Move
 		for _, j := range out {
 			for _, m := range moves {
 				grown = append(grown, append(slices.Clip(j), m))
