@@ -40,15 +40,13 @@ type roleView struct {
 // nature's deals are many, and one percept (the hand dealt) keeps one of
 // them, which a smaller random selection rarely holds. beliefSamples is
 // the hypotheses a sampled belief holds: the more, the fewer facts the
-// board takes as known that some state held possible lacks. beliefTries
-// is how often a step is tried in the belief while its search runs out of
-// work; retryWork and retryTime then bound the work and the time of a
-// belief built again from the whole view: hypotheses that fit a step late
+// board takes as known that some state held possible lacks. When the
+// belief's own tries of a step run out of work, retryWork and retryTime
+// bound the work and the time of a belief built again from the whole view: hypotheses that fit a step late
 // in the match can be rare among those the sample drew.
 const (
 	beliefJoints  = 1 << 14
 	beliefSamples = 64
-	beliefTries   = 3
 	retryWork     = 1 << 18
 	retryTime     = 3 * time.Second
 )
@@ -175,13 +173,7 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 	rv.view.Steps = append(rv.view.Steps, st)
 	lost := rv.lost
 	if lost == nil {
-		// A search that ran out of work may find states with other
-		// random choices and a fresh budget.
-		for range beliefTries {
-			if lost = rv.belief.Update(ctx, st); !errors.Is(lost, infoset.ErrLimit) || ctx.Err() != nil {
-				break
-			}
-		}
+		lost = rv.belief.Update(ctx, st)
 	}
 	if lost != nil {
 		// A sample can miss the states a step leads to: draw it again

@@ -261,17 +261,9 @@ func (p *simple) follow(ctx context.Context, m *simpleMatch, t player.Turn) erro
 	step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
 	m.view.Steps = append(m.view.Steps, step)
 	if m.approx == nil {
-		// A search that ran out of work may find states with other
-		// random choices and a fresh budget: a few tries before the
-		// belief is given up for good.
-		var err error
-		for range beliefTries {
-			if err = m.belief.Update(ctx, step); err == nil {
-				return nil
-			}
-			if !errors.Is(err, infoset.ErrLimit) || ctx.Err() != nil {
-				break
-			}
+		err := m.belief.Update(ctx, step)
+		if err == nil {
+			return nil
 		}
 		p.logf("match %s: turn %d: %v; following the states held possible approximately", m.g.ID, t.Number, err)
 		m.approx = slices.Clone(m.belief.States())
@@ -285,10 +277,6 @@ func (p *simple) follow(ctx context.Context, m *simpleMatch, t player.Turn) erro
 	}
 	return nil
 }
-
-// beliefTries is how often a step is tried again in the belief when its
-// search runs out of work.
-const beliefTries = 3
 
 // maxApprox bounds the states approximate follows, and approxTries the
 // joint moves it tries from each.

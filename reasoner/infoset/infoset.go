@@ -84,6 +84,10 @@ type Options struct {
 	// MaxWork bounds the joint moves examined in one update, by the
 	// enumeration and then by the sampling each. Default 65536.
 	MaxWork int
+	// Tries is how often Update searches for a step's states, each time
+	// with fresh random choices and a fresh MaxWork, while the search
+	// runs out of work. Default 3.
+	Tries int
 	// Rand is the source of the random choices; nil seeds one from the
 	// runtime's random source. A Belief uses it alone: give each Belief
 	// its own.
@@ -102,6 +106,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxWork <= 0 {
 		o.MaxWork = 65536
+	}
+	if o.Tries <= 0 {
+		o.Tries = 3
 	}
 	if o.Rand == nil {
 		o.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
@@ -217,9 +224,21 @@ func (b *Belief) SureLegal(ctx context.Context) ([]reasoner.Move, error) {
 }
 
 // Update follows the role's next step: the states it holds possible
-// become those that step leads to. On an error the belief is left as it
-// was.
+// become those that step leads to. A search that runs out of work is
+// tried again, up to Options.Tries times: other random choices may find
+// the states. On an error the belief is left as it was.
 func (b *Belief) Update(ctx context.Context, st Step) error {
+	var err error
+	for range b.opts.Tries {
+		if err = b.update(ctx, st); !errors.Is(err, ErrLimit) || ctx.Err() != nil {
+			break
+		}
+	}
+	return err
+}
+
+// update is one try of Update.
+func (b *Belief) update(ctx context.Context, st Step) error {
 	st.Percepts = slices.Compact(slices.Sorted(slices.Values(st.Percepts)))
 	steps := append(slices.Clip(b.view.Steps), st)
 	s := &search{b: b, memo: map[memoKey][]succ{}}
