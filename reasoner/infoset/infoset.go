@@ -22,7 +22,15 @@
 // has the same number of consistent successors; otherwise states behind
 // fewer alternatives are drawn more often. It is a sample of what is
 // possible, not of what is likely: it weighs no state by the chance that
-// nature and the other roles chose the moves leading to it.
+// nature and the other roles chose the moves leading to it, as a Complete
+// belief does (Weights).
+//
+// Weights tells how likely each state held is, if nature and the other
+// roles choose uniformly at random among their legal moves: the chance
+// model of GDL-II for nature, and the most a role can assume of the others
+// without modelling them. In Monty Hall, after the host opened a door, the
+// car is behind the other closed door in two cases of three, not one of
+// two, though both states are equally possible.
 //
 // SureLegal returns the moves legal in every state held: for a Complete
 // belief, the moves the role can be sure are legal.
@@ -126,8 +134,10 @@ type Belief struct {
 	view View
 
 	// states holds every consistent state while the belief is
-	// complete, and is nil once it samples.
-	states []*reasoner.State
+	// complete, and is nil once it samples; weights holds the chance of
+	// each (see Weights).
+	states  []*reasoner.State
+	weights []float64
 	// root holds every consistent state after the step view.Steps[:since]
 	// when the belief samples: the last step at which they were all
 	// known, from which the hypotheses start.
@@ -167,7 +177,7 @@ func New(ctx context.Context, r reasoner.Reasoner, view View, opts Options) (*Be
 	if err != nil {
 		return nil, err
 	}
-	b := &Belief{r: r, p: p, opts: opts.withDefaults(), view: View{Role: view.Role}, states: []*reasoner.State{s0}}
+	b := &Belief{r: r, p: p, opts: opts.withDefaults(), view: View{Role: view.Role}, states: []*reasoner.State{s0}, weights: []float64{1}}
 	for i, st := range view.Steps {
 		if err := b.Update(ctx, st); err != nil {
 			return nil, fmt.Errorf("step %d: %w", i+1, err)
@@ -199,6 +209,24 @@ func (b *Belief) States() []*reasoner.State {
 		out[i] = h.levels[len(h.levels)-1].state
 	}
 	return out
+}
+
+// Weights returns the probability of each state of States, in the same
+// order, given the view, when nature and the other roles choose each of
+// their legal moves with equal chance: the weight of a history is the
+// product of the chances of its joint moves, and a state's is the sum over
+// the histories that reach it, scaled so that the weights sum to 1. A
+// sampled belief weighs its states equally. The caller must not modify the
+// slice.
+func (b *Belief) Weights() []float64 {
+	if b.states != nil {
+		return b.weights
+	}
+	w := make([]float64, len(b.hyps))
+	for i := range w {
+		w[i] = 1 / float64(len(w))
+	}
+	return w
 }
 
 // SureLegal returns the moves of the role that are legal in every state
@@ -243,7 +271,7 @@ func (b *Belief) update(ctx context.Context, st Step) error {
 	steps := append(slices.Clip(b.view.Steps), st)
 	s := &search{b: b, memo: map[memoKey][]succ{}}
 	if b.states != nil {
-		next, complete, err := s.enumerate(ctx, b.states, st)
+		next, weights, complete, err := s.enumerate(ctx, b.states, b.weights, st)
 		if err != nil {
 			return err
 		}
@@ -251,7 +279,7 @@ func (b *Belief) update(ctx context.Context, st Step) error {
 			if len(next) == 0 {
 				return ErrInconsistent
 			}
-			b.states, b.view.Steps = next, steps
+			b.states, b.weights, b.view.Steps = next, weights, steps
 			return nil
 		}
 		// Too many states, or too much work: sample from the last
@@ -261,7 +289,7 @@ func (b *Belief) update(ctx context.Context, st Step) error {
 		if err != nil {
 			return err
 		}
-		b.root, b.since, b.hyps, b.states = b.states, len(b.view.Steps), hyps, nil
+		b.root, b.since, b.hyps, b.states, b.weights = b.states, len(b.view.Steps), hyps, nil, nil
 		b.view.Steps = steps
 		return nil
 	}
@@ -291,37 +319,50 @@ type memoKey struct {
 type succ struct {
 	from    *reasoner.State
 	states  []*reasoner.State
+	chances []float64
 	partial bool
 }
 
 // enumerate returns every state consistent with st that follows one of
-// states, each once, and whether it is the whole of them: false when they
-// are more than MaxStates, when a state had more joint moves than
-// MaxJoints, or when the work ran out.
-func (s *search) enumerate(ctx context.Context, states []*reasoner.State, st Step) ([]*reasoner.State, bool, error) {
+// states, each once, with its weight (see Weights) given the weights of
+// states, and whether it is the whole of them: false when they are more
+// than MaxStates, when a state had more joint moves than MaxJoints, or
+// when the work ran out.
+func (s *search) enumerate(ctx context.Context, states []*reasoner.State, weights []float64, st Step) ([]*reasoner.State, []float64, bool, error) {
 	var next []*reasoner.State
-	seen := newStateSet()
-	for _, from := range states {
-		found, partial, err := s.successors(ctx, from, st, 0)
+	var nextWeights []float64
+	index := map[uint64][]int{} // positions in next, by hash
+	total := 0.0
+	for k, from := range states {
+		found, chances, partial, err := s.successors(ctx, from, st, 0)
 		if errors.Is(err, ErrLimit) {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if partial {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
-		for _, n := range found {
-			if seen.add(n) {
-				next = append(next, n)
+		for j, n := range found {
+			w := weights[k] * chances[j]
+			total += w
+			if i := position(next, index, n); i >= 0 {
+				nextWeights[i] += w
+				continue
 			}
+			index[n.Hash()] = append(index[n.Hash()], len(next))
+			next = append(next, n)
+			nextWeights = append(nextWeights, w)
 		}
 		if len(next) > s.b.opts.MaxStates {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 	}
-	return next, true, nil
+	for i := range nextWeights {
+		nextWeights[i] /= total
+	}
+	return next, nextWeights, true, nil
 }
 
 // sample returns Samples hypotheses through steps from root states.
@@ -368,7 +409,7 @@ func (s *search) advance(ctx context.Context, h *hypothesis, steps []Step) error
 	deadEnds := 0
 	for len(h.levels) < len(steps)+1 {
 		k := len(h.levels) - 1 // steps[k] comes next
-		found, part, err := s.successors(ctx, h.levels[k].state, steps[k], k)
+		found, _, part, err := s.successors(ctx, h.levels[k].state, steps[k], k)
 		if err != nil {
 			return err
 		}
@@ -417,43 +458,44 @@ const chronological = 4
 
 // successors returns the distinct states consistent with st that follow
 // from: those reached by a joint move legal in from, holding the role's
-// move st.Move, that gives the role exactly st.Percepts. partial reports
-// that only a selection of MaxJoints joint moves was examined. step keys
-// the memo.
-func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, step int) (found []*reasoner.State, partial bool, err error) {
+// move st.Move, that gives the role exactly st.Percepts. chances holds,
+// for each state found, the share of the joint moves examined that lead
+// to it. partial reports that only a selection of MaxJoints joint moves
+// was examined. step keys the memo.
+func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, step int) (found []*reasoner.State, chances []float64, partial bool, err error) {
 	key := memoKey{step, from.Hash()}
 	for _, m := range s.memo[key] {
 		if m.from.Equal(from) {
-			return m.states, m.partial, nil
+			return m.states, m.chances, m.partial, nil
 		}
 	}
 	defer func() {
 		if err == nil {
-			s.memo[key] = append(s.memo[key], succ{from, found, partial})
+			s.memo[key] = append(s.memo[key], succ{from, found, chances, partial})
 		}
 	}()
 	if err := ctx.Err(); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	b := s.b
 	if done, err := b.r.Terminal(ctx, from); err != nil || done {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	roles := len(b.r.Roles())
 	options := make([][]reasoner.Move, roles)
 	for i := range options {
 		moves, err := b.r.Legal(ctx, from, i)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if i == b.view.Role {
 			if _, ok := slices.BinarySearch(moves, st.Move); !ok {
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 			moves = []reasoner.Move{st.Move}
 		}
 		if len(moves) == 0 {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 		options[i] = moves
 	}
@@ -476,11 +518,13 @@ func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, 
 		partial = true
 		examine = s.randomSelection(joints, b.opts.MaxJoints)
 	}
-	seen := newStateSet()
+	at := map[uint64][]int{} // positions in found, by hash
+	examined := 0
 	joint := make([]reasoner.Move, roles)
 	for index := range examine {
+		examined++
 		if s.work++; s.work > b.opts.MaxWork {
-			return nil, false, fmt.Errorf("%w: %d joint moves examined in one update", ErrLimit, b.opts.MaxWork)
+			return nil, nil, false, fmt.Errorf("%w: %d joint moves examined in one update", ErrLimit, b.opts.MaxWork)
 		}
 		for i := roles - 1; i >= 0; i-- {
 			joint[i] = options[i][index%len(options[i])]
@@ -488,20 +532,27 @@ func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, 
 		}
 		percepts, err := b.p.Sees(ctx, from, joint, b.view.Role)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
 		if !slices.Equal(percepts, st.Percepts) {
 			continue
 		}
 		next, err := b.r.Next(ctx, from, joint)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, false, err
 		}
-		if seen.add(next) {
-			found = append(found, next)
+		if i := position(found, at, next); i >= 0 {
+			chances[i]++
+			continue
 		}
+		at[next.Hash()] = append(at[next.Hash()], len(found))
+		found = append(found, next)
+		chances = append(chances, 1)
 	}
-	return found, partial, nil
+	for i := range chances {
+		chances[i] /= float64(examined)
+	}
+	return found, chances, partial, nil
 }
 
 // randomSelection returns an iterator over k distinct numbers below n in
@@ -531,18 +582,13 @@ func (s *search) shuffle(states []*reasoner.State) {
 	s.b.opts.Rand.Shuffle(len(states), func(i, j int) { states[i], states[j] = states[j], states[i] })
 }
 
-// A stateSet finds equal states by hash.
-type stateSet map[uint64][]*reasoner.State
-
-func newStateSet() stateSet { return stateSet{} }
-
-// add adds s and reports whether it was new.
-func (set stateSet) add(s *reasoner.State) bool {
-	for _, t := range set[s.Hash()] {
-		if t.Equal(s) {
-			return false
+// position returns the position of s in states, which at indexes by hash,
+// or -1.
+func position(states []*reasoner.State, at map[uint64][]int, s *reasoner.State) int {
+	for _, i := range at[s.Hash()] {
+		if states[i].Equal(s) {
+			return i
 		}
 	}
-	set[s.Hash()] = append(set[s.Hash()], s)
-	return true
+	return -1
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -75,10 +76,13 @@ var montyHallViews = []struct {
 	// states: every consistent state, derived from the rules above.
 	states []string
 	sure   []reasoner.Move
+	// weights: the chance of each of states, derived by hand from a
+	// uniformly random nature (the car, then a door the rules allow).
+	weights []float64
 }{
 	{"start", nil,
 		[]string{"(closed 1) (closed 2) (closed 3) (step 1)"},
-		moves("(choose 1)", "(choose 2)", "(choose 3)")},
+		moves("(choose 1)", "(choose 2)", "(choose 3)"), []float64{1}},
 	// The car may be anywhere: nature's move is unseen.
 	{"door 1 chosen",
 		[]infoset.Step{step("(choose 1)", "(does candidate (choose 1))")},
@@ -87,7 +91,7 @@ var montyHallViews = []struct {
 			"(car 2) (chosen 1) (closed 1) (closed 2) (closed 3) (step 2)",
 			"(car 3) (chosen 1) (closed 1) (closed 2) (closed 3) (step 2)",
 		},
-		moves("noop")},
+		moves("noop"), []float64{1. / 3, 1. / 3, 1. / 3}},
 	// Door 3 opened: the car is not behind it.
 	{"door 3 opened",
 		[]infoset.Step{step("(choose 1)", "(does candidate (choose 1))"), step("noop", "(does candidate noop)", "(open_door 3)")},
@@ -95,19 +99,21 @@ var montyHallViews = []struct {
 			"(car 1) (chosen 1) (closed 1) (closed 2) (step 3)",
 			"(car 2) (chosen 1) (closed 1) (closed 2) (step 3)",
 		},
-		moves("noop", "switch")},
+		// The host had two doors to open with the car behind door 1,
+		// one with it behind door 2.
+		moves("noop", "switch"), []float64{1. / 3, 2. / 3}},
 	// Switched to door 2 and saw the car there.
 	{"switched and won",
 		[]infoset.Step{step("(choose 1)", "(does candidate (choose 1))"), step("noop", "(does candidate noop)", "(open_door 3)"),
 			step("switch", "(does candidate switch)", "(car 2)")},
 		[]string{"(car 2) (chosen 2) (closed 1) (closed 2) (step 4)"},
-		nil},
+		nil, []float64{1}},
 	// Switched to door 2 and saw no car: it is behind door 1.
 	{"switched and lost",
 		[]infoset.Step{step("(choose 1)", "(does candidate (choose 1))"), step("noop", "(does candidate noop)", "(open_door 3)"),
 			step("switch", "(does candidate switch)")},
 		[]string{"(car 1) (chosen 2) (closed 1) (closed 2) (step 4)"},
-		nil},
+		nil, []float64{1}},
 	// Door 2 chosen, door 1 opened: the car is behind 2 or 3.
 	{"door 2 chosen, door 1 opened",
 		[]infoset.Step{step("(choose 2)", "(does candidate (choose 2))"), step("noop", "(open_door 1)", "(does candidate noop)")},
@@ -115,7 +121,7 @@ var montyHallViews = []struct {
 			"(car 2) (chosen 2) (closed 2) (closed 3) (step 3)",
 			"(car 3) (chosen 2) (closed 2) (closed 3) (step 3)",
 		},
-		moves("noop", "switch")},
+		moves("noop", "switch"), []float64{1. / 3, 2. / 3}},
 }
 
 func TestMontyHall(t *testing.T) {
@@ -132,6 +138,15 @@ func TestMontyHall(t *testing.T) {
 			}
 			if got := keys(b.States()); !slices.Equal(got, tt.states) {
 				t.Errorf("states:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.states, "\n"))
+			}
+			weights := map[string]float64{}
+			for i, s := range b.States() {
+				weights[s.Key()] = b.Weights()[i]
+			}
+			for i, key := range tt.states {
+				if got := weights[key]; math.Abs(got-tt.weights[i]) > 1e-9 {
+					t.Errorf("weight of %s: %v, want %v", key, got, tt.weights[i])
+				}
 			}
 			sure, err := b.SureLegal(ctx)
 			if err != nil {
