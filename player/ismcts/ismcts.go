@@ -1,0 +1,413 @@
+// Package ismcts searches a GDL-II game from what one role knows of it:
+// Information Set Monte Carlo Tree Search (Cowling, Powley and Whitehouse,
+// "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012), in its
+// multiple-observer form, for games of simultaneous moves.
+//
+// Each iteration draws a state the match may be in (a determinization,
+// from the caller's Sampler) and plays from it down one tree per role.
+// A role's tree branches only on what that role observes of a step, its
+// own move and its percepts, so a node is one of the role's information
+// sets and the move a role chooses there is one move for every state the
+// node stands for: no role's choice in the search depends on what it
+// cannot see (no strategy fusion), and a move that makes a role see more
+// is worth what the role then wins by choosing better. Within a node the
+// moves are chosen by UCB1 with availability counts, since a move is
+// legal in some of the node's states only. Nature (the role random)
+// chooses uniformly at random, as the game master does. Below the trees a
+// uniformly random playout ends the iteration, and each role's goal is
+// credited along its own tree's path.
+//
+// With Config.Perfect every tree branches on the whole joint move instead:
+// a complete-information search of the states drawn, which is what a
+// player that takes one sampled state for the true one plays.
+//
+// The work is bounded by the context, by Config.MaxNodes (the nodes of all
+// trees together) and by Config.MaxSteps (the steps of one iteration).
+package ismcts
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// Config configures a Search. The zero value selects the defaults.
+type Config struct {
+	// Exploration is UCB1's constant, on goals scaled to [0, 1].
+	// Default 0.7.
+	Exploration float64
+	// MaxNodes bounds the nodes of all the trees; once they are made,
+	// iterations go on from the nodes there are. Default 1<<18.
+	MaxNodes int
+	// MaxSteps bounds the steps of one iteration, in the trees and in the
+	// playout; a playout cut short scores the goals of the state it
+	// reached, and 50 for a role without one. Default 1000.
+	MaxSteps int
+	// Perfect makes every tree branch on the joint move: a search with
+	// complete information of the states drawn.
+	Perfect bool
+	// Rand is the source of the random choices; nil seeds one from the
+	// runtime's random source.
+	Rand *rand.Rand
+}
+
+func (c Config) withDefaults() Config {
+	if c.Exploration <= 0 {
+		c.Exploration = 0.7
+	}
+	if c.MaxNodes <= 0 {
+		c.MaxNodes = 1 << 18
+	}
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 1000
+	}
+	if c.Rand == nil {
+		c.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	return c
+}
+
+// A Sampler returns a state the match may be in, drawn for one iteration:
+// not terminal, and the one the root of the search stands for.
+type Sampler func() *reasoner.State
+
+// Weighted returns a Sampler that draws states[i] with probability
+// weights[i]; the weights need not sum to 1.
+func Weighted(states []*reasoner.State, weights []float64, rng *rand.Rand) Sampler {
+	cum := make([]float64, len(states))
+	total := 0.0
+	for i := range states {
+		total += weights[i]
+		cum[i] = total
+	}
+	return func() *reasoner.State {
+		i, _ := slices.BinarySearch(cum, rng.Float64()*total)
+		return states[min(i, len(states)-1)]
+	}
+}
+
+// A Search is the trees of one role's decision. It is not safe for
+// concurrent use, nor is its reasoner.
+type Search struct {
+	r      reasoner.Reasoner
+	seer   reasoner.Perceiver // nil with Config.Perfect
+	cfg    Config
+	role   int
+	nature int             // index of nature's role, or -1
+	roots  []*node         // one per role; nil for nature
+	allow  []reasoner.Move // the root moves the role may choose, sorted
+	nodes  int
+	iters  int
+
+	// Scratch space of one iteration.
+	cur    []*node
+	joint  []reasoner.Move
+	legal  [][]reasoner.Move
+	path   []visit
+	key    []byte
+	goals  []float64
+	moves  []reasoner.Move // scratch for Playout
+	unseen []*edge
+}
+
+// A node is an information set of one role: the edges are its moves, the
+// children what follows each observation.
+type node struct {
+	edges    map[reasoner.Move]*edge
+	children map[string]*node
+}
+
+// An edge is a move's statistics at a node.
+type edge struct {
+	move   reasoner.Move
+	visits int
+	avail  int // iterations in which the move was legal at the node
+	sum    float64
+}
+
+// A visit is one role's choice on an iteration's path.
+type visit struct {
+	role int
+	e    *edge
+}
+
+// New returns a search for role (an index into r.Roles()) of the decision
+// whose states the Sampler given to Run draws. allow restricts the role's
+// moves at the root, the moves it may play there; nil allows every move.
+// Without Config.Perfect, r must be a reasoner.Perceiver.
+func New(r reasoner.Reasoner, role int, allow []reasoner.Move, cfg Config) (*Search, error) {
+	roles := r.Roles()
+	if role < 0 || role >= len(roles) {
+		return nil, fmt.Errorf("ismcts: no role %d", role)
+	}
+	s := &Search{r: r, cfg: cfg.withDefaults(), role: role, nature: reasoner.NatureIndex(roles)}
+	if !s.cfg.Perfect {
+		p, ok := r.(reasoner.Perceiver)
+		if !ok {
+			return nil, fmt.Errorf("ismcts: reasoner %T gives no percepts", r)
+		}
+		s.seer = p
+	}
+	if allow != nil {
+		s.allow = slices.Sorted(slices.Values(allow))
+	}
+	n := len(roles)
+	s.roots = make([]*node, n)
+	for i := range s.roots {
+		if i != s.nature {
+			s.roots[i] = newNode()
+			s.nodes++
+		}
+	}
+	s.cur = make([]*node, n)
+	s.joint = make([]reasoner.Move, n)
+	s.legal = make([][]reasoner.Move, n)
+	s.goals = make([]float64, n)
+	s.moves = make([]reasoner.Move, n)
+	return s, nil
+}
+
+func newNode() *node {
+	return &node{edges: map[reasoner.Move]*edge{}, children: map[string]*node{}}
+}
+
+// maxDraws bounds the states drawn in a row that the search cannot use,
+// terminal ones or ones where no allowed move is legal, before Run gives
+// up: the Sampler does not draw what the search is for.
+const maxDraws = 1000
+
+// Run searches, iteration after iteration, each from a state sample
+// draws, until ctx is done or, when iterations is positive, that many
+// iterations have run, and returns nil then. It returns an error when the
+// reasoner fails, or when sample draws only states it cannot use.
+func (s *Search) Run(ctx context.Context, sample Sampler, iterations int) error {
+	unusable := 0
+	for done := 0; ctx.Err() == nil && (iterations <= 0 || done < iterations); {
+		used, err := s.iterate(ctx, sample())
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if used {
+			unusable = 0
+			done++
+			continue
+		}
+		if unusable++; unusable >= maxDraws {
+			return errors.New("ismcts: the states drawn are terminal or allow none of the moves searched")
+		}
+	}
+	return nil
+}
+
+// iterate plays one iteration from st and reports whether st could be used.
+func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) {
+	r, rng := s.r, s.cfg.Rand
+	copy(s.cur, s.roots)
+	s.path = s.path[:0]
+	step := 0
+	for ; step < s.cfg.MaxSteps; step++ {
+		done, err := r.Terminal(ctx, st)
+		if err != nil {
+			return false, err
+		}
+		if done {
+			if step == 0 {
+				return false, nil
+			}
+			break
+		}
+		for i := range s.joint {
+			legal, err := r.Legal(ctx, st, i)
+			if err != nil {
+				return false, err
+			}
+			if len(legal) == 0 {
+				return false, fmt.Errorf("ismcts: %s has no legal move", r.Roles()[i])
+			}
+			s.legal[i] = legal
+		}
+		if step == 0 && s.allow != nil {
+			s.legal[s.role] = intersect(s.legal[s.role], s.allow)
+			if len(s.legal[s.role]) == 0 {
+				return false, nil
+			}
+		}
+		for i, n := range s.cur {
+			if n == nil {
+				s.joint[i] = s.legal[i][rng.IntN(len(s.legal[i]))]
+				continue
+			}
+			e := s.choose(n, s.legal[i])
+			s.joint[i] = e.move
+			s.path = append(s.path, visit{i, e})
+		}
+		next, err := r.Next(ctx, st, s.joint)
+		if err != nil {
+			return false, err
+		}
+		created := false
+		for i, n := range s.cur {
+			if n == nil {
+				continue
+			}
+			if err := s.observe(ctx, st, i); err != nil {
+				return false, err
+			}
+			child := n.children[string(s.key)]
+			if child == nil && s.nodes < s.cfg.MaxNodes {
+				child = newNode()
+				n.children[string(s.key)] = child
+				s.nodes++
+				created = true
+			}
+			s.cur[i] = child
+		}
+		st = next
+		if created || !slices.ContainsFunc(s.cur, func(n *node) bool { return n != nil }) {
+			step++
+			break
+		}
+	}
+	if step < s.cfg.MaxSteps {
+		var err error
+		if st, _, err = reasoner.Playout(ctx, r, st, rng, s.cfg.MaxSteps-step, s.moves); err != nil {
+			return false, err
+		}
+	}
+	goals, err := r.Goals(ctx, st)
+	var ge *reasoner.GoalError
+	if err != nil && !errors.As(err, &ge) {
+		return false, err
+	}
+	for i := range s.goals {
+		s.goals[i] = 0.5
+		if i < len(goals) && goals[i] >= 0 {
+			s.goals[i] = float64(goals[i]) / 100
+		}
+	}
+	for _, v := range s.path {
+		v.e.visits++
+		v.e.sum += s.goals[v.role]
+	}
+	s.iters++
+	return true, nil
+}
+
+// observe sets key to what role i observes of the step from st by the
+// joint move: its own move and its percepts, or the joint move with
+// Config.Perfect.
+func (s *Search) observe(ctx context.Context, st *reasoner.State, i int) error {
+	s.key = s.key[:0]
+	if s.cfg.Perfect {
+		for _, m := range s.joint {
+			s.key = append(append(s.key, m...), 0)
+		}
+		return nil
+	}
+	s.key = append(s.key, s.joint[i]...)
+	percepts, err := s.seer.Sees(ctx, st, s.joint, i)
+	if err != nil {
+		return err
+	}
+	for _, p := range percepts {
+		s.key = append(append(s.key, 0), p...)
+	}
+	return nil
+}
+
+// choose returns the edge of the move UCB1 chooses at n among legal,
+// counting each of them available. A move never tried comes first.
+func (s *Search) choose(n *node, legal []reasoner.Move) *edge {
+	s.unseen = s.unseen[:0]
+	var best *edge
+	bestScore := math.Inf(-1)
+	for _, m := range legal {
+		e := n.edges[m]
+		if e == nil {
+			e = &edge{move: m}
+			n.edges[m] = e
+		}
+		e.avail++
+		if e.visits == 0 {
+			s.unseen = append(s.unseen, e)
+			continue
+		}
+		score := e.sum/float64(e.visits) + s.cfg.Exploration*math.Sqrt(math.Log(float64(e.avail))/float64(e.visits))
+		if score > bestScore {
+			best, bestScore = e, score
+		}
+	}
+	if len(s.unseen) > 0 {
+		return s.unseen[s.cfg.Rand.IntN(len(s.unseen))]
+	}
+	return best
+}
+
+// intersect returns the moves of legal that are in allow; both sorted.
+func intersect(legal, allow []reasoner.Move) []reasoner.Move {
+	var out []reasoner.Move
+	for _, m := range legal {
+		if _, ok := slices.BinarySearch(allow, m); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A MoveStat is what the search found of one of the role's moves at the
+// root: the iterations that played it and the mean goal they gave the
+// role, from 0 to 100.
+type MoveStat struct {
+	Move   reasoner.Move
+	Visits int
+	Value  float64
+}
+
+// Moves returns the statistics of the role's root moves that were played,
+// the most played first.
+func (s *Search) Moves() []MoveStat {
+	var out []MoveStat
+	for _, e := range s.roots[s.role].edges {
+		if e.visits > 0 {
+			out = append(out, MoveStat{e.move, e.visits, 100 * e.sum / float64(e.visits)})
+		}
+	}
+	slices.SortFunc(out, func(a, b MoveStat) int {
+		switch {
+		case a.Visits != b.Visits:
+			return b.Visits - a.Visits
+		case a.Value != b.Value:
+			if a.Value > b.Value {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Move, b.Move)
+	})
+	return out
+}
+
+// Best returns the role's most played root move, and false before any
+// iteration.
+func (s *Search) Best() (reasoner.Move, bool) {
+	ms := s.Moves()
+	if len(ms) == 0 {
+		return "", false
+	}
+	return ms[0].Move, true
+}
+
+// Iterations returns the iterations run so far.
+func (s *Search) Iterations() int { return s.iters }
+
+// Nodes returns the nodes of all the trees.
+func (s *Search) Nodes() int { return s.nodes }

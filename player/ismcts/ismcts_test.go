@@ -1,0 +1,198 @@
+package ismcts_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ggp-go/ggp/games/gamestest"
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/ismcts"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
+	"github.com/ggp-go/ggp/reasoner/prolog"
+)
+
+func load(t *testing.T, file string, src []byte) reasoner.Reasoner {
+	t.Helper()
+	d, err := gdl.ParseFile(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := prolog.NewWithOptions(context.Background(), d, prolog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// coinGame is a one-player GDL-II game. Nature hides a coin while the
+// player chooses: safe scores 70 at once; guess lets it call the coin
+// blind next (100 if right, 0 if wrong); peek shows it the coin, then it
+// calls it for 90 if right. With peekRule removed, peek is not legal.
+const coinGame = `
+(role player) (role random)
+(init (phase 0))
+(<= (legal random (hide heads)) (true (phase 0)))
+(<= (legal random (hide tails)) (true (phase 0)))
+(<= (legal random noop) (true (phase 1)))
+(<= (legal player safe) (true (phase 0)))
+(<= (legal player guess) (true (phase 0)))
+(<= (legal player (call ?c)) (true (phase 1)) (side ?c))
+(side heads) (side tails)
+(<= (next (coin ?c)) (does random (hide ?c)))
+(<= (next (coin ?c)) (true (coin ?c)))
+(<= (next (phase 1)) (true (phase 0)) (not (does player safe)))
+(<= (next (phase 2)) (true (phase 0)) (does player safe))
+(<= (next (phase 2)) (true (phase 1)))
+(<= (next safe) (does player safe))
+(<= (next peeked) (does player peek))
+(<= (next peeked) (true peeked))
+(<= (next (called ?c)) (does player (call ?c)))
+(<= (sees player (coin ?c)) (does player peek) (does random (hide ?c)))
+(<= terminal (true (phase 2)))
+(<= (goal player 70) (true safe))
+(<= (goal player 100) (not (true peeked)) (true (called ?c)) (true (coin ?c)))
+(<= (goal player 90) (true peeked) (true (called ?c)) (true (coin ?c)))
+(<= (goal player 0) (true (called ?c)) (not (true (coin ?c))))
+(goal random 0)
+`
+
+const peekRule = `(<= (legal player peek) (true (phase 0)))`
+
+// searchInitial searches role 0's first move of r for the given number of
+// iterations and returns the search.
+func searchInitial(t *testing.T, r reasoner.Reasoner, cfg ismcts.Config, iterations int) *ismcts.Search {
+	t.Helper()
+	ctx := context.Background()
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Rand = rand.New(rand.NewPCG(1, 2))
+	s, err := ismcts.New(r, 0, nil, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(ctx, func() *reasoner.State { return s0 }, iterations); err != nil {
+		t.Fatal(err)
+	}
+	if s.Iterations() != iterations {
+		t.Errorf("%d iterations, want %d", s.Iterations(), iterations)
+	}
+	return s
+}
+
+// TestNoStrategyFusion checks that the search values a blind guess at what
+// it wins without seeing the coin (50), not at what it would win if it
+// could (100), which a search of the sampled states as if they were the
+// true one does.
+func TestNoStrategyFusion(t *testing.T) {
+	r := load(t, "coin.kif", []byte(coinGame))
+	tests := []struct {
+		name    string
+		perfect bool
+		want    reasoner.Move
+	}{
+		{"information sets", false, "safe"},
+		{"perfect information", true, "guess"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := searchInitial(t, r, ismcts.Config{Perfect: tt.perfect}, 2000)
+			if best, _ := s.Best(); best != tt.want {
+				t.Errorf("best %s, want %s: %+v", best, tt.want, s.Moves())
+			}
+		})
+	}
+}
+
+// TestInformationHasValue checks that a move that shows the player the
+// coin is worth what calling it then wins.
+func TestInformationHasValue(t *testing.T) {
+	r := load(t, "coin.kif", []byte(coinGame+peekRule))
+	s := searchInitial(t, r, ismcts.Config{}, 3000)
+	if best, _ := s.Best(); best != "peek" {
+		t.Errorf("best %s, want peek: %+v", best, s.Moves())
+	}
+	for _, m := range s.Moves() {
+		if m.Move == "peek" && math.Abs(m.Value-90) > 5 {
+			t.Errorf("peek valued %.1f, want about 90", m.Value)
+		}
+	}
+}
+
+// TestMontyHallSwitches searches the candidate's last decision from its
+// belief after it chose door 1 and saw door 3 opened: switching wins two
+// times in three when the states are drawn by their weights, and the
+// values found show it.
+func TestMontyHallSwitches(t *testing.T) {
+	ctx := context.Background()
+	file, src := gamestest.ReadGameII(t, "montyhall")
+	r := load(t, file, src)
+	view := infoset.View{Role: 0, Steps: []infoset.Step{
+		{Move: "(choose 1)", Percepts: []reasoner.Percept{"(does candidate (choose 1))"}},
+		{Move: "noop", Percepts: []reasoner.Percept{"(does candidate noop)", "(open_door 3)"}},
+	}}
+	b, err := infoset.New(ctx, r, view, infoset.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	s, err := ismcts.New(r, 0, nil, ismcts.Config{Rand: rng})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(ctx, ismcts.Weighted(b.States(), b.Weights(), rng), 3000); err != nil {
+		t.Fatal(err)
+	}
+	if best, _ := s.Best(); best != "switch" {
+		t.Errorf("best %s, want switch: %+v", best, s.Moves())
+	}
+	// Drawn uniformly, the two states would value switching at 50.
+	if m := s.Moves()[0]; math.Abs(m.Value-200./3) > 5 {
+		t.Errorf("%s valued %.1f over %d iterations, want about 66.7", m.Move, m.Value, m.Visits)
+	}
+}
+
+// TestAllow checks that the root moves are those allowed.
+func TestAllow(t *testing.T) {
+	ctx := context.Background()
+	r := load(t, "coin.kif", []byte(coinGame+peekRule))
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ismcts.New(r, 0, []reasoner.Move{"guess", "peek"}, ismcts.Config{Rand: rand.New(rand.NewPCG(1, 1))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(ctx, func() *reasoner.State { return s0 }, 500); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range s.Moves() {
+		if m.Move == "safe" {
+			t.Errorf("searched safe, not allowed: %+v", s.Moves())
+		}
+	}
+	// No allowed move is legal: Run gives up with an error.
+	s, err = ismcts.New(r, 0, []reasoner.Move{"(call heads)"}, ismcts.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Run(ctx, func() *reasoner.State { return s0 }, 10); err == nil {
+		t.Error("no error for a root where no allowed move is legal")
+	}
+}
+
+// TestMaxNodes checks that the trees stop growing at Config.MaxNodes and
+// the search goes on.
+func TestMaxNodes(t *testing.T) {
+	file, src := gamestest.ReadGameII(t, "kriegTTT_4x4")
+	r := load(t, file, src)
+	s := searchInitial(t, r, ismcts.Config{MaxNodes: 50}, 300)
+	if s.Nodes() > 50 {
+		t.Errorf("%d nodes, want at most 50", s.Nodes())
+	}
+}
