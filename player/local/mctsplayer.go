@@ -36,6 +36,7 @@ import (
 type mctsPlayer struct {
 	opts    Options
 	matches matchTable[*mctsMatch]
+	hidden  matchTable[*hiddenMatch] // its GDL-II matches (hidden.go)
 }
 
 // An mctsMatch is one match of an mctsPlayer: what its calls share with
@@ -134,8 +135,8 @@ func (p *mctsPlayer) holdToDeadline(ctx context.Context, deadline time.Time) {
 // until shortly before the deadline. Rules that load slowly go on loading
 // after Start has returned, and the first Play waits for them.
 func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
-	if m.Rules != nil && m.Rules.IsGDLII() {
-		return fmt.Errorf("match %s: mcts does not play GDL-II (hidden information) games; play random or legal", m.ID)
+	if m.GDLII {
+		return p.startHidden(ctx, m)
 	}
 	deadline := p.deadline(ctx, m.StartClock)
 	defer p.holdToDeadline(ctx, deadline)
@@ -361,6 +362,9 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 // it, with the best move the search last published if it is in the same
 // state and a random legal move otherwise, and sends it the joint moves it missed with the next command.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	if hm, err := p.hidden.get(id); err == nil {
+		return p.playHidden(ctx, hm, last)
+	}
 	mm, err := p.matches.get(id)
 	if err != nil {
 		return "", err
@@ -510,6 +514,9 @@ const endWait = mcts.CloseTimeout + time.Second
 // reasoner call, which the caller could do nothing about, and returns;
 // the owner closes the search and returns when the call does.
 func (p *mctsPlayer) end(ctx context.Context, id string) error {
+	if p.endHidden(id) {
+		return nil
+	}
 	mm, err := p.matches.remove(id)
 	if err != nil {
 		return err

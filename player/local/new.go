@@ -19,7 +19,6 @@ import (
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // DefaultMargin is the fixed part of the time an in-process player keeps,
@@ -114,9 +113,9 @@ func Kinds() []string { return []string{"mcts", "random", "legal"} }
 //	random  a uniformly random legal move
 //	legal   the first legal move in sorted order
 //
-// The random and legal players also play GDL-II (player.GDLIIPlayer):
-// from their view alone, among the moves they can be sure are legal. The
-// mcts player refuses a GDL-II match at Start.
+// Every kind also plays GDL-II (player.GDLIIPlayer), from its view alone,
+// among the moves it can be sure are legal: random and legal choose among
+// them, and mcts searches over the states it holds possible (hidden.go).
 //
 // The kind may be followed by settings, as in "mcts:base:workers=1" (see
 // spec.go and SettingsHelp); they override opts.Search. The player's name
@@ -165,19 +164,9 @@ type simple struct {
 }
 
 type simpleMatch struct {
-	mu sync.Mutex
-	g  *follow.Game
-	// belief is the states the player holds possible in a GDL-II
-	// match, nil in a GDL match. It follows view, every step the player
-	// was told, unless an update fails (its search found no consistent
-	// state within its limits): from then on approx, the states it held
-	// before, follows the steps approximately (see approximate).
-	belief    *infoset.Belief
-	beliefErr error // why belief is nil, if the rules are GDL-II
-	opts      infoset.Options
-	view      infoset.View
-	approx    []*reasoner.State // nil while belief follows the view
-	rng       *rand.Rand
+	mu   sync.Mutex
+	g    *follow.Game
+	view *view // what the player knows of a GDL-II match; nil in a GDL one
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -193,23 +182,7 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 	}
 	sm := &simpleMatch{g: g}
 	if m.GDLII {
-		seed := p.opts.Seed ^ uint64(len(m.ID))
-		for _, c := range m.ID {
-			seed = seed*31 + uint64(c)
-		}
-		// Nature's moves that deal cards are many, and a percept (the
-		// hand dealt) keeps one of them: a random selection of the
-		// default MaxJoints rarely holds it, and the belief could not
-		// follow the match (small_dominion).
-		sm.opts = infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))}
-		sm.view = infoset.View{Role: g.Role}
-		sm.rng = rand.New(rand.NewPCG(seed, 0x617070726f78))
-		// A server cannot tell a GDL match of rules that name a role
-		// random from a GDL-II one before its first PLAY: the belief
-		// is only needed, and its failure only an error, in the latter.
-		if sm.belief, err = infoset.New(ctx, g.R, sm.view, sm.opts); err != nil {
-			sm.beliefErr = err
-		}
+		sm.view = newView(ctx, g, p.opts.Seed^uint64(len(m.ID)), p.logf)
 	}
 	return p.matches.add(m.ID, sm)
 }
@@ -223,154 +196,17 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.belief == nil {
-		if m.beliefErr != nil {
-			return "", fmt.Errorf("match %s: %w", id, m.beliefErr)
-		}
-		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but the rules are GDL", id)
+	if m.view == nil {
+		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but START did not say GDL-II", id)
 	}
-	if err := p.follow(ctx, m, t); err != nil {
+	if err := m.view.follow(ctx, t, 0); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
-	states := m.approx
-	if states == nil {
-		states = m.belief.States()
-	}
-	moves, err := mostLegal(ctx, m.g.R, m.g.Role, states)
+	moves, err := m.view.moves(ctx)
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}
 	return p.choose(moves), nil
-}
-
-// follow takes the step t tells of into m's view and belief: none on the
-// first turn, and none again for a turn already followed, as a repeated
-// PLAY is. A turn that skips a step is an error: the player cannot know
-// what it missed. Once the belief cannot follow a step, the states it held
-// follow the steps approximately instead.
-func (p *simple) follow(ctx context.Context, m *simpleMatch, t player.Turn) error {
-	done := len(m.view.Steps)
-	switch {
-	case t.Number < 0:
-		return fmt.Errorf("turn %d", t.Number)
-	case t.Number > done+1:
-		return fmt.Errorf("turn %d after turn %d: the steps between are not known", t.Number, done)
-	case t.Number <= done:
-		return nil
-	}
-	step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
-	m.view.Steps = append(m.view.Steps, step)
-	if m.approx == nil {
-		err := m.belief.Update(ctx, step)
-		if err == nil {
-			return nil
-		}
-		p.logf("match %s: turn %d: %v; following the states held possible approximately", m.g.ID, t.Number, err)
-		m.approx = slices.Clone(m.belief.States())
-	}
-	next, err := approximate(ctx, m.g.R, m.g.Role, m.approx, step, m.rng)
-	if err != nil {
-		return fmt.Errorf("turn %d: %w", t.Number, err)
-	}
-	if len(next) > 0 {
-		m.approx = next
-	}
-	return nil
-}
-
-// maxApprox bounds the states approximate follows, and approxTries the
-// joint moves it tries from each.
-const (
-	maxApprox   = 16
-	approxTries = 64
-)
-
-// approximate follows step from states when the belief could not: from
-// each state (at most maxApprox), the successor of a random joint move
-// holding the role's own move that gives the role the percepts it had,
-// if one of approxTries such moves does, or else the successor of the
-// first. The states are then not all consistent with the view, but they
-// hold the effects of the role's own moves, which its legal moves often
-// depend on.
-func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State, step infoset.Step, rng *rand.Rand) ([]*reasoner.State, error) {
-	seer, ok := r.(reasoner.Perceiver)
-	if !ok {
-		return nil, fmt.Errorf("reasoner %T gives no percepts", r)
-	}
-	want := slices.Compact(slices.Sorted(slices.Values(step.Percepts)))
-	nroles := len(r.Roles())
-	var next []*reasoner.State
-	for _, s := range states[:min(len(states), maxApprox)] {
-		if done, err := r.Terminal(ctx, s); err != nil || done {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		legal := make([][]reasoner.Move, nroles)
-		for i := range legal {
-			var err error
-			if legal[i], err = r.Legal(ctx, s, i); err != nil {
-				return nil, err
-			}
-		}
-		if !slices.Contains(legal[role], step.Move) || slices.ContainsFunc(legal, func(l []reasoner.Move) bool { return len(l) == 0 }) {
-			continue
-		}
-		var first *reasoner.State
-		for range approxTries {
-			joint := make([]reasoner.Move, nroles)
-			for i, l := range legal {
-				joint[i] = l[rng.IntN(len(l))]
-			}
-			joint[role] = step.Move
-			got, err := seer.Sees(ctx, s, joint, role)
-			if err != nil {
-				return nil, err
-			}
-			succ, err := r.Next(ctx, s, joint)
-			if err != nil {
-				return nil, err
-			}
-			if slices.Equal(got, want) {
-				first = succ
-				break
-			}
-			if first == nil {
-				first = succ
-			}
-		}
-		next = append(next, first)
-	}
-	return next, nil
-}
-
-// mostLegal returns the moves of role legal in the most of states, sorted:
-// the moves legal in all of them, if any.
-func mostLegal(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State) ([]reasoner.Move, error) {
-	count := map[reasoner.Move]int{}
-	most := 0
-	for _, s := range states {
-		legal, err := r.Legal(ctx, s, role)
-		if err != nil {
-			return nil, err
-		}
-		for _, mv := range legal {
-			count[mv]++
-			most = max(most, count[mv])
-		}
-	}
-	var moves []reasoner.Move
-	for mv, n := range count {
-		if n == most {
-			moves = append(moves, mv)
-		}
-	}
-	if len(moves) == 0 {
-		return nil, errors.New("no move is legal in any state held possible")
-	}
-	slices.Sort(moves)
-	return moves, nil
 }
 
 // StopTurn ends a GDL-II match.

@@ -1,0 +1,203 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/player/ismcts"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// A hiddenMatch is a GDL-II match of the mcts player. The player knows
+// only its view (view.go) and searches with package ismcts over the states
+// the view holds possible, drawn by their chance, so that it neither acts
+// on what it cannot see nor gives up what it could learn.
+//
+// The search runs in the goroutine of the call, PlayTurn, under mu: a
+// hidden match has no goroutine of its own. end cancels ctx, which stops a
+// search under way, and takes mu to wait for it.
+type hiddenMatch struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	clock  time.Duration // play clock, used when a call has no deadline
+
+	mu   sync.Mutex
+	g    *follow.Game
+	view *view
+	// first is the search of the first turn, begun during the start
+	// clock and taken up by the first PLAY, whose states are the same.
+	first *ismcts.Search
+	rng   *rand.Rand
+}
+
+// startHidden starts a GDL-II match: it loads the rules, and searches the
+// first turn until shortly before the deadline.
+func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
+	deadline := p.deadline(ctx, m.StartClock)
+	defer p.holdToDeadline(ctx, deadline)
+	g, err := follow.Start(ctx, m, p.opts.NewReasoner)
+	if err != nil {
+		return err
+	}
+	seed := p.opts.Seed ^ uint64(len(m.ID))
+	hctx, cancel := context.WithCancel(context.Background())
+	hm := &hiddenMatch{
+		ctx:    hctx,
+		cancel: cancel,
+		clock:  m.PlayClock,
+		g:      g,
+		view:   newView(ctx, g, seed, p.logf),
+		rng:    rand.New(rand.NewPCG(seed, 0x69736d637473)),
+	}
+	if err := p.hidden.add(m.ID, hm); err != nil {
+		cancel()
+		return err
+	}
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	if hm.view.belief == nil {
+		return nil // a GDL match of rules that name a role random
+	}
+	moves, err := hm.view.moves(ctx)
+	if err != nil || len(moves) < 2 {
+		return nil // PLAY says why, or has nothing to decide
+	}
+	states, weights := hm.view.states()
+	hm.first, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	return nil
+}
+
+// PlayTurn follows the step t tells of and searches the next move over the
+// states the player then holds possible, until shortly before the
+// deadline. Its moves are those legal in every state it holds possible
+// (or, once its belief holds only a sample, in the most of them), so that
+// it never plays a move that may be illegal while a sure one exists.
+func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
+	hm, err := p.hidden.get(id)
+	if err != nil {
+		return "", err
+	}
+	deadline := p.deadline(ctx, hm.clock)
+	defer p.holdToDeadline(ctx, deadline)
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	if hm.view == nil {
+		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but START did not say GDL-II", id)
+	}
+	// Following the step may take long (a belief whose states must be
+	// searched for): it may use half of the time, then the states it
+	// held follow the step approximately.
+	if err := hm.view.follow(ctx, t, time.Until(deadline)/2); err != nil {
+		return "", fmt.Errorf("match %s: %w", id, err)
+	}
+	moves, err := hm.view.moves(ctx)
+	if err != nil {
+		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
+	}
+	if len(moves) == 1 {
+		return moves[0], nil
+	}
+	var first *ismcts.Search
+	if t.Number == 0 {
+		first = hm.first
+	}
+	hm.first = nil
+	states, weights := hm.view.states()
+	s, err := p.searchHidden(ctx, hm, first, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	return p.chooseHidden(hm, s, err, moves), nil
+}
+
+// chooseHidden returns the move the search s found best, or else a random
+// one of moves.
+func (p *mctsPlayer) chooseHidden(hm *hiddenMatch, s *ismcts.Search, err error, moves []reasoner.Move) reasoner.Move {
+	if err != nil {
+		p.logf("match %s: %v", hm.g.ID, err)
+	}
+	if s != nil {
+		if best, ok := s.Best(); ok {
+			return best
+		}
+	}
+	return moves[hm.rng.IntN(len(moves))]
+}
+
+// searchHidden searches hm's next move among moves, over the states sample
+// draws, until deadline or the end of the match, going on with s if it is
+// not nil and otherwise with a new search of cfg. It returns the search
+// even when it failed part of the way, with the error: its statistics are
+// still sound.
+func (p *mctsPlayer) searchHidden(ctx context.Context, hm *hiddenMatch, s *ismcts.Search, cfg ismcts.Config, moves []reasoner.Move, deadline time.Time, sample ismcts.Sampler) (_ *ismcts.Search, err error) {
+	sctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	stop := context.AfterFunc(hm.ctx, cancel)
+	defer stop()
+	defer func() {
+		// The search is an adviser: a fault in it, or in the
+		// reasoner it calls, costs the turn its advice only.
+		if v := recover(); v != nil {
+			err = fmt.Errorf("search panicked: %v\n%s", v, debug.Stack())
+		}
+	}()
+	if s == nil {
+		if s, err = ismcts.New(hm.g.R, hm.g.Role, moves, cfg); err != nil {
+			return nil, err
+		}
+	}
+	return s, s.Run(sctx, sample, 0)
+}
+
+// hiddenConfig returns the configuration of a hidden match's searches;
+// perfect when the player knows the state.
+func (p *mctsPlayer) hiddenConfig(hm *hiddenMatch, perfect bool) ismcts.Config {
+	return ismcts.Config{Exploration: p.opts.Search.Exploration, Perfect: perfect, Rand: hm.rng}
+}
+
+// playHidden answers a GDL PLAY in a match whose rules are GDL-II, as a
+// game master that plays a role named random as a player's sends: the
+// player is told the joint moves and knows the state, and searches it as
+// a game of complete information.
+func (p *mctsPlayer) playHidden(ctx context.Context, hm *hiddenMatch, last []reasoner.Move) (reasoner.Move, error) {
+	deadline := p.deadline(ctx, hm.clock)
+	defer p.holdToDeadline(ctx, deadline)
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	if _, err := hm.g.Play(ctx, &hm.mu, last); err != nil {
+		return "", fmt.Errorf("match %s: %w", hm.g.ID, err)
+	}
+	moves, err := hm.g.Legal(ctx, p.logf)
+	if err != nil {
+		return "", fmt.Errorf("match %s: %w", hm.g.ID, err)
+	}
+	if len(moves) == 1 {
+		return moves[0], nil
+	}
+	state := hm.g.State
+	s, err := p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, true), moves, deadline, func() *reasoner.State { return state })
+	return p.chooseHidden(hm, s, err, moves), nil
+}
+
+// StopTurn ends a GDL-II match.
+func (p *mctsPlayer) StopTurn(ctx context.Context, id string, t player.Turn) error {
+	return p.end(ctx, id)
+}
+
+// endHidden ends the hidden match id, if there is one, and reports
+// whether there was: it stops a search under way and waits for it.
+func (p *mctsPlayer) endHidden(id string) bool {
+	hm, err := p.hidden.remove(id)
+	if err != nil {
+		return false
+	}
+	hm.cancel()
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	return true
+}
+
+var _ player.GDLIIPlayer = (*mctsPlayer)(nil)

@@ -1,0 +1,217 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
+)
+
+// A view is what a player of a GDL-II match knows of it: the steps it was
+// told, and the states it holds possible (package reasoner/infoset). It
+// follows the steps in a belief, unless an update fails (its search found
+// no consistent state within its limits): from then on approx, the states
+// the belief held, follows the steps approximately (see approximate).
+type view struct {
+	g      *follow.Game
+	belief *infoset.Belief
+	err    error // why belief is nil
+	opts   infoset.Options
+	steps  infoset.View
+	approx []*reasoner.State // nil while belief follows the steps
+	rng    *rand.Rand
+	logf   func(format string, args ...any)
+}
+
+// newView returns the view of g's role at the start of a GDL-II match. A
+// server cannot tell a GDL match of rules that name a role random from a
+// GDL-II one before its first PLAY: the belief is only needed, and its
+// failure only an error, in the latter, so the view keeps it in err.
+func newView(ctx context.Context, g *follow.Game, seed uint64, logf func(string, ...any)) *view {
+	for _, c := range g.ID {
+		seed = seed*31 + uint64(c)
+	}
+	v := &view{
+		g: g,
+		// Nature's moves that deal cards are many, and a percept (the
+		// hand dealt) keeps one of them: a random selection of the
+		// default MaxJoints rarely holds it, and the belief could not
+		// follow the match (small_dominion).
+		opts:  infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))},
+		steps: infoset.View{Role: g.Role},
+		rng:   rand.New(rand.NewPCG(seed, 0x617070726f78)),
+		logf:  logf,
+	}
+	v.belief, v.err = infoset.New(ctx, g.R, v.steps, v.opts)
+	return v
+}
+
+// follow takes the step t tells of into the view: none on the first turn,
+// and none again for a turn already followed, as a repeated PLAY is. A
+// turn that skips a step is an error: the player cannot know what it
+// missed. Once the belief cannot follow a step, the states it held follow
+// the steps approximately instead. The belief's update may take budget
+// at most, when it is positive.
+func (v *view) follow(ctx context.Context, t player.Turn, budget time.Duration) error {
+	if v.belief == nil {
+		if v.err != nil {
+			return v.err
+		}
+		return fmt.Errorf("PLAY of a GDL-II match, but the rules are GDL")
+	}
+	done := len(v.steps.Steps)
+	switch {
+	case t.Number < 0:
+		return fmt.Errorf("turn %d", t.Number)
+	case t.Number > done+1:
+		return fmt.Errorf("turn %d after turn %d: the steps between are not known", t.Number, done)
+	case t.Number <= done:
+		return nil
+	}
+	step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
+	v.steps.Steps = append(v.steps.Steps, step)
+	if v.approx == nil {
+		uctx, cancel := ctx, context.CancelFunc(func() {})
+		if budget > 0 {
+			uctx, cancel = context.WithTimeout(ctx, budget)
+		}
+		err := v.belief.Update(uctx, step)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		v.logf("match %s: turn %d: %v; following the states held possible approximately", v.g.ID, t.Number, err)
+		v.approx = slices.Clone(v.belief.States())
+	}
+	next, err := approximate(ctx, v.g.R, v.g.Role, v.approx, step, v.rng)
+	if err != nil {
+		return fmt.Errorf("turn %d: %w", t.Number, err)
+	}
+	if len(next) > 0 {
+		v.approx = next
+	}
+	return nil
+}
+
+// states returns the states the view holds possible and the chance of
+// each (infoset.Belief.Weights; equal once they are approximate).
+func (v *view) states() ([]*reasoner.State, []float64) {
+	if v.approx == nil {
+		return v.belief.States(), v.belief.Weights()
+	}
+	w := make([]float64, len(v.approx))
+	for i := range w {
+		w[i] = 1
+	}
+	return v.approx, w
+}
+
+// moves returns the moves legal in the most states the view holds
+// possible: those the role can be sure are legal while the belief is
+// complete, and otherwise the best guess there is.
+func (v *view) moves(ctx context.Context) ([]reasoner.Move, error) {
+	states, _ := v.states()
+	return mostLegal(ctx, v.g.R, v.g.Role, states)
+}
+
+// maxApprox bounds the states approximate follows, and approxTries the
+// joint moves it tries from each.
+const (
+	maxApprox   = 16
+	approxTries = 64
+)
+
+// approximate follows step from states when the belief could not: from
+// each state (at most maxApprox), the successor of a random joint move
+// holding the role's own move that gives the role the percepts it had,
+// if one of approxTries such moves does, or else the successor of the
+// first. The states are then not all consistent with the view, but they
+// hold the effects of the role's own moves, which its legal moves often
+// depend on.
+func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State, step infoset.Step, rng *rand.Rand) ([]*reasoner.State, error) {
+	seer, ok := r.(reasoner.Perceiver)
+	if !ok {
+		return nil, fmt.Errorf("reasoner %T gives no percepts", r)
+	}
+	want := slices.Compact(slices.Sorted(slices.Values(step.Percepts)))
+	nroles := len(r.Roles())
+	var next []*reasoner.State
+	for _, s := range states[:min(len(states), maxApprox)] {
+		if done, err := r.Terminal(ctx, s); err != nil || done {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		legal := make([][]reasoner.Move, nroles)
+		for i := range legal {
+			var err error
+			if legal[i], err = r.Legal(ctx, s, i); err != nil {
+				return nil, err
+			}
+		}
+		if !slices.Contains(legal[role], step.Move) || slices.ContainsFunc(legal, func(l []reasoner.Move) bool { return len(l) == 0 }) {
+			continue
+		}
+		var first *reasoner.State
+		for range approxTries {
+			joint := make([]reasoner.Move, nroles)
+			for i, l := range legal {
+				joint[i] = l[rng.IntN(len(l))]
+			}
+			joint[role] = step.Move
+			got, err := seer.Sees(ctx, s, joint, role)
+			if err != nil {
+				return nil, err
+			}
+			succ, err := r.Next(ctx, s, joint)
+			if err != nil {
+				return nil, err
+			}
+			if slices.Equal(got, want) {
+				first = succ
+				break
+			}
+			if first == nil {
+				first = succ
+			}
+		}
+		next = append(next, first)
+	}
+	return next, nil
+}
+
+// mostLegal returns the moves of role legal in the most of states, sorted:
+// the moves legal in all of them, if any.
+func mostLegal(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State) ([]reasoner.Move, error) {
+	count := map[reasoner.Move]int{}
+	most := 0
+	for _, s := range states {
+		legal, err := r.Legal(ctx, s, role)
+		if err != nil {
+			return nil, err
+		}
+		for _, mv := range legal {
+			count[mv]++
+			most = max(most, count[mv])
+		}
+	}
+	var moves []reasoner.Move
+	for mv, n := range count {
+		if n == most {
+			moves = append(moves, mv)
+		}
+	}
+	if len(moves) == 0 {
+		return nil, errors.New("no move is legal in any state held possible")
+	}
+	slices.Sort(moves)
+	return moves, nil
+}
