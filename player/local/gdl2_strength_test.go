@@ -1,0 +1,290 @@
+package local
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/player/ismcts"
+	"github.com/ggp-go/ggp/reasoner"
+)
+
+// A gdl2Seat is a player of a GDL-II match as playGDLII runs it.
+type gdl2Seat interface {
+	Start(ctx context.Context, m *player.Match) error
+	PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error)
+	StopTurn(ctx context.Context, id string, t player.Turn) error
+}
+
+// A truthSeat is told the true state before each turn: a test-only cheat.
+type truthSeat interface {
+	showTruth(s *reasoner.State)
+}
+
+// gdl2Result is the outcome of a match playGDLII ran.
+type gdl2Result struct {
+	goals []int
+	// faults lists each answer that was an error, illegal or later than
+	// the play clock and grace, by step and role; the move played then is
+	// a random legal one.
+	faults []string
+}
+
+// playGDLII plays a match of d as a GDL-II game master does: nature moves
+// at random, every other role's seat chooses from its turn, told only its
+// own move and percepts, and all of them think at once, as they do on a
+// server. A seat's answer must be legal in the true state and in time.
+func playGDLII(t *testing.T, d *gdl.Description, seats []gdl2Seat, start, play time.Duration, seed uint64) gdl2Result {
+	t.Helper()
+	ctx := context.Background()
+	r, err := testFactory(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seer := r.(reasoner.Perceiver)
+	roles := r.Roles()
+	rng := rand.New(rand.NewPCG(seed, 0x6d61746368))
+	id := fmt.Sprintf("m%d", seed)
+	var res gdl2Result
+	fault := func(step, i int, format string, args ...any) {
+		res.faults = append(res.faults, fmt.Sprintf("step %d: %s: %s", step, roles[i], fmt.Sprintf(format, args...)))
+	}
+	each := func(f func(i int, s gdl2Seat)) {
+		var wg sync.WaitGroup
+		for i, s := range seats {
+			if s != nil {
+				wg.Go(func() { f(i, s) })
+			}
+		}
+		wg.Wait()
+	}
+	each(func(i int, s gdl2Seat) {
+		sctx, cancel := context.WithTimeout(ctx, start)
+		defer cancel()
+		if err := s.Start(sctx, &player.Match{ID: id, Role: roles[i], Rules: d, StartClock: start, PlayClock: play, GDLII: true}); err != nil {
+			t.Errorf("start: %s: %v", roles[i], err)
+		}
+	})
+	if t.Failed() {
+		t.FailNow()
+	}
+	turns := make([]player.Turn, len(roles))
+	s, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; ; step++ {
+		if done, err := r.Terminal(ctx, s); err != nil || done {
+			if err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if step > 500 {
+			t.Fatal("no end after 500 steps")
+		}
+		legal := make([][]reasoner.Move, len(roles))
+		for i := range roles {
+			if legal[i], err = r.Legal(ctx, s, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		joint := make([]reasoner.Move, len(roles))
+		var mu sync.Mutex
+		each(func(i int, seat gdl2Seat) {
+			if c, ok := seat.(truthSeat); ok {
+				c.showTruth(s)
+			}
+			pctx, cancel := context.WithTimeout(ctx, play)
+			defer cancel()
+			began := time.Now()
+			mv, err := seat.PlayTurn(pctx, id, turns[i])
+			took := time.Since(began)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				fault(step, i, "%v", err)
+			case took > play+grace:
+				fault(step, i, "answered after %v", took)
+			case !slices.Contains(legal[i], mv):
+				fault(step, i, "played %s, not legal", mv)
+			default:
+				joint[i] = mv
+			}
+		})
+		for i := range roles {
+			if joint[i] == "" {
+				joint[i] = legal[i][rng.IntN(len(legal[i]))]
+			}
+		}
+		for i := range roles {
+			ps, err := seer.Sees(ctx, s, joint, i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			turns[i] = player.Turn{Number: step + 1, Move: joint[i], Percepts: ps}
+		}
+		if s, err = r.Next(ctx, s, joint); err != nil {
+			t.Fatal(err)
+		}
+	}
+	each(func(i int, seat gdl2Seat) {
+		if err := seat.StopTurn(ctx, id, turns[i]); err != nil {
+			t.Errorf("stop: %s: %v", roles[i], err)
+		}
+	})
+	// Nature has no goal in some games (pennies).
+	goals, err := r.Goals(ctx, s)
+	if goals == nil {
+		t.Fatalf("goals: %v", err)
+	}
+	for i, g := range goals {
+		if g < 0 && roles[i] != reasoner.Nature {
+			t.Fatalf("goals: %v", err)
+		}
+	}
+	res.goals = goals
+	return res
+}
+
+// A determinizer plays a GDL-II game as the simplest sampler does: each
+// turn it takes one state consistent with its view, drawn by its chance,
+// for the true one, and searches it as a game of complete information.
+// With cheat it is shown the true state instead: it measures what hidden
+// information costs a player.
+type determinizer struct {
+	cheat bool
+	truth *reasoner.State
+
+	g     *follow.Game
+	view  *view
+	rng   *rand.Rand
+	clock time.Duration
+}
+
+func (p *determinizer) showTruth(s *reasoner.State) { p.truth = s }
+
+func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
+	g, err := follow.Start(ctx, m, testFactory)
+	if err != nil {
+		return err
+	}
+	seed := uint64(time.Now().UnixNano())
+	p.g, p.view, p.clock = g, newView(ctx, g, seed, func(string, ...any) {}), m.PlayClock
+	p.rng = rand.New(rand.NewPCG(seed, 1))
+	return nil
+}
+
+func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
+	deadline := time.Now().Add(p.clock - DefaultMargin - time.Duration(float64(p.clock)*DefaultMarginShare))
+	if err := p.view.follow(ctx, t, time.Until(deadline)/2); err != nil {
+		return "", err
+	}
+	moves, err := p.view.moves(ctx)
+	if err != nil {
+		return "", err
+	}
+	state := p.truth
+	if p.cheat {
+		if moves, err = p.g.R.Legal(ctx, state, p.g.Role); err != nil {
+			return "", err
+		}
+	} else {
+		states, weights := p.view.states()
+		state = ismcts.Weighted(states, weights, p.rng)()
+	}
+	if len(moves) == 1 {
+		return moves[0], nil
+	}
+	s, err := ismcts.New(p.g.R, p.g.Role, moves, ismcts.Config{Perfect: true, Rand: p.rng})
+	if err != nil {
+		return "", err
+	}
+	sctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	if err := s.Run(sctx, func() *reasoner.State { return state }, 0); err != nil {
+		return "", err
+	}
+	if best, ok := s.Best(); ok {
+		return best, nil
+	}
+	return moves[p.rng.IntN(len(moves))], nil
+}
+
+func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { return nil }
+
+// TestStrengthGDLII plays mcts against an opponent in GDL-II games, both
+// roles, and reports its mean goal with a 95% interval. The opponent, the
+// games and the matches per role come from the environment:
+//
+//	GGP_STRENGTH=1 GGP_GDL2_OPPONENT=sample GGP_GDL2_GAMES=kriegTTT_4x4,blind_breakthrough_5x5 \
+//	GGP_GDL2_MATCHES=30 go test -run StrengthGDLII -v -timeout 5h ./player/local/
+//
+// The opponent is random, sample (a determinizer: one state drawn from its
+// view, searched as if it were the true one) or cheat (a determinizer
+// shown the true state). The clocks are 5 s and 1 s. It fails on any fault
+// of mcts: an error, an illegal move or an answer after the clock.
+func TestStrengthGDLII(t *testing.T) {
+	strength(t)
+	opponent := cmp.Or(os.Getenv("GGP_GDL2_OPPONENT"), "sample")
+	games := strings.Split(cmp.Or(os.Getenv("GGP_GDL2_GAMES"), "kriegTTT_4x4,blind_breakthrough_5x5"), ",")
+	n, err := strconv.Atoi(cmp.Or(os.Getenv("GGP_GDL2_MATCHES"), "30"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start, play = 5 * time.Second, time.Second
+	for _, game := range games {
+		d := loadGameII(t, game)
+		roles := d.Roles()
+		var players []int // the roles a player takes, not nature's
+		for i, r := range roles {
+			if r != reasoner.Nature {
+				players = append(players, i)
+			}
+		}
+		var all []int
+		for _, ours := range players {
+			var goals []int
+			for k := range n {
+				seats := make([]gdl2Seat, len(roles))
+				for _, i := range players {
+					switch {
+					case i == ours:
+						seats[i] = newPlayer(t, "mcts", Options{Log: testLog(t)}).(gdl2Seat)
+					case opponent == "random":
+						seats[i] = newPlayer(t, "random", Options{}).(gdl2Seat)
+					default:
+						seats[i] = &determinizer{cheat: opponent == "cheat"}
+					}
+				}
+				res := playGDLII(t, d, seats, start, play, uint64(k+1))
+				for _, f := range res.faults {
+					if strings.Contains(f, ": "+roles[ours]+": ") {
+						t.Errorf("%s: mcts as %s: %s", game, roles[ours], f)
+					} else {
+						t.Logf("%s: opponent fault: %s", game, f)
+					}
+				}
+				goals = append(goals, res.goals[ours])
+				t.Logf("%s %d/%d: mcts as %s against %s: goals %v", game, k+1, n, roles[ours], opponent, res.goals)
+			}
+			mean, half := meanCI95(goals)
+			t.Logf("RESULT %s: mcts as %s against %s: %d matches, mean goal %.1f ± %.1f", game, roles[ours], opponent, len(goals), mean, half)
+			all = append(all, goals...)
+		}
+		mean, half := meanCI95(all)
+		t.Logf("RESULT %s: mcts against %s, all roles: %d matches, mean goal %.1f ± %.1f", game, opponent, len(all), mean, half)
+	}
+}
