@@ -10,6 +10,7 @@ import (
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/backend"
 	"github.com/ggp-go/ggp/reasoner/infoset"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
@@ -194,5 +195,43 @@ func TestMaxNodes(t *testing.T) {
 	s := searchInitial(t, r, ismcts.Config{MaxNodes: 50}, 300)
 	if s.Nodes() > 50 {
 		t.Errorf("%d nodes, want at most 50", s.Nodes())
+	}
+}
+
+// BenchmarkSearch measures iterations of the first decision of GDL-II
+// games on the default backend:
+//
+//	go test -run '^$' -bench Search -benchtime 3s ./player/ismcts/
+func BenchmarkSearch(b *testing.B) {
+	for _, key := range []string{"kriegTTT_4x4", "blind_breakthrough_5x5", "montyhall"} {
+		b.Run(key, func(b *testing.B) {
+			ctx := context.Background()
+			file, src := gamestest.ReadGameII(b, key)
+			d, err := gdl.ParseFile(file, src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f, err := backend.New(backend.Auto, backend.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := f(ctx, d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s0, err := r.Initial(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := ismcts.New(r, 1, nil, ismcts.Config{Rand: rand.New(rand.NewPCG(1, 2))})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			if err := s.Run(ctx, func() *reasoner.State { return s0 }, b.N); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "iterations/s")
+		})
 	}
 }
