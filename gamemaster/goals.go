@@ -12,7 +12,7 @@ import (
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
-// firstGoals settles the goals of the end state s of a GDL-II game whose
+// FirstGoals settles the goals of the end state s of a GDL-II game whose
 // rules d give some roles several goal values there: a role's goal is the
 // value of the first goal rule, in the order of the file, that holds. The
 // public GDL-II games that do this write the special case first: in
@@ -22,10 +22,10 @@ import (
 // specification and ggp-base read them: several values are an error.
 //
 // goals and ge are what the match's reasoner returned; goals is indexed
-// by roles. firstGoals returns the goals with each role of several values
+// by roles. FirstGoals returns the goals with each role of several values
 // settled, a note per settled role, and ge reduced to the roles left
 // without a single value (nil when none is).
-func firstGoals(ctx context.Context, d *gdl.Description, s *reasoner.State, roles []string, goals []int, ge *reasoner.GoalError) ([]int, []string, error) {
+func FirstGoals(ctx context.Context, d *gdl.Description, s *reasoner.State, roles []string, goals []int, ge *reasoner.GoalError) ([]int, []string, error) {
 	if !slices.ContainsFunc(ge.Values, func(v []int) bool { return len(v) > 1 }) {
 		return goals, nil, ge
 	}

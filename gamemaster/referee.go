@@ -728,7 +728,7 @@ func (mt *match) play(ctx context.Context) error {
 		goals, err = rs.Goals(ctx, mt.state)
 		if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && mt.g.gdlII {
 			var notes []string
-			goals, notes, err = firstGoals(ctx, mt.g.desc, mt.state, mt.g.roles, goals, ge)
+			goals, notes, err = FirstGoals(ctx, mt.g.desc, mt.state, mt.g.roles, goals, ge)
 			for _, n := range notes {
 				mt.logf("match %s: step %d: %s", mt.m.ID, step, n)
 			}

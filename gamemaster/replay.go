@@ -183,7 +183,7 @@ func checkGoals(ctx context.Context, rec *record.Record, r reasoner.Reasoner, st
 	if ge != nil && rec.GDLII && rec.GameRules != "" {
 		// Settled as the referee settled them.
 		if d, perr := gdl.ParseFile("record", []byte(rec.GameRules)); perr == nil {
-			goals, _, _ = firstGoals(ctx, d, state, r.Roles(), goals, ge)
+			goals, _, _ = FirstGoals(ctx, d, state, r.Roles(), goals, ge)
 		}
 	}
 	roles := r.Roles()

@@ -406,6 +406,52 @@ func (s *Search) Best() (reasoner.Move, bool) {
 	return ms[0].Move, true
 }
 
+// Advance moves the search on to the role's next decision, once the role
+// has played move and been told percepts: the role's tree keeps the
+// subtree of that observation, which the iterations so far have grown,
+// and the other roles' trees start again, for what they have observed is
+// not known. allow restricts the role's moves at the new root, as in New.
+// It reports false, leaving the search as it was, in a search with
+// Config.Perfect, which branches on moves the role does not see.
+func (s *Search) Advance(move reasoner.Move, percepts []reasoner.Percept, allow []reasoner.Move) bool {
+	if s.cfg.Perfect {
+		return false
+	}
+	s.key = append(s.key[:0], move...)
+	for _, p := range slices.Compact(slices.Sorted(slices.Values(percepts))) {
+		s.key = append(append(s.key, 0), p...)
+	}
+	root := s.roots[s.role].children[string(s.key)]
+	if root == nil {
+		root = newNode()
+	}
+	s.nodes = 0
+	for i := range s.roots {
+		switch {
+		case i == s.role:
+			s.roots[i] = root
+			s.nodes += count(root)
+		case i != s.nature:
+			s.roots[i] = newNode()
+			s.nodes++
+		}
+	}
+	s.allow = nil
+	if allow != nil {
+		s.allow = slices.Sorted(slices.Values(allow))
+	}
+	return true
+}
+
+// count returns the nodes of the tree under n, n included.
+func count(n *node) int {
+	c := 1
+	for _, child := range n.children {
+		c += count(child)
+	}
+	return c
+}
+
 // Iterations returns the iterations run so far.
 func (s *Search) Iterations() int { return s.iters }
 

@@ -235,3 +235,40 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// TestAdvance searches Monty Hall from its start, then follows the
+// candidate's observations to its last decision: the subtree kept holds
+// what the iterations learned there, that switching wins two times in
+// three, without a further iteration.
+func TestAdvance(t *testing.T) {
+	file, src := gamestest.ReadGameII(t, "montyhall")
+	r := load(t, file, src)
+	s := searchInitial(t, r, ismcts.Config{}, 20000)
+	before := s.Nodes()
+	if !s.Advance("(choose 1)", []reasoner.Percept{"(does candidate (choose 1))"}, nil) {
+		t.Fatal("Advance refused")
+	}
+	// The percepts in another order: the same observation.
+	if !s.Advance("noop", []reasoner.Percept{"(open_door 3)", "(does candidate noop)"}, nil) {
+		t.Fatal("Advance refused")
+	}
+	ms := s.Moves()
+	if len(ms) == 0 || ms[0].Move != "switch" {
+		t.Fatalf("moves at the last decision %+v, want switch first", ms)
+	}
+	if math.Abs(ms[0].Value-200./3) > 10 {
+		t.Errorf("switch valued %.1f over %d iterations, want about 66.7", ms[0].Value, ms[0].Visits)
+	}
+	if s.Nodes() >= before {
+		t.Errorf("%d nodes after Advance, %d before: the other subtrees are kept", s.Nodes(), before)
+	}
+	// An observation the search never made starts an empty tree.
+	if !s.Advance("switch", []reasoner.Percept{"(no such percept)"}, nil) || len(s.Moves()) != 0 {
+		t.Errorf("after an unknown observation: %+v", s.Moves())
+	}
+	// A search with complete information does not follow observations.
+	p := searchInitial(t, r, ismcts.Config{Perfect: true}, 100)
+	if p.Advance("(choose 1)", []reasoner.Percept{"(does candidate (choose 1))"}, nil) {
+		t.Error("Advance of a Perfect search")
+	}
+}

@@ -30,10 +30,13 @@ type hiddenMatch struct {
 	mu   sync.Mutex
 	g    *follow.Game
 	view *view
-	// first is the search of the first turn, begun during the start
-	// clock and taken up by the first PLAY, whose states are the same.
-	first *ismcts.Search
-	rng   *rand.Rand
+	// search is the search of turn searched, kept for the next turn: its
+	// tree under what the player then observes is the start of the next
+	// search. The first turn's begins during the start clock (searched
+	// -1).
+	search   *ismcts.Search
+	searched int
+	rng      *rand.Rand
 }
 
 // startHidden starts a GDL-II match: it loads the rules, and searches the
@@ -65,11 +68,12 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 		return nil // a GDL match of rules that name a role random
 	}
 	moves, err := hm.view.moves(ctx)
-	if err != nil || len(moves) < 2 {
-		return nil // PLAY says why, or has nothing to decide
+	if err != nil {
+		return nil // PLAY says why
 	}
 	states, weights := hm.view.states()
-	hm.first, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	hm.search, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	hm.searched = -1
 	return nil
 }
 
@@ -77,7 +81,10 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 // states the player then holds possible, until shortly before the
 // deadline. Its moves are those legal in every state it holds possible
 // (or, once its belief holds only a sample, in the most of them), so that
-// it never plays a move that may be illegal while a sure one exists.
+// it never plays a move that may be illegal while a sure one exists. It
+// searches even when it has one move, while the other roles think: the
+// tree grown then under what it may observe is where the next turn's
+// search starts.
 func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
 	hm, err := p.hidden.get(id)
 	if err != nil {
@@ -100,16 +107,23 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}
+	s := hm.search
+	switch {
+	case s == nil:
+	case hm.searched == t.Number:
+		// A PLAY repeated: the same decision.
+	case hm.searched == t.Number-1 && s.Advance(t.Move, t.Percepts, moves):
+	case hm.searched == -1 && t.Number == 0:
+	default:
+		s = nil
+	}
+	hm.search, hm.searched = nil, t.Number
+	states, weights := hm.view.states()
+	s, err = p.searchHidden(ctx, hm, s, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	hm.search = s
 	if len(moves) == 1 {
 		return moves[0], nil
 	}
-	var first *ismcts.Search
-	if t.Number == 0 {
-		first = hm.first
-	}
-	hm.first = nil
-	states, weights := hm.view.states()
-	s, err := p.searchHidden(ctx, hm, first, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	return p.chooseHidden(hm, s, err, moves), nil
 }
 

@@ -282,7 +282,7 @@ func TestGamesIIPlayouts(t *testing.T) {
 				if errors.As(err, &ge) && !slices.ContainsFunc(ge.Values, func(v []int) bool { return len(v) < 2 }) {
 					// Several values, as kriegTTT's rules give when both
 					// players complete a line at once: the referee settles
-					// them (gamemaster's firstGoals), the reasoner reports.
+					// them (gamemaster.FirstGoals), the reasoner reports.
 					err = nil
 				}
 				if err != nil {
