@@ -8,11 +8,11 @@ import (
 
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 	"github.com/ggp-go/ggp/reasoner/infoset"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 func load(t *testing.T, file string, src []byte) reasoner.Reasoner {
@@ -21,11 +21,7 @@ func load(t *testing.T, file string, src []byte) reasoner.Reasoner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := prolog.NewWithOptions(context.Background(), d, prolog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return playertest.Reference(t, d)
 }
 
 // coinGame is a one-player GDL-II game. Nature hides a coin while the
