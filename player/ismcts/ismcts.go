@@ -173,9 +173,9 @@ func New(r reasoner.Reasoner, role int, allow []reasoner.Move, cfg Config) (*Sea
 	return s, nil
 }
 
-func newNode() *node {
-	return &node{edges: map[reasoner.Move]*edge{}, children: map[string]*node{}}
-}
+// newNode returns an empty node. Its maps are made when first written:
+// most nodes are leaves, and the bound on nodes is a bound on memory.
+func newNode() *node { return &node{} }
 
 // maxDraws bounds the states drawn in a row that the search cannot use,
 // terminal ones or ones where no allowed move is legal, before Run gives
@@ -265,6 +265,9 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 			child := n.children[string(s.key)]
 			if child == nil && s.nodes < s.cfg.MaxNodes {
 				child = newNode()
+				if n.children == nil {
+					n.children = map[string]*node{}
+				}
 				n.children[string(s.key)] = child
 				s.nodes++
 				created = true
@@ -334,6 +337,9 @@ func (s *Search) choose(n *node, legal []reasoner.Move) *edge {
 		e := n.edges[m]
 		if e == nil {
 			e = &edge{move: m}
+			if n.edges == nil {
+				n.edges = map[reasoner.Move]*edge{}
+			}
 			n.edges[m] = e
 		}
 		e.avail++
