@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -99,8 +100,25 @@ func resultOf(m *Scheduled, rec *record.Record, dir string) MatchResult {
 	if rec.IsAborted {
 		r.Error = rec.AbortReason
 	}
-	r.Errors = CountErrors(rec.Errors, len(m.Seats))
+	r.Errors = CountErrors(rec.Errors, len(rec.Roles))
+	// The record lists nature among the roles of a GDL-II match, where
+	// no player sits: the result lists the players' roles only, in the
+	// order of Players.
+	if nature := slices.Index(rec.Roles, rec.Nature); rec.GDLII && rec.Nature != "" && nature >= 0 {
+		r.Names = without(r.Names, nature)
+		r.Roles = without(r.Roles, nature)
+		r.Goals = without(r.Goals, nature)
+		r.Errors = without(r.Errors, nature)
+	}
 	return r
+}
+
+// without returns xs without its element i, if it has one.
+func without[T any](xs []T, i int) []T {
+	if i >= len(xs) {
+		return xs
+	}
+	return slices.Delete(slices.Clone(xs), i, i+1)
 }
 
 // CountErrors counts, for each of roles roles, the errors of a record's

@@ -657,3 +657,54 @@ func TestNegativeGap(t *testing.T) {
 		t.Errorf("Validate: err = %v, want the negative gap refused", err)
 	}
 }
+
+// natureFirst is a GDL-II game whose first role is nature's: each player
+// scores 100 for the move x, which the legal player always plays, and 0
+// for y.
+const natureFirst = `
+(role random) (role a) (role b)
+(init (round 0))
+(legal random noop)
+(<= (legal ?r x) (role ?r) (distinct ?r random))
+(<= (legal ?r y) (role ?r) (distinct ?r random))
+(<= (next (played ?r ?m)) (does ?r ?m) (distinct ?r random))
+(<= (next done) (true (round 0)))
+(<= terminal (true done))
+(<= (sees ?r (moved ?m)) (does ?r ?m) (distinct ?r random))
+(<= (goal ?r 100) (true (played ?r x)))
+(<= (goal ?r 0) (true (played ?r y)))
+(goal random 50)
+`
+
+// TestNatureFirst checks that a player's goals and errors are its own
+// when nature's role comes before the players' in a GDL-II game.
+func TestNatureFirst(t *testing.T) {
+	dir := t.TempDir()
+	tr := newTournament(t, dir, nil)
+	tr.Games = []*games.Game{{Key: "natureFirst", Name: "natureFirst", Filename: "natureFirst.kif", Rules: []byte(natureFirst)}}
+	tr.Players = []string{"legal", "random"}
+	tr.Rounds = 3
+	tr.NewPlayer = func(spec string) (player.Player, error) { return players.New(spec, testFactory) }
+	res, err := tr.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range res.Matches {
+		if !m.Completed || len(m.Goals) != 2 || len(m.Roles) != 2 || m.Roles[0] != "a" {
+			t.Fatalf("match %s: %+v, want two players' results, a first", m.ID, m)
+		}
+		for i, p := range m.Players {
+			if p == "legal" && m.Goals[i] != 100 {
+				t.Errorf("match %s: legal, as %s, scored %d; the rules give it 100", m.ID, m.Roles[i], m.Goals[i])
+			}
+			if m.Names[i] != p {
+				t.Errorf("match %s: %s named %q", m.ID, p, m.Names[i])
+			}
+		}
+	}
+	for _, s := range res.Standings {
+		if s.Player == "legal" && (s.GoalMean != 100 || s.Matches != 6 || s.TwoPlayer != 6) {
+			t.Errorf("standing %+v, want legal's 6 matches at 100", s)
+		}
+	}
+}
