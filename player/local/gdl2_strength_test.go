@@ -209,8 +209,15 @@ func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (
 			return "", err
 		}
 	} else {
+		// A state drawn from approximate ones may be terminal, or allow
+		// none of the moves: draw again.
 		states, weights := p.view.states()
-		state = ismcts.Weighted(states, weights, p.rng)()
+		draw := ismcts.Weighted(states, weights, p.rng)
+		for range 100 {
+			if state = draw(); p.usable(ctx, state, moves) {
+				break
+			}
+		}
 	}
 	if len(moves) == 1 {
 		return moves[0], nil
@@ -228,6 +235,15 @@ func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (
 		return best, nil
 	}
 	return moves[p.rng.IntN(len(moves))], nil
+}
+
+// usable reports whether s is not terminal and one of moves is legal there.
+func (p *determinizer) usable(ctx context.Context, s *reasoner.State, moves []reasoner.Move) bool {
+	if done, err := p.g.R.Terminal(ctx, s); err != nil || done {
+		return false
+	}
+	legal, err := p.g.R.Legal(ctx, s, p.g.Role)
+	return err == nil && slices.ContainsFunc(moves, func(m reasoner.Move) bool { return slices.Contains(legal, m) })
 }
 
 func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { return nil }
