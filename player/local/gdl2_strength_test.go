@@ -138,9 +138,15 @@ func playGDLII(t *testing.T, d *gdl.Description, seats []gdl2Seat, start, play t
 			}
 			turns[i] = player.Turn{Number: step + 1, Move: joint[i], Percepts: ps}
 		}
+		if os.Getenv("GGP_GDL2_TRACE") != "" {
+			t.Logf("step %d: %v %v", step+1, joint, turns)
+		}
 		if s, err = r.Next(ctx, s, joint); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if os.Getenv("GGP_GDL2_TRACE") != "" {
+		t.Logf("end: %v", s)
 	}
 	each(func(i int, seat gdl2Seat) {
 		if err := seat.StopTurn(ctx, id, turns[i]); err != nil {
@@ -257,8 +263,11 @@ func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { re
 //
 // The opponent is random, sample (a determinizer: one state drawn from its
 // view, searched as if it were the true one) or cheat (a determinizer
-// shown the true state). The clocks are 5 s and 1 s. It fails on any fault
-// of mcts: an error, an illegal move or an answer after the clock.
+// shown the true state). GGP_GDL2_OURS=sample or cheat seats that
+// determinizer in mcts's place, to see what the game gives a role between
+// equal players; GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and
+// 1 s. It fails on any fault of mcts: an error, an illegal move or an
+// answer after the clock.
 func TestStrengthGDLII(t *testing.T) {
 	strength(t)
 	opponent := cmp.Or(os.Getenv("GGP_GDL2_OPPONENT"), "sample")
@@ -284,6 +293,8 @@ func TestStrengthGDLII(t *testing.T) {
 				seats := make([]gdl2Seat, len(roles))
 				for _, i := range players {
 					switch {
+					case i == ours && os.Getenv("GGP_GDL2_OURS") != "":
+						seats[i] = &determinizer{cheat: os.Getenv("GGP_GDL2_OURS") == "cheat"}
 					case i == ours:
 						seats[i] = newPlayer(t, "mcts", Options{Log: testLog(t)}).(gdl2Seat)
 					case opponent == "random":
