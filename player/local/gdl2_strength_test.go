@@ -265,7 +265,8 @@ func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { re
 // view, searched as if it were the true one) or cheat (a determinizer
 // shown the true state). GGP_GDL2_OURS=sample or cheat seats that
 // determinizer in mcts's place, to see what the game gives a role between
-// equal players; GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and
+// equal players; GGP_GDL2_PLAYER=mcts:SETTINGS sets mcts's settings;
+// GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and
 // 1 s. It fails on any fault of mcts: an error, an illegal move or an
 // answer after the clock.
 func TestStrengthGDLII(t *testing.T) {
@@ -296,7 +297,7 @@ func TestStrengthGDLII(t *testing.T) {
 					case i == ours && os.Getenv("GGP_GDL2_OURS") != "":
 						seats[i] = &determinizer{cheat: os.Getenv("GGP_GDL2_OURS") == "cheat"}
 					case i == ours:
-						seats[i] = newPlayer(t, "mcts", Options{Log: testLog(t)}).(gdl2Seat)
+						seats[i] = newPlayer(t, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(t)}).(gdl2Seat)
 					case opponent == "random":
 						seats[i] = newPlayer(t, "random", Options{}).(gdl2Seat)
 					default:
