@@ -199,7 +199,13 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 	if m.view == nil {
 		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but START did not say GDL-II", id)
 	}
-	if err := m.view.follow(ctx, t, 0); err != nil {
+	// Following the step may use half of the time; the states held then
+	// follow it approximately, so that the answer is in time.
+	var budget time.Duration
+	if d, ok := ctx.Deadline(); ok {
+		budget = max(time.Until(d)/2, time.Millisecond)
+	}
+	if err := m.view.follow(ctx, t, budget); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	moves, err := m.view.moves(ctx)
