@@ -114,6 +114,7 @@ type Search struct {
 	goals  []float64
 	moves  []reasoner.Move // scratch for Playout
 	unseen []*edge
+	root   []reasoner.Move // the role's allowed legal moves at the root
 }
 
 // A node is an information set of one role: the edges are its moves, the
@@ -236,7 +237,8 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 			s.legal[i] = legal
 		}
 		if step == 0 && s.allow != nil {
-			s.legal[s.role] = intersect(s.legal[s.role], s.allow)
+			s.root = intersect(s.root[:0], s.legal[s.role], s.allow)
+			s.legal[s.role] = s.root
 			if len(s.legal[s.role]) == 0 {
 				return false, nil
 			}
@@ -358,9 +360,9 @@ func (s *Search) choose(n *node, legal []reasoner.Move) *edge {
 	return best
 }
 
-// intersect returns the moves of legal that are in allow; both sorted.
-func intersect(legal, allow []reasoner.Move) []reasoner.Move {
-	var out []reasoner.Move
+// intersect appends to out the moves of legal that are in allow, both
+// sorted, and returns it.
+func intersect(out, legal, allow []reasoner.Move) []reasoner.Move {
 	for _, m := range legal {
 		if _, ok := slices.BinarySearch(allow, m); ok {
 			out = append(out, m)

@@ -201,7 +201,8 @@ func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
 }
 
 func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
-	deadline := time.Now().Add(p.clock - DefaultMargin - time.Duration(float64(p.clock)*DefaultMarginShare))
+	// The margins mcts keeps, so that both think as long.
+	deadline := (&mctsPlayer{opts: Options{}.withDefaults("sample")}).deadline(ctx, p.clock)
 	if err := p.view.follow(ctx, t, time.Until(deadline)/2); err != nil {
 		return "", err
 	}

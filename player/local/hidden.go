@@ -94,9 +94,6 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	defer p.holdToDeadline(ctx, deadline)
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
-	if hm.view == nil {
-		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but START did not say GDL-II", id)
-	}
 	// Following the step may take long (a belief whose states must be
 	// searched for): it may use half of the time, then the states it
 	// held follow the step approximately.
