@@ -32,14 +32,20 @@ import (
 // the heuristic, and gives the move that many visits of that value.
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	var h *heurCache
+	var mc *materialCache
 	if w.prior > 0 {
 		h = w.heuristic()
 	}
-	if !w.prove && h == nil {
+	if h == nil {
+		mc = w.materialView()
+	}
+	if !w.prove && h == nil && mc == nil {
 		return false, nil
 	}
 	m := n.mover
 	w.priors = w.priors[:0]
+	w.pieces = w.pieces[:0]
+	w.terminal = w.terminal[:0]
 	joint := w.moves
 	for role, ms := range n.moves {
 		joint[role] = ms[0]
@@ -73,13 +79,24 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 			}
 		}
 		w.priors = append(w.priors, w.check[m])
+		if mc != nil {
+			var p [2]float64
+			if !term {
+				mc.count(next, &p)
+			}
+			w.pieces = append(w.pieces, p)
+			w.terminal = append(w.terminal, term)
+		}
 	}
-	if h != nil {
+	switch {
+	case h != nil:
 		off := int(n.off[m])
 		for i, v := range w.priors {
 			n.n[off+i].Add(w.prior)
 			n.w[off+i].Add(w.prior * v)
 		}
+	case mc != nil:
+		w.materialPriors(n, mc)
 	}
 	return false, nil
 }

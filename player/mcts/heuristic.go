@@ -176,7 +176,8 @@ type learner struct {
 	roles   int
 	samples []sample
 	scratch []featureValue
-	quality float64 // the held-out correlation a fit needs, Config.HeuristicQuality
+	quality float64         // the held-out correlation a fit needs, Config.HeuristicQuality
+	start   map[int]float64 // the features of the state learning starts from, with Config.Material
 }
 
 func (l *learner) column(key string) int {
@@ -210,15 +211,26 @@ func (l *learner) features(ctx context.Context, r reasoner.Reasoner, st *reasone
 
 // learnHeuristic plays random games from st until ctx is done or enough
 // states are sampled, and fits a heuristic to them; nil when no fit
-// predicts the goals. It also returns a line describing what it found.
+// predicts the goals. Where none does and cfg.Material is on, it looks
+// for the roles' pieces (material.go). It also returns a line describing
+// what it found.
 //
 // Sampling stops when ctx is done, fitting when fitCtx is: the time of the
 // fit grows with the samples and features, and on a loaded machine could
 // otherwise run past the deadline of the search.
-func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, cfg Config) (*heuristic, string) {
+func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, cfg Config) (*heuristic, *material, string) {
 	maxDepth := cfg.MaxPlayoutDepth
 	nr := len(r.Roles())
 	l := &learner{cols: map[string]int{}, roles: nr, quality: cfg.HeuristicQuality}
+	if cfg.Material == On {
+		// Pieces are captured, never added: material compares the
+		// samples with the state learning starts from.
+		x, err := l.features(ctx, r, st)
+		if err != nil {
+			return nil, nil, fmt.Sprintf("heuristic: %v", err)
+		}
+		l.start = x
+	}
 	moves := make([]reasoner.Move, nr)
 	meanLen, games := 20.0, 0
 	for len(l.samples) < learnSamples && ctx.Err() == nil {
@@ -256,18 +268,34 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 			// game: where a fit of these falls short of the bar by
 			// more than their noise, the rest would not reach it.
 			if h, why := l.fit(fitCtx, screenSlack); h == nil {
-				return nil, fmt.Sprintf("heuristic: stopped at %d states of %d random games over %d features, no fit within %.2f of the bar: %s",
-					len(l.samples), games, len(l.keys), screenSlack, why)
+				mat, mwhy := l.materialOf(cfg, r.Roles())
+				return nil, mat, fmt.Sprintf("heuristic: stopped at %d states of %d random games over %d features, no fit within %.2f of the bar: %s%s",
+					len(l.samples), games, len(l.keys), screenSlack, why, mwhy)
 			}
 		}
 	}
 	if len(l.samples) < learnMinSamples {
-		return nil, fmt.Sprintf("heuristic: %d samples of %d games, too few to fit", len(l.samples), games)
+		return nil, nil, fmt.Sprintf("heuristic: %d samples of %d games, too few to fit", len(l.samples), games)
 	}
 	start := time.Now()
 	h, why := l.fit(fitCtx, 0)
-	return h, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s",
-		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why)
+	var mat *material
+	mwhy := ""
+	if h == nil {
+		mat, mwhy = l.materialOf(cfg, r.Roles())
+	}
+	return h, mat, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s%s",
+		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why, mwhy)
+}
+
+// materialOf returns the material of l's samples where cfg looks for it,
+// and a clause for the learning's summary.
+func (l *learner) materialOf(cfg Config, roles []string) (*material, string) {
+	if cfg.Material != On {
+		return nil, ""
+	}
+	m, why := l.findMaterial(roles)
+	return m, "; " + why
 }
 
 // fit fits each role's evaluation and validates it on held-out samples,
@@ -640,10 +668,13 @@ func (s *Search) learn(ctx context.Context) {
 	}
 	defer s.releaseRecovered(r, "learning a heuristic")
 	rng := rand.New(rand.NewPCG(s.cfg.Seed, 1<<40))
-	h, why := learnHeuristic(lctx, ctx, r, s.State(), rng, s.cfg)
+	h, mat, why := learnHeuristic(lctx, ctx, r, s.State(), rng, s.cfg)
 	s.heurWhy.Store(&why)
 	if h != nil {
 		s.heur.Store(h)
+	}
+	if mat != nil {
+		s.material.Store(mat)
 	}
 }
 

@@ -202,7 +202,7 @@ func TestHeuristicScreen(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cfg := Config{}.withDefaults()
-			h, why := learnHeuristic(ctx, ctx, g, st, rand.New(rand.NewPCG(1, 2)), cfg)
+			h, _, why := learnHeuristic(ctx, ctx, g, st, rand.New(rand.NewPCG(1, 2)), cfg)
 			if (h != nil) != tt.kept {
 				t.Fatalf("kept %v (%s), want %v", h != nil, why, tt.kept)
 			}

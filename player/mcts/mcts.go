@@ -205,6 +205,10 @@ type Config struct {
 	// outweigh them.
 	HeuristicPrior       Switch
 	HeuristicPriorVisits int
+	// Material switches looking for the roles' pieces in a game of two
+	// roles where Heuristic fits nothing, and, with HeuristicPrior, a
+	// prior on the moves that capture or lose them (material.go).
+	Material Switch
 	// HeuristicQuality is the correlation with held-out goals a fitted
 	// heuristic needs to be kept; below it the game is played as without
 	// one. Fits of 0.15 to 0.3 (breakthrough's pieces per row, reversi's
@@ -369,10 +373,13 @@ type Search struct {
 	wins     [][]uint64
 	// heur is the heuristic learned from the rules, nil without one;
 	// learned is set once the search has tried (heuristic.go).
-	heur    atomic.Pointer[heuristic]
-	learned bool // guarded by the Run caller
-	heurWhy atomic.Pointer[string]
-	resist  bool // Config.Resist
+	heur atomic.Pointer[heuristic]
+	// material is the roles' pieces found where no heuristic fits, nil
+	// without them (material.go).
+	material atomic.Pointer[material]
+	learned  bool // guarded by the Run caller
+	heurWhy  atomic.Pointer[string]
+	resist   bool // Config.Resist
 	// simultaneous is set once the search meets a state in which several
 	// roles have a choice; playouts are then uniform: in the simultaneous
 	// connect four MAST's and NST's policy lost to uniform playouts in

@@ -98,6 +98,8 @@ func (c *Config) Settings() []Setting {
 			Help: "heur: when the tree grows below a state, each move gets hvisits visits of the heuristic's value of the state it reaches"},
 		{Key: "hvisits", Int: &c.HeuristicPriorVisits, Min: 1, Max: 1 << 20, Default: "10",
 			Help: "heur: the visits hprior gives a move"},
+		{Key: "material", Switch: &c.Material, Default: "off",
+			Help: "heur: where no heuristic fits a game of two roles, find each role's pieces and give the moves that change them a prior, as hprior"},
 		{Key: "hcut", Switch: &c.HeuristicCut, Default: "on",
 			Help: "heur: playouts are cut after hdepth moves and scored by the heuristic"},
 		{Key: "hdepth", Int: &c.HeuristicDepth, Min: 1, Max: 1 << 20, Default: "8",

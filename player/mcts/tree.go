@@ -248,6 +248,12 @@ type worker struct {
 	heur, cut bool
 	prior     float64
 	priors    []float64
+	// material: the search looks for the roles' pieces where the
+	// heuristic finds nothing (Config.Material), their prior given with
+	// hprior; pieces and terminal are expand's scratch space for it.
+	material bool
+	pieces   [][2]float64
+	terminal []bool
 	// legal and check are the scratch space of a playout step and of
 	// expand.
 	legal [][]reasoner.Move
@@ -271,6 +277,7 @@ type worker struct {
 
 	pp reasoner.PolicyPlayouter // the reasoner of the current policy playout
 	hc *heurCache               // the heuristic and its weights by fact; nil without one
+	mc *materialCache           // the material and the owner of each fact; nil without one
 
 	path  []*node         // nodes selected from the root
 	idx   []int32         // move index of every role at every node of path
@@ -299,6 +306,7 @@ func newWorker(s *Search, run uint64, id int) *worker {
 	}
 	if s.cfg.HeuristicPrior == On {
 		w.prior = float64(s.cfg.HeuristicPriorVisits)
+		w.material = s.cfg.Material == On && s.cfg.learnsHeuristic()
 	}
 	if s.mast != nil {
 		w.mast = s.mast[id]
