@@ -4,11 +4,14 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner/backend"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // TestFindMaterial checks that the pieces of each role are found where
@@ -106,6 +109,74 @@ func TestMaterialValue(t *testing.T) {
 	} {
 		if got := materialVisits(tt.pieces); got != tt.want {
 			t.Errorf("materialVisits(%v) = %v, want %v", tt.pieces, got, tt.want)
+		}
+	}
+}
+
+// raid is a game of two players taking turns over 4 steps, each holding
+// four pieces: the mover takes one of the other's pieces or passes. Its
+// goals do not matter to the prior.
+const raid = `
+(role a) (role b)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4)
+(init (piece 1 a)) (init (piece 2 a)) (init (piece 3 a)) (init (piece 4 a))
+(init (piece 1 b)) (init (piece 2 b)) (init (piece 3 b)) (init (piece 4 b))
+(init (control a)) (init (step 0))
+(other a b) (other b a)
+(<= (legal ?r (take ?i)) (true (control ?r)) (other ?r ?o) (true (piece ?i ?o)))
+(<= (legal ?r pass) (true (control ?r)))
+(<= (legal ?r noop) (role ?r) (not (true (control ?r))))
+(<= (next (piece ?i ?o)) (true (piece ?i ?o)) (other ?o ?r) (not (does ?r (take ?i))))
+(<= (next (control ?o)) (true (control ?r)) (other ?r ?o))
+(<= (next (step ?n)) (true (step ?m)) (succ ?m ?n))
+(<= terminal (true (step 4)))
+(<= (goal ?r 50) (role ?r))
+`
+
+// TestMaterialPrior checks that, the first time the tree grows below a
+// state where some move changes the material, each move of the mover
+// gets materialVisits visits: a capture valued above the state's mean, a
+// pass at it; and that without Material the moves get none.
+func TestMaterialPrior(t *testing.T) {
+	d, err := gdl.ParseFile("raid.kif", []byte(raid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := propnet.New(context.Background(), d, propnet.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mat := range []Switch{On, Off} {
+		s := newSearch(t, r, Config{Workers: 1, Heuristic: On, HeuristicPrior: On, HeuristicCut: Off, ProveLeaves: Off, Material: mat})
+		s.material.Store(&material{keys: [2]string{"piece/2=a", "piece/2=b"}})
+		w := newWorker(s, 1, 0)
+		w.iterate(context.Background(), s.main)
+		ms := s.root.moves[0]
+		total := 0.0
+		for j := range ms {
+			total += s.root.n[j].Load()
+		}
+		prior := 0.0
+		if mat == On {
+			prior = 6 // materialVisits of 4 pieces against 4
+		}
+		if want := 1 + prior*float64(len(ms)); total != want {
+			t.Errorf("material %v: %v visits at the root over %d moves, want %v", mat, total, len(ms), want)
+		}
+		if mat == Off {
+			continue
+		}
+		// The state's mean is 0.5 but for the visit under way, the
+		// playout's, worth the goal, 0.5.
+		pass := slices.Index(ms, "pass")
+		passMean := s.root.w[pass].Load() / s.root.n[pass].Load()
+		if math.Abs(passMean-0.5) > 0.02 {
+			t.Errorf("pass: mean %.3f, want about 0.5", passMean)
+		}
+		for j, m := range ms {
+			if mean := s.root.w[j].Load() / s.root.n[j].Load(); j != pass && !(mean > passMean+0.04 && mean < 0.6) {
+				t.Errorf("%s: mean %.3f, want about 0.56, above the pass's %.3f", m, mean, passMean)
+			}
 		}
 	}
 }
