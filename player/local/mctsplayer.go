@@ -225,11 +225,13 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 	// one cut short by a deadline waits for the next command.
 	var behind [][]reasoner.Move
 	ponder := false
+	var answered answer // the last answer, and the role it was for
+	var role int
 	for {
 		var d decision
 		var ok bool
 		if ponder && !mm.broken.Load() {
-			d, ok = p.ponder(mm, s)
+			d, ok = p.ponder(mm, s, role, answered.move)
 		} else {
 			select {
 			case d, ok = <-mm.decide:
@@ -245,6 +247,7 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 		}
 		d.answer <- a
 		ponder = a.err == nil && p.opts.Ponder != mcts.Off
+		answered, role = a, d.role
 	}
 }
 
@@ -286,12 +289,17 @@ func (p *mctsPlayer) setup(mm *mctsMatch, m *player.Match) *mcts.Search {
 	return s
 }
 
-// ponder searches on after an answer until the next command, for two play
-// clocks at most, or until the match ends, and returns the command. The
-// search runs in a goroutine of its own while the owner waits for the
-// command; the owner stops it and waits for it to return before it uses
-// the search again or closes it.
-func (p *mctsPlayer) ponder(mm *mctsMatch, s *mcts.Search) (decision, bool) {
+// ponder searches on after role answered move until the next command, for
+// two play clocks at most, or until the match ends, and returns the
+// command. With Options.PonderPlayed it searches below move only
+// (mcts.Search.Focus): the others' time goes to the states the game can
+// reach, not to the moves the player did not play. The search runs in a goroutine of its own while
+// the owner waits for the command; the owner stops it and waits for it to
+// return before it uses the search again or closes it.
+func (p *mctsPlayer) ponder(mm *mctsMatch, s *mcts.Search, role int, move reasoner.Move) (decision, bool) {
+	if p.opts.PonderPlayed != mcts.Off {
+		s.Focus(role, move)
+	}
 	pctx, stop := context.WithTimeout(mm.ctx, 2*mm.clock)
 	defer stop()
 	done := make(chan struct{})

@@ -53,6 +53,12 @@ type Options struct {
 	// after two play clocks without one.
 	Ponder mcts.Switch
 
+	// PonderPlayed, with Ponder, keeps the search between an answer and
+	// the next call below the move answered (mcts.Search.Focus): the
+	// game goes on from there, and the other moves' subtrees are
+	// dropped at the next call.
+	PonderPlayed mcts.Switch
+
 	// FullClock, when on, makes the mcts player answer START and PLAY
 	// only at the end of their clocks (less its margins), even when its
 	// move is settled or proven sooner: a player that takes the whole of

@@ -35,6 +35,8 @@ func (o *Options) playerSettings() []mcts.Setting {
 	return []mcts.Setting{
 		{Key: "ponder", Switch: &o.Ponder, Default: "on",
 			Help: "search on between an answer and the next call of the match"},
+		{Key: "played", Switch: &o.PonderPlayed, Default: "on",
+			Help: "ponder: only below the move answered, where the game goes on"},
 		{Key: "fullclock", Switch: &o.FullClock, Default: "off", Host: true,
 			Help: "answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks"},
 	}
@@ -59,7 +61,7 @@ var presets = []preset{
 			"fast": "off", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
 			"heur": "off", "hmin": "0.35", "hprior": "off", "hvisits": "10", "material": "off", "hcut": "off", "hdepth": "8",
 			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.05",
-			"ponder": "off",
+			"ponder": "off", "played": "off",
 		},
 	},
 	{
@@ -74,7 +76,7 @@ var presets = []preset{
 			"fast": "on", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
 			"heur": "off", "hmin": "0.15", "hprior": "off", "hvisits": "10", "material": "off", "hcut": "on", "hdepth": "8",
 			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.5",
-			"ponder": "on",
+			"ponder": "on", "played": "off",
 		},
 	},
 }

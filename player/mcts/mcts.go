@@ -886,6 +886,24 @@ func (s *Search) Advance(ctx context.Context, joint []reasoner.Move) error {
 	return nil
 }
 
+// Focus makes every selection at the root take move for role, until the
+// root changes: a player that has answered move searches on, while it
+// waits for the others' moves, only where the game will go. It reports
+// whether move is one of role's moves in the current state.
+func (s *Search) Focus(role int, move reasoner.Move) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if role < 0 || role >= len(s.roles) || s.root.terminal {
+		return false
+	}
+	i := slices.Index(s.root.moves[role], move)
+	if i < 0 {
+		return false
+	}
+	s.view.Store(&view{root: s.root, gen: s.gen, focusRole: role, focusMove: int32(i)})
+	return true
+}
+
 // Best returns the move to play for role in the current state: a proven
 // best move if there is one, in a single-player game the first move of the
 // best line found, and otherwise the move most visited, ties broken by

@@ -220,6 +220,40 @@ func TestAdvance(t *testing.T) {
 	}
 }
 
+// TestFocus checks that a focused search spends every root visit on the
+// move focused on, and searches the whole root again once it advances.
+func TestFocus(t *testing.T) {
+	g := nim(40)
+	s := newSearch(t, g, Config{Workers: 1})
+	ctx := context.Background()
+	if s.Focus(0, "(take 9)") || s.Focus(1, "(take 1)") || s.Focus(2, "noop") {
+		t.Error("Focus took a move its role does not have")
+	}
+	if !s.Focus(0, "(take 2)") {
+		t.Fatal("Focus refused a legal move")
+	}
+	run(t, s, 100*time.Millisecond)
+	root := s.root
+	for i, m := range root.moves[0] {
+		if n := root.n[int(root.off[0])+i].Load(); (m == "(take 2)") != (n > 0) {
+			t.Errorf("%s: %v visits", m, n)
+		}
+	}
+	if err := s.Advance(ctx, []reasoner.Move{"(take 2)", "noop"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Advance(ctx, []reasoner.Move{"noop", "(take 1)"}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, s, 100*time.Millisecond)
+	root = s.root
+	for i, m := range root.moves[0] {
+		if n := root.n[int(root.off[0])+i].Load(); n == 0 {
+			t.Errorf("%s: no visits after the root changed", m)
+		}
+	}
+}
+
 func mustInitial(t *testing.T, g reasoner.Reasoner) *reasoner.State {
 	st, err := g.Initial(context.Background())
 	if err != nil {

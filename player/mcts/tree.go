@@ -369,7 +369,9 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 	for r, ms := range n.moves {
 		k := len(ms)
 		best := 0
-		if k > 1 {
+		if v := w.view; k > 1 && n == v.root && r == v.focusRole {
+			best = int(v.focusMove)
+		} else if k > 1 {
 			off := int(n.off[r])
 			bestV, proven, provenV := math.Inf(-1), -1, math.Inf(-1)
 			start := w.rng.IntN(k)
@@ -552,17 +554,22 @@ func (w *worker) treeMoves() {
 
 // A view is what the workers select by, published together so that a
 // worker, which selects without the tree lock, reads them consistently:
-// the root and the tree's generation. It is never modified once
+// the root, the tree's generation and the move, if any, the root's
+// selection takes for one role (Search.Focus). It is never modified once
 // published.
 type view struct {
 	root *node
 	gen  uint64
+	// focusRole is the role whose move focusMove, its index in the
+	// root's moves, every selection at the root takes; -1 for none.
+	focusRole int
+	focusMove int32
 }
 
 // publishView publishes the current root and generation. s.mu must be
 // held.
 func (s *Search) publishView() {
-	s.view.Store(&view{root: s.root, gen: s.gen})
+	s.view.Store(&view{root: s.root, gen: s.gen, focusRole: -1})
 }
 
 // descend selects joint moves from the root down. It stops at a solved
