@@ -83,10 +83,15 @@ func (d *Description) IsGDLII() bool {
 //     arities never match; the reasoners read them so as written;
 //   - sees in a rule body, which GDL-II forbids, is read as a relation like
 //     any other; the dependency checks still reject legal, goal and
-//     terminal rules that would then depend on the moves or the next state.
+//     terminal rules that would then depend on the moves or the next state;
+//   - a variable of a head that nothing binds, inside a function term that
+//     names a relation of the rules with as many arguments, ranges over
+//     that relation: (legal random (deal (lead ?p) ...)) with facts
+//     (lead player1) and (lead player2) deals either lead, and Repair adds
+//     (lead ?p) to the body.
 //
 // Everything else keeps its GDL verdict: a variable of a head that nothing
-// binds outside a role argument, for one, is an error, since the rule
+// binds outside a role argument or such a term, for one, is an error, since the rule
 // would hold for infinitely many values. The errors among the problems are
 // left as they are: a caller that plays only descriptions free of them
 // (as the reasoners do with GDL-II) checks them with Errors.
@@ -159,7 +164,71 @@ func (v *validator) readDialect(r *Rule) *Rule {
 			out = &Rule{Lparen: out.Lparen, Head: out.Head, Body: body}
 		}
 	}
+	if bound := v.boundByRelation(out); bound != nil {
+		out = bound
+	}
 	return out
+}
+
+// boundByRelation returns r with a literal added to its body for each
+// function term of its head that holds a variable nothing binds and that
+// names a relation of the rules, with as many arguments: the move
+// (leadAndDeal (lead ?p) ...) of oneCardGame, whose ?p nothing binds,
+// ranges over the players lead holds for, as if (lead ?p) were in the
+// body. It returns nil when there is no such term.
+func (v *validator) boundByRelation(r *Rule) *Rule {
+	bound := boundVars(r.Body)
+	var added []Literal
+	var visit func(t Term)
+	visit = func(t Term) {
+		f, ok := t.(*Func)
+		if !ok || f.Name == nil {
+			return
+		}
+		var free *Var
+		eachVar(f, func(x *Var) {
+			if free == nil && !bound[x.Name] {
+				free = x
+			}
+		})
+		if free == nil {
+			return
+		}
+		if v.isRelation(f.Name.Name, len(f.Args)) {
+			v.warnf(free.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; it is inside (%s ...), a relation of the rules, and is read as ranging over it, as if that term were in the body",
+				r.Head.Name.Name, free.Name, f.Name.Name)
+			added = append(added, &Sentence{Lparen: f.Lparen, Name: f.Name, Args: f.Args})
+			eachVar(f, func(x *Var) { bound[x.Name] = true })
+			return
+		}
+		for _, a := range f.Args {
+			visit(a)
+		}
+	}
+	for _, a := range r.Head.Args {
+		visit(a)
+	}
+	if added == nil {
+		return nil
+	}
+	return &Rule{Lparen: r.Lparen, Head: r.Head, Body: append(added, r.Body...)}
+}
+
+// isRelation reports whether the rules define name with arity arguments
+// as a relation of their own (a keyword is not one), in a head or a fact.
+func (v *validator) isRelation(name string, arity int) bool {
+	if _, ok := keywordArity[name]; ok || name == KeyDistinct || name == KeyNot || name == KeyOr {
+		return false
+	}
+	if v.heads == nil {
+		v.heads = make(map[string]bool)
+		for _, r := range v.d.Rules {
+			if r != nil && r.Head != nil && r.Head.Name != nil {
+				v.heads[r.Head.Name.Name+"/"+strconv.Itoa(len(r.Head.Args))] = true
+			}
+		}
+	}
+	return v.heads[name+"/"+strconv.Itoa(arity)]
 }
 
 // leadingZeros returns the integer that name writes when it is an integer

@@ -185,6 +185,7 @@ type validator struct {
 	// of their own are read existentially.
 	exists map[*Rule][]*Not
 
+	heads  map[string]bool   // name/arity of every relation a rule head defines, made by isRelation
 	arity0 map[string]symbol // the first arity of each relation name; see relKey
 	rels   map[string]*symbol
 	funcs  map[string]*symbol
