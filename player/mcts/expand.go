@@ -29,7 +29,8 @@ import (
 // its value that of the terminal state reached, which becomes the child of
 // the winning move, and reports true; with a heuristic prior it scores the
 // state each move reaches, by its goals if it is terminal and otherwise by
-// the heuristic, and gives the move that many visits of that value.
+// the heuristic, and gives the move that many visits of that value; with
+// material and no heuristic it gives the material prior (material.go).
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	var h *heurCache
 	var mc *materialCache
