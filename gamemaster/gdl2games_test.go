@@ -14,8 +14,10 @@ import (
 )
 
 // TestGDLIIGames plays matches of random players in every public GDL-II
-// game but oneCardGame (whose rules the gdl package refuses to read as
-// meant): each ends with no move replaced and no error, and replays.
+// game but oneCardGame: each ends with no move replaced and no error, and
+// replays. In oneCardGame no role perceives who leads, so at its second
+// step a player guesses whether to play or wait, and about half the
+// guesses are replaced (docs/gdl2.md).
 func TestGDLIIGames(t *testing.T) {
 	files := gamestest.GamesIIFiles()
 	if len(files) == 0 {

@@ -331,8 +331,7 @@ func TestGeneratedII(t *testing.T) {
 }
 
 // TestGamesII compares the backends on the public GDL-II games, nature's
-// role played like any other, percepts compared at every step; oneCardGame
-// every backend refuses alike (its rules have no reading), and a game past
+// role played like any other, percepts compared at every step; a game past
 // the network's grounding budget is compared without it. The plain
 // interpreter takes seconds a state on bigMoney and small_dominion: -short
 // leaves it out.
