@@ -217,7 +217,7 @@ func (v *validator) boundByRelation(r *Rule) *Rule {
 // isRelation reports whether the rules define name with arity arguments
 // as a relation of their own (a keyword is not one), in a head or a fact.
 func (v *validator) isRelation(name string, arity int) bool {
-	if _, ok := keywordArity[name]; ok || name == KeyDistinct || name == KeyNot || name == KeyOr {
+	if keywords[name] {
 		return false
 	}
 	if v.heads == nil {

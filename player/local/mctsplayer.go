@@ -225,13 +225,13 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 	// one cut short by a deadline waits for the next command.
 	var behind [][]reasoner.Move
 	ponder := false
-	var answered answer // the last answer, and the role it was for
+	var played reasoner.Move // the last answer's move, and the role it was for
 	var role int
 	for {
 		var d decision
 		var ok bool
 		if ponder && !mm.broken.Load() {
-			d, ok = p.ponder(mm, s, role, answered.move)
+			d, ok = p.ponder(mm, s, role, played)
 		} else {
 			select {
 			case d, ok = <-mm.decide:
@@ -247,7 +247,7 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 		}
 		d.answer <- a
 		ponder = a.err == nil && p.opts.Ponder != mcts.Off
-		answered, role = a, d.role
+		played, role = a.move, d.role
 	}
 }
 

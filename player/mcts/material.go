@@ -128,6 +128,11 @@ type materialCache struct {
 	m     *material
 	owner map[reasoner.Fact]int8
 	keys  []featureValue
+	// rootPieces are the pieces of the root of generation rootGen, once
+	// counted.
+	counted    bool
+	rootGen    uint64
+	rootPieces [2]float64
 }
 
 // count leaves in out the pieces of each role in st.
@@ -223,11 +228,14 @@ func (w *worker) materialPriors(n *node, mc *materialCache) {
 	if !changes {
 		return
 	}
-	// The mean of the current state, trusted as its visits grow.
+	// The mean of the current state, trusted as its visits grow; its
+	// pieces are counted once a root.
 	root := w.view.root
-	var rootPieces [2]float64
-	mc.count(root.state, &rootPieces)
-	visits := materialVisits(rootPieces)
+	if !mc.counted || mc.rootGen != w.gen {
+		mc.count(root.state, &mc.rootPieces)
+		mc.counted, mc.rootGen = true, w.gen
+	}
+	visits := materialVisits(mc.rootPieces)
 	var rn, rw float64
 	off := int(root.off[m])
 	for j := range root.moves[m] {
