@@ -59,7 +59,7 @@ var presets = []preset{
 		values: map[string]string{
 			"c": "0.5", "mast": "off", "eps": "0.4", "decay": "0.8", "nst": "off",
 			"fast": "off", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
-			"heur": "off", "hmin": "0.35", "hprior": "off", "hvisits": "10", "material": "off", "hcut": "off", "hdepth": "8",
+			"heur": "off", "hmin": "0.35", "hprior": "off", "hvisits": "10", "material": "off", "minimax": "off", "hcut": "off", "hdepth": "8",
 			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.05",
 			"ponder": "off", "played": "off",
 		},
@@ -74,7 +74,7 @@ var presets = []preset{
 		values: map[string]string{
 			"c": "0.5", "mast": "on", "eps": "0.4", "decay": "0.8", "nst": "on",
 			"fast": "on", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
-			"heur": "off", "hmin": "0.15", "hprior": "off", "hvisits": "10", "material": "off", "hcut": "on", "hdepth": "8",
+			"heur": "off", "hmin": "0.15", "hprior": "off", "hvisits": "10", "material": "off", "minimax": "off", "hcut": "on", "hdepth": "8",
 			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.5",
 			"ponder": "on", "played": "off",
 		},

@@ -68,7 +68,7 @@ func TestPresets(t *testing.T) {
 		Exploration: 0.5, MAST: mcts.Off, MASTEpsilon: 0.4, MASTDecay: 0.8, NST: mcts.Off,
 		PolicyPlayouts: mcts.Off, Wins: mcts.Off, WinFacts: mcts.Off, ProveLeaves: mcts.Off, Resist: mcts.Off,
 		Heuristic: mcts.Off, HeuristicQuality: 0.35, HeuristicPrior: mcts.Off, HeuristicPriorVisits: 10,
-		Material: mcts.Off, HeuristicCut: mcts.Off, HeuristicDepth: 8,
+		Material: mcts.Off, Minimax: mcts.Off, HeuristicCut: mcts.Off, HeuristicDepth: 8,
 		GRAVE: mcts.Off, GRAVEFirst: mcts.On, GRAVERef: 50, GRAVEExploration: 0.05,
 	}
 	baseMAST := base
@@ -88,7 +88,7 @@ func TestPresets(t *testing.T) {
 			Exploration: 0.5, MAST: mcts.On, MASTEpsilon: 0.4, MASTDecay: 0.8, NST: mcts.On,
 			PolicyPlayouts: mcts.On, Wins: mcts.Off, WinFacts: mcts.Off, ProveLeaves: mcts.Off, Resist: mcts.Off,
 			Heuristic: mcts.Off, HeuristicQuality: 0.15, HeuristicPrior: mcts.Off, HeuristicPriorVisits: 10,
-			Material: mcts.Off, HeuristicCut: mcts.On, HeuristicDepth: 8,
+			Material: mcts.Off, Minimax: mcts.Off, HeuristicCut: mcts.On, HeuristicDepth: 8,
 			GRAVE: mcts.Off, GRAVEFirst: mcts.On, GRAVERef: 50, GRAVEExploration: 0.5,
 		}, mcts.On},
 	} {

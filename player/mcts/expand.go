@@ -98,6 +98,9 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 		}
 	case mc != nil:
 		w.materialPriors(n, mc)
+		if w.minimax > 0 {
+			w.initMinimax(n)
+		}
 	}
 	return false, nil
 }

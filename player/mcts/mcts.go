@@ -209,6 +209,10 @@ type Config struct {
 	// roles where Heuristic fits nothing, and, with HeuristicPrior, a
 	// prior on the moves that capture or lose them (material.go).
 	Material Switch
+	// Minimax switches, with Material, mixing in selection a move's mean
+	// with the minimax value of the material in the tree below it
+	// (implicit minimax backups, minimax.go).
+	Minimax Switch
 	// HeuristicQuality is the correlation with held-out goals a fitted
 	// heuristic needs to be kept; below it the game is played as without
 	// one. Fits of 0.15 to 0.3 (breakthrough's pieces per row, reversi's

@@ -100,6 +100,8 @@ func (c *Config) Settings() []Setting {
 			Help: "heur: the visits hprior gives a move"},
 		{Key: "material", Switch: &c.Material, Default: "off",
 			Help: "heur: where no heuristic fits a game of two roles, find each role's pieces and give the moves that change them a prior, as hprior"},
+		{Key: "minimax", Switch: &c.Minimax, Default: "off",
+			Help: "material: selection mixes a move's mean with the minimax value of the pieces in the tree below it (implicit minimax backups)"},
 		{Key: "hcut", Switch: &c.HeuristicCut, Default: "on",
 			Help: "heur: playouts are cut after hdepth moves and scored by the heuristic"},
 		{Key: "hdepth", Int: &c.HeuristicDepth, Min: 1, Max: 1 << 20, Default: "8",

@@ -63,6 +63,9 @@ type node struct {
 	kidsCap int32
 	size    int64  // estimated bytes, under Search.mu
 	mark    uint64 // stamp of the last graph walk that reached the node, under Search.mu
+	// mm holds the implicit minimax values of material, nil until the
+	// tree grows below the node with Config.Minimax (minimax.go).
+	mm atomic.Pointer[minimaxValues]
 }
 
 // afloat is a float64 read and updated atomically: the statistics that
@@ -253,6 +256,9 @@ type worker struct {
 	// hprior; pieces and terminal are expand's scratch space for it.
 	material bool
 	pieces   [][2]float64
+	// minimax: the weight of the implicit minimax values of material in
+	// selection (Config.Minimax), 0 without.
+	minimax  float64
 	terminal []bool
 	// legal and check are the scratch space of a playout step and of
 	// expand.
@@ -307,6 +313,9 @@ func newWorker(s *Search, run uint64, id int) *worker {
 	if s.cfg.HeuristicPrior == On {
 		w.prior = float64(s.cfg.HeuristicPriorVisits)
 		w.material = s.cfg.Material == On && s.cfg.learnsHeuristic()
+		if w.material && s.cfg.Minimax == On {
+			w.minimax = minimaxWeight
+		}
 	}
 	if s.mast != nil {
 		w.mast = s.mast[id]
@@ -364,6 +373,10 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 	c := s.exploration()
 	logN := math.Log(n.visits.Load() + 1)
 	kids := n.children()
+	var mm *minimaxValues
+	if w.minimax > 0 {
+		mm = n.mm.Load()
+	}
 	var j int64
 	stride := int64(1)
 	for r, ms := range n.moves {
@@ -409,6 +422,9 @@ func (w *worker) selectJoint(n, ref *node) int64 {
 				mean := n.w[off+i].Load() / visits
 				if ref != nil {
 					mean = s.graveValue(mean, visits, ref, at)
+				}
+				if mm != nil && n.mover == r {
+					mean = w.minimaxMean(mm, r, i, mean)
 				}
 				if v := mean + c*math.Sqrt(logN/visits); v > bestV {
 					best, bestV = i, v
@@ -912,6 +928,9 @@ func (w *worker) backup(leaf *node) {
 	nr := len(s.roles)
 	if s.grave && w.played != nil {
 		w.learnAMAF()
+	}
+	if w.minimax > 0 {
+		w.backupMinimax()
 	}
 	for k := len(w.path) - 1; k >= 0; k-- {
 		n := w.path[k]
