@@ -35,7 +35,7 @@ func (o *Options) playerSettings() []mcts.Setting {
 	return []mcts.Setting{
 		{Key: "ponder", Switch: &o.Ponder, Default: "on",
 			Help: "search on between an answer and the next call of the match"},
-		{Key: "played", Switch: &o.PonderPlayed, Default: "off",
+		{Key: "played", Switch: &o.PonderPlayed, Default: "on",
 			Help: "ponder: only below the move answered, where the game goes on"},
 		{Key: "fullclock", Switch: &o.FullClock, Default: "off", Host: true,
 			Help: "answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks"},

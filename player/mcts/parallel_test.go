@@ -30,7 +30,9 @@ func TestParallelTreeInvariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := newSearch(t, r, Config{Workers: 4})
+			// Material's prior gives moves visits their node has not
+			// had; TestParallelMinimax searches with it.
+			s := newSearch(t, r, Config{Workers: 4, Material: Off})
 			run(t, s, d)
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -160,4 +162,55 @@ func checkTree(t *testing.T, s *Search) int {
 		}
 	}
 	return len(seen)
+}
+
+// TestParallelMinimax searches breakthrough with four workers and the
+// material found, its prior and its minimax values: every node that has
+// values, written by the workers without the lock, holds values in [0,1]
+// for each of its mover's moves and for itself. Run it with -race too.
+func TestParallelMinimax(t *testing.T) {
+	desc := playertest.LoadGame(t, "breakthrough")
+	r, err := playertest.Factory(t, "propnet")(context.Background(), desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(t, r, Config{Workers: 4, Material: On, Minimax: On})
+	run(t, s, 2*time.Second)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.material.Load() == nil {
+		t.Fatal("no material found in breakthrough")
+	}
+	inRange := func(v float64) bool { return v >= 0 && v <= 1 }
+	seen := map[*node]bool{s.root: true}
+	stack := []*node{s.root}
+	valued := 0
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if mv := n.mm.Load(); mv != nil {
+			valued++
+			if len(mv.moves) != len(n.moves[n.mover]) {
+				t.Fatalf("node %v: %d minimax values for %d moves", n.state.Hash(), len(mv.moves), len(n.moves[n.mover]))
+			}
+			for i := range mv.moves {
+				if v := mv.moves[i].Load(); !inRange(v) {
+					t.Errorf("node %v move %s: minimax value %v", n.state.Hash(), n.moves[n.mover][i], v)
+				}
+			}
+			if v := mv.value.Load(); !inRange(v) {
+				t.Errorf("node %v: minimax value %v", n.state.Hash(), v)
+			}
+		}
+		for _, e := range n.children() {
+			if !seen[e.child] {
+				seen[e.child] = true
+				stack = append(stack, e.child)
+			}
+		}
+	}
+	if valued < 10 {
+		t.Fatalf("%d nodes with minimax values: too small a search to check", valued)
+	}
+	t.Logf("%d nodes, %d with minimax values", len(seen), valued)
 }

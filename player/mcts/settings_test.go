@@ -15,7 +15,7 @@ func TestSettingsDefaults(t *testing.T) {
 	want := map[string]string{
 		"c": "0.5", "mast": "on", "eps": "0.4", "decay": "0.8", "nst": "on",
 		"fast": "on", "wins": "on", "winfacts": "on", "prove": "on", "resist": "on",
-		"heur": "on", "hmin": "0.35", "hprior": "on", "hvisits": "10", "material": "off", "minimax": "off", "hcut": "on", "hdepth": "8",
+		"heur": "on", "hmin": "0.35", "hprior": "on", "hvisits": "10", "material": "on", "minimax": "on", "hcut": "on", "hdepth": "8",
 		"grave": "auto", "gravefirst": "on", "ref": "50", "gravec": "0.05",
 	}
 	for _, s := range c.Settings() {
