@@ -256,10 +256,10 @@ type worker struct {
 	// hprior; pieces and terminal are expand's scratch space for it.
 	material bool
 	pieces   [][2]float64
+	terminal []bool
 	// minimax: the weight of the implicit minimax values of material in
 	// selection (Config.Minimax), 0 without.
-	minimax  float64
-	terminal []bool
+	minimax float64
 	// legal and check are the scratch space of a playout step and of
 	// expand.
 	legal [][]reasoner.Move
