@@ -74,18 +74,7 @@ func TestParallelTableAfterAdvance(t *testing.T) {
 	run(t, s, 100*time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	reachable := map[*node]bool{s.root: true}
-	stack := []*node{s.root}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, e := range n.children() {
-			if !reachable[e.child] {
-				reachable[e.child] = true
-				stack = append(stack, e.child)
-			}
-		}
-	}
+	reachable := reachableFrom(s.root)
 	inTable := 0
 	for i := range s.shards {
 		for _, n := range s.shards[i].m {
@@ -118,17 +107,14 @@ func TestParallelTableAfterAdvance(t *testing.T) {
 // must be held, and no worker running.
 func checkTree(t *testing.T, s *Search) int {
 	t.Helper()
-	seen := map[*node]bool{s.root: true}
-	stack := []*node{s.root}
+	nodes := reachableFrom(s.root)
 	errs := 0
 	fail := func(n *node, format string, args ...any) {
 		if errs++; errs <= 10 {
 			t.Errorf("node %v: "+format, append([]any{n.state.Hash()}, args...)...)
 		}
 	}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for n := range nodes {
 		visits := n.visits.Load()
 		var total float64
 		for r, ms := range n.moves {
@@ -155,13 +141,27 @@ func checkTree(t *testing.T, s *Search) int {
 				fail(n, "two children for joint move %d", e.joint)
 			}
 			joints[e.joint] = true
+		}
+	}
+	return len(nodes)
+}
+
+// reachableFrom returns the nodes reachable from root, root included.
+// The tree's lock must be held, and no worker running.
+func reachableFrom(root *node) map[*node]bool {
+	seen := map[*node]bool{root: true}
+	stack := []*node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range n.children() {
 			if !seen[e.child] {
 				seen[e.child] = true
 				stack = append(stack, e.child)
 			}
 		}
 	}
-	return len(seen)
+	return seen
 }
 
 // TestParallelMinimax searches breakthrough with four workers and the
@@ -182,12 +182,9 @@ func TestParallelMinimax(t *testing.T) {
 		t.Fatal("no material found in breakthrough")
 	}
 	inRange := func(v float64) bool { return v >= 0 && v <= 1 }
-	seen := map[*node]bool{s.root: true}
-	stack := []*node{s.root}
+	nodes := reachableFrom(s.root)
 	valued := 0
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for n := range nodes {
 		if mv := n.mm.Load(); mv != nil {
 			valued++
 			if len(mv.moves) != len(n.moves[n.mover]) {
@@ -202,15 +199,9 @@ func TestParallelMinimax(t *testing.T) {
 				t.Errorf("node %v: minimax value %v", n.state.Hash(), v)
 			}
 		}
-		for _, e := range n.children() {
-			if !seen[e.child] {
-				seen[e.child] = true
-				stack = append(stack, e.child)
-			}
-		}
 	}
 	if valued < 10 {
 		t.Fatalf("%d nodes with minimax values: too small a search to check", valued)
 	}
-	t.Logf("%d nodes, %d with minimax values", len(seen), valued)
+	t.Logf("%d nodes, %d with minimax values", len(nodes), valued)
 }
