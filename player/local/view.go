@@ -40,10 +40,11 @@ func newView(ctx context.Context, g *follow.Game, seed uint64, logf func(string,
 	}
 	v := &view{
 		g: g,
-		// Nature's moves that deal cards are many, and a percept (the
-		// hand dealt) keeps one of them: a random selection of the
-		// default MaxJoints rarely holds it, and the belief could not
-		// follow the match (small_dominion).
+		// Nature's moves that deal cards are many (thousands in
+		// small_dominion): past MaxJoints the belief samples, and so
+		// loses the chances of the states it holds. A larger bound
+		// keeps it complete while the time allows (an update
+		// enumerates for at most half of its time).
 		opts:  infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(seed, 0x62656c696566))},
 		steps: infoset.View{Role: g.Role},
 		rng:   rand.New(rand.NewPCG(seed, 0x617070726f78)),

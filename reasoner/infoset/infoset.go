@@ -37,8 +37,12 @@
 //
 // The work is bounded: by the context, by the states held, by the joint
 // moves examined from one state, and by the joint moves examined in one
-// update (Options). A Belief reads the game only through its reasoner
-// (Legal, Next, Terminal and Sees); it never needs the true state.
+// update (Options). An update whose context has a deadline spends at most
+// half of the time left on finding every consistent state; past that, it
+// samples them, so that a slow reasoner or a game of many joint moves
+// (nature dealing cards) still follows the match within a play clock. A
+// Belief reads the game only through its reasoner (Legal, Next, Terminal
+// and Sees); it never needs the true state.
 package infoset
 
 import (
@@ -48,6 +52,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -85,10 +91,20 @@ type Options struct {
 	// Default 16.
 	Samples int
 	// MaxJoints bounds the joint moves examined from one state at one
-	// step; when the other roles' legal moves make more, a random
-	// selection of that many is examined, and the states found are a
-	// sample even if few. Default 1024.
+	// step; when the other roles' legal moves make more, a selection of
+	// at most that many is examined, and the states found are a sample
+	// even if few. The selection starts with the joint moves made of
+	// moves the percepts name (the hand nature dealt), then draws at
+	// random.
+	// Default 1024.
 	MaxJoints int
+	// SampleJoints bounds the joint moves examined from one state while
+	// the belief samples: once a consistent successor is found, that
+	// many; while none is, four times as many, past which the state is
+	// taken for a dead end. The states found are a sample whatever their
+	// number, and a small one keeps a slow reasoner within a play clock.
+	// Default 256.
+	SampleJoints int
 	// MaxWork bounds the joint moves examined in one update, by the
 	// enumeration and then by the sampling each. Default 65536.
 	MaxWork int
@@ -111,6 +127,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxJoints <= 0 {
 		o.MaxJoints = 1024
+	}
+	if o.SampleJoints <= 0 {
+		o.SampleJoints = 256
 	}
 	if o.MaxWork <= 0 {
 		o.MaxWork = 65536
@@ -271,7 +290,12 @@ func (b *Belief) update(ctx context.Context, st Step) error {
 	steps := append(slices.Clip(b.view.Steps), st)
 	s := &search{b: b, memo: map[memoKey][]succ{}}
 	if b.states != nil {
+		if deadline, ok := ctx.Deadline(); ok {
+			s.enumerateBy = time.Now().Add(time.Until(deadline) / 2)
+		}
+		s.exhaustive = true
 		next, weights, complete, err := s.enumerate(ctx, b.states, b.weights, st)
+		s.exhaustive, s.enumerateBy = false, time.Time{}
 		if err != nil {
 			return err
 		}
@@ -308,6 +332,13 @@ type search struct {
 	// memo holds the consistent successors found in this update, so
 	// that hypotheses sharing a state share the work.
 	memo map[memoKey][]succ
+	// exhaustive is set while the update enumerates every consistent
+	// state: successors then examines every joint move it can. Otherwise
+	// the update samples, and a state's successors are a sample too
+	// (Options.SampleJoints).
+	exhaustive bool
+	// enumerateBy, when set, is when enumerating gives up for sampling.
+	enumerateBy time.Time
 }
 
 type memoKey struct {
@@ -460,8 +491,9 @@ const chronological = 4
 // from: those reached by a joint move legal in from, holding the role's
 // move st.Move, that gives the role exactly st.Percepts. chances holds,
 // for each state found, the share of the joint moves examined that lead
-// to it. partial reports that only a selection of MaxJoints joint moves
-// was examined. step keys the memo.
+// to it. partial reports that only a selection of the joint moves was
+// examined: more than MaxJoints, or, while the update samples, a search
+// ended early (SampleJoints). step keys the memo.
 func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, step int) (found []*reasoner.State, chances []float64, partial bool, err error) {
 	key := memoKey{step, from.Hash()}
 	for _, m := range s.memo[key] {
@@ -514,17 +546,24 @@ func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, 
 			}
 		}
 	}
-	if joints > b.opts.MaxJoints {
-		partial = true
-		examine = s.randomSelection(joints, b.opts.MaxJoints)
+	if joints > b.opts.MaxJoints || !s.exhaustive {
+		partial = joints > b.opts.MaxJoints
+		examine = s.selection(options, st.Percepts, joints)
 	}
 	at := map[uint64][]int{} // positions in found, by hash
 	examined := 0
 	joint := make([]reasoner.Move, roles)
 	for index := range examine {
+		if !s.exhaustive && (len(found) > 0 && examined >= b.opts.SampleJoints || examined >= 4*b.opts.SampleJoints) {
+			partial = true
+			break
+		}
 		examined++
 		if s.work++; s.work > b.opts.MaxWork {
 			return nil, nil, false, fmt.Errorf("%w: %d joint moves examined in one update", ErrLimit, b.opts.MaxWork)
+		}
+		if s.exhaustive && examined%64 == 0 && !s.enumerateBy.IsZero() && time.Now().After(s.enumerateBy) {
+			return nil, nil, false, fmt.Errorf("%w: half of the update's time spent enumerating", ErrLimit)
 		}
 		for i := roles - 1; i >= 0; i-- {
 			joint[i] = options[i][index%len(options[i])]
@@ -555,11 +594,33 @@ func (s *search) successors(ctx context.Context, from *reasoner.State, st Step, 
 	return found, chances, partial, nil
 }
 
-// randomSelection returns an iterator over k distinct numbers below n in
-// random order: the first steps of a Fisher-Yates shuffle of 0..n-1, which
-// it keeps sparse.
-func (s *search) randomSelection(n, k int) func(func(int) bool) {
+// selection returns an iterator over at most MaxJoints of the joints
+// indexes of options (mixed radix, the last role's move varying fastest),
+// each once: first those whose moves the percepts mention, when they are
+// few, then others drawn at random.
+//
+// A percept often names the move behind it: the hand nature dealt, the
+// square a hidden opponent tried. A random selection from many joint
+// moves rarely holds the one move a percept names (one deal of thousands),
+// and the belief would lose the match; trying first the joint moves made
+// of mentioned moves finds it at once. A role none of whose moves is
+// mentioned contributes all its moves. As the states of a selection are a
+// sample and their chances unused, the order biases nothing that is
+// weighed.
+func (s *search) selection(options [][]reasoner.Move, percepts []reasoner.Percept, joints int) func(func(int) bool) {
 	return func(yield func(int) bool) {
+		limit := s.b.opts.MaxJoints
+		first := map[int]bool{}
+		if idx, n := mentionedJoints(options, percepts); n > 0 && n <= limit/4 {
+			for index := range idx {
+				first[index] = true
+				if !yield(index) {
+					return
+				}
+			}
+		}
+		// The first steps of a Fisher-Yates shuffle of 0..joints-1,
+		// kept sparse.
 		moved := map[int]int{} // the values of the positions swapped so far
 		at := func(i int) int {
 			if v, ok := moved[i]; ok {
@@ -567,15 +628,119 @@ func (s *search) randomSelection(n, k int) func(func(int) bool) {
 			}
 			return i
 		}
-		for i := range min(k, n) {
-			j := i + s.b.opts.Rand.IntN(n-i)
+		for i, yielded := 0, len(first); i < joints && yielded < limit; i++ {
+			j := i + s.b.opts.Rand.IntN(joints-i)
 			vi, vj := at(i), at(j)
 			moved[j] = vi
+			if first[vj] {
+				continue
+			}
+			yielded++
 			if !yield(vj) {
 				return
 			}
 		}
 	}
+}
+
+// mentionedJoints returns an iterator over the indexes of the joint moves
+// of options made, for each role some of whose moves the percepts mention,
+// of mentioned moves only, and how many they are; none when no move is
+// mentioned.
+func mentionedJoints(options [][]reasoner.Move, percepts []reasoner.Percept) (func(func(int) bool), int) {
+	words := make([][]string, len(percepts))
+	for i, p := range percepts {
+		words[i] = atoms(string(p))
+	}
+	picks := make([][]int, len(options)) // option indexes of each role
+	n, any := 1, false
+	for r, ms := range options {
+		for i, m := range ms {
+			if mentions(words, atoms(string(m))) {
+				picks[r] = append(picks[r], i)
+			}
+		}
+		if len(picks[r]) == 0 || len(ms) == 1 {
+			picks[r] = nil
+			n *= len(ms)
+			continue
+		}
+		any = true
+		n *= len(picks[r])
+	}
+	if !any {
+		return nil, 0
+	}
+	return func(yield func(int) bool) {
+		at := make([]int, len(options)) // position in each role's picks
+		for {
+			index := 0
+			for r, ms := range options {
+				i := at[r]
+				if picks[r] != nil {
+					i = picks[r][i]
+				}
+				index = index*len(ms) + i
+			}
+			if !yield(index) {
+				return
+			}
+			// The next combination, the last role fastest.
+			r := len(options) - 1
+			for ; r >= 0; r-- {
+				size := len(options[r])
+				if picks[r] != nil {
+					size = len(picks[r])
+				}
+				if at[r]++; at[r] < size {
+					break
+				}
+				at[r] = 0
+			}
+			if r < 0 {
+				return
+			}
+		}
+	}, n
+}
+
+// mentions reports whether a percept, as its atoms, mentions a move: holds
+// the move's arguments in a row, or two of them in a row. A single atom in
+// common, a number or a card's name, is too often chance.
+func mentions(percepts [][]string, move []string) bool {
+	args := move[min(1, len(move)):]
+	if len(args) == 0 {
+		return false
+	}
+	for _, p := range percepts {
+		run := longestCommonRun(p, args)
+		if run == len(args) || run >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// longestCommonRun returns the length of the longest run of atoms a and b
+// have in common.
+func longestCommonRun(a, b []string) int {
+	best := 0
+	for i := range a {
+		for j := range b {
+			k := 0
+			for i+k < len(a) && j+k < len(b) && a[i+k] == b[j+k] {
+				k++
+			}
+			best = max(best, k)
+		}
+	}
+	return best
+}
+
+// atoms returns the atoms of a term in compact KIF, in order: "(deal duke
+// 4 3 2)" gives deal, duke, 4, 3, 2.
+func atoms(kif string) []string {
+	return strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(kif))
 }
 
 func (s *search) shuffle(states []*reasoner.State) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
@@ -541,6 +542,125 @@ func TestGamesII(t *testing.T) {
 					t.Logf("%s after %d steps: %d states, complete %v", roles[i], len(b.View().Steps), len(b.States()), b.Complete())
 				}
 			}
+		})
+	}
+}
+
+// dealt is a game where nature deals a hand of three cards of twenty, each
+// of 8,000 deals a joint move, and the player is shown its hand; its next
+// move must name it.
+const dealt = `
+(role player)
+(role random)
+(init dealing)
+(<= (card ?c) (succ ?c ?d))
+(card 19)
+(succ 0 1) (succ 1 2) (succ 2 3) (succ 3 4) (succ 4 5) (succ 5 6) (succ 6 7)
+(succ 7 8) (succ 8 9) (succ 9 10) (succ 10 11) (succ 11 12) (succ 12 13)
+(succ 13 14) (succ 14 15) (succ 15 16) (succ 16 17) (succ 17 18) (succ 18 19)
+(<= (legal random (deal ?a ?b ?c)) (true dealing) (card ?a) (card ?b) (card ?c))
+(<= (legal random wait) (not (true dealing)))
+(<= (legal player wait) (true dealing))
+(<= (legal player (say ?a ?b ?c)) (true (hand ?a ?b ?c)))
+(<= (sees player (hand ?a ?b ?c)) (does random (deal ?a ?b ?c)))
+(<= (next (hand ?a ?b ?c)) (does random (deal ?a ?b ?c)))
+(<= (next said) (does player (say ?a ?b ?c)))
+(<= terminal (true said))
+(goal player 100)
+(goal random 0)
+`
+
+// TestDealSeen checks that a belief follows a percept that names one of
+// more joint moves than Options.MaxJoints: the selection examines the
+// joint moves the percepts mention first, where a random selection of
+// 1,024 of the 8,000 deals would miss the one dealt seven times in eight.
+func TestDealSeen(t *testing.T) {
+	ctx := context.Background()
+	r := load(t, "dealt.kif", []byte(dealt))
+	for _, hand := range [][3]int{{0, 0, 0}, {7, 3, 19}, {19, 18, 17}, {4, 12, 4}} {
+		percept := fmt.Sprintf("(hand %d %d %d)", hand[0], hand[1], hand[2])
+		b, err := infoset.New(ctx, r, infoset.View{Steps: []infoset.Step{step("wait", percept)}}, infoset.Options{Rand: rand.New(rand.NewPCG(1, uint64(hand[1])))})
+		if err != nil {
+			t.Fatalf("shown %s: %v", percept, err)
+		}
+		sure, err := b.SureLegal(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := moves(fmt.Sprintf("(say %d %d %d)", hand[0], hand[1], hand[2]))
+		if !slices.Equal(sure, want) {
+			t.Errorf("shown %s: sure legal %v, want %v", percept, sure, want)
+		}
+	}
+}
+
+// TestFollowsWithinClock follows random matches of small_dominion on the
+// Prolog backend, whose rules the network backend declines to ground, each
+// update given the half of a 1 s play clock a player gives it. Nature
+// deals each hand from thousands of joint moves, and the deal shown names
+// one: the belief must follow every step in time, its states drawn by a
+// sample once enumerating them would not fit, and never hold a move sure
+// that is illegal.
+func TestFollowsWithinClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays whole matches of small_dominion on the Prolog backend")
+	}
+	ctx := context.Background()
+	r := loadGameII(t, "small_dominion")
+	p := r.(reasoner.Perceiver)
+	roles := r.Roles()
+	for role := range roles {
+		if role == reasoner.NatureIndex(roles) {
+			continue
+		}
+		t.Run(roles[role], func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(role)))
+			b, err := infoset.New(ctx, r, infoset.View{Role: role}, infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(8, uint64(role)))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := r.Initial(ctx)
+			n := 0
+			for ; ; n++ {
+				if done, err := r.Terminal(ctx, s); err != nil || done {
+					break
+				}
+				joint := make([]reasoner.Move, len(roles))
+				for i := range joint {
+					ms, err := r.Legal(ctx, s, i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					joint[i] = ms[rng.IntN(len(ms))]
+				}
+				percepts, err := p.Sees(ctx, s, joint, role)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s, err = r.Next(ctx, s, joint); err != nil {
+					t.Fatal(err)
+				}
+				uctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+				err = b.Update(uctx, infoset.Step{Move: joint[role], Percepts: percepts})
+				cancel()
+				if err != nil {
+					t.Fatalf("step %d: %v", n+1, err)
+				}
+				if done, _ := r.Terminal(ctx, s); done {
+					continue
+				}
+				sure, err := b.SureLegal(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal, _ := r.Legal(ctx, s, role)
+				for _, m := range sure {
+					if !slices.Contains(legal, m) {
+						t.Fatalf("step %d: sure %s is legal, but it is not", n+1, m)
+					}
+				}
+			}
+			t.Logf("%d steps followed; complete %v at the end, %d states", n, b.Complete(), len(b.States()))
 		})
 	}
 }
