@@ -80,8 +80,8 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 // PlayTurn follows the step t tells of and searches the next move over the
 // states the player then holds possible, until shortly before the
 // deadline. Its moves are those legal in every state it holds possible
-// (or, once its belief holds only a sample, in the most of them), so that
-// it never plays a move that may be illegal while a sure one exists. It
+// (or, when no move is, those most likely legal), so that it never plays
+// a move that may be illegal while a sure one exists. It
 // searches even when it has one move, while the other roles think: the
 // tree grown then under what it may observe is where the next turn's
 // search starts.

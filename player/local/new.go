@@ -158,10 +158,11 @@ var errUnknownMatch = errors.New("unknown match")
 
 // simple is a player that chooses among the legal moves without search.
 // In a GDL-II match it knows only its view, and chooses among the moves
-// legal in the most states it holds possible (package reasoner/infoset):
-// its sure legal moves when its belief holds every consistent state, and
-// otherwise the moves legal in the most states of its sample, the best
-// guess it has.
+// most likely legal in the states it holds possible (package
+// reasoner/infoset): the moves legal in all of them when there are any,
+// sure to be legal while its belief holds every consistent state, and
+// otherwise those legal in the states of the most weight, the best guess
+// it has.
 type simple struct {
 	opts   Options
 	choose func([]reasoner.Move) reasoner.Move
@@ -194,7 +195,7 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 }
 
 // PlayTurn follows the step t tells of in the player's belief and chooses
-// among the moves legal in the most states it holds possible.
+// among the moves most likely legal (likeliestLegal).
 func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
 	m, err := p.matches.get(id)
 	if err != nil {

@@ -595,8 +595,9 @@ func TestDealSeen(t *testing.T) {
 }
 
 // TestFollowsWithinClock follows random matches of small_dominion on the
-// Prolog backend, whose rules the network backend declines to ground, each
-// update given the half of a 1 s play clock a player gives it. Nature
+// Prolog backend, whose rules the network backend declines to ground, with
+// the options of the players' beliefs (player/local), each update given
+// the half of a 1 s play clock a player gives it. Nature
 // deals each hand from thousands of joint moves, and the deal shown names
 // one: the belief must follow every step in time, its states drawn by a
 // sample once enumerating them would not fit, and never hold a move sure
@@ -615,7 +616,7 @@ func TestFollowsWithinClock(t *testing.T) {
 		}
 		t.Run(roles[role], func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(7, uint64(role)))
-			b, err := infoset.New(ctx, r, infoset.View{Role: role}, infoset.Options{MaxJoints: 1 << 14, Rand: rand.New(rand.NewPCG(8, uint64(role)))})
+			b, err := infoset.New(ctx, r, infoset.View{Role: role}, infoset.Options{MaxJoints: 1 << 14, Samples: 64, Rand: rand.New(rand.NewPCG(8, uint64(role)))})
 			if err != nil {
 				t.Fatal(err)
 			}
