@@ -382,21 +382,34 @@ const hidden = `
 (goal random 0)
 `
 
-func TestSureLegalHidden(t *testing.T) {
+// TestSureLegal checks the moves a belief holds sure to be legal when they
+// hang on what the role saw: in hidden, the cup it peeked under; in
+// dealt, the hand it was shown, one of 8,000 deals, more joint moves than
+// Options.MaxJoints. There the selection examines first the joint moves
+// the percept mentions, where a random selection of 1,024 would miss the
+// deal seven times in eight.
+func TestSureLegal(t *testing.T) {
 	ctx := context.Background()
-	r := load(t, "hidden.kif", []byte(hidden))
+	hiddenR := load(t, "hidden.kif", []byte(hidden))
+	dealtR := load(t, "dealt.kif", []byte(dealt))
 	tests := []struct {
+		r     reasoner.Reasoner
 		steps []infoset.Step
+		seed  uint64
 		sure  []reasoner.Move
 	}{
-		{[]infoset.Step{step("wait")}, moves("(peek 1)", "(peek 2)")},
-		{[]infoset.Step{step("wait"), step("(peek 1)", "(found 1)")}, moves("(lift 1)", "(peek 1)", "(peek 2)")},
-		{[]infoset.Step{step("wait"), step("(peek 1)")}, moves("(lift 2)", "(peek 1)", "(peek 2)")},
+		{hiddenR, []infoset.Step{step("wait")}, 0, moves("(peek 1)", "(peek 2)")},
+		{hiddenR, []infoset.Step{step("wait"), step("(peek 1)", "(found 1)")}, 0, moves("(lift 1)", "(peek 1)", "(peek 2)")},
+		{hiddenR, []infoset.Step{step("wait"), step("(peek 1)")}, 0, moves("(lift 2)", "(peek 1)", "(peek 2)")},
+		{dealtR, []infoset.Step{step("wait", "(hand 0 0 0)")}, 0, moves("(say 0 0 0)")},
+		{dealtR, []infoset.Step{step("wait", "(hand 7 3 19)")}, 3, moves("(say 7 3 19)")},
+		{dealtR, []infoset.Step{step("wait", "(hand 19 18 17)")}, 18, moves("(say 19 18 17)")},
+		{dealtR, []infoset.Step{step("wait", "(hand 4 12 4)")}, 12, moves("(say 4 12 4)")},
 	}
 	for _, tt := range tests {
-		b, err := infoset.New(ctx, r, infoset.View{Steps: tt.steps}, infoset.Options{})
+		b, err := infoset.New(ctx, tt.r, infoset.View{Steps: tt.steps}, infoset.Options{Rand: rand.New(rand.NewPCG(1, tt.seed))})
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("after %v: %v", tt.steps, err)
 		}
 		sure, err := b.SureLegal(ctx)
 		if err != nil {
@@ -569,30 +582,6 @@ const dealt = `
 (goal player 100)
 (goal random 0)
 `
-
-// TestDealSeen checks that a belief follows a percept that names one of
-// more joint moves than Options.MaxJoints: the selection examines the
-// joint moves the percepts mention first, where a random selection of
-// 1,024 of the 8,000 deals would miss the one dealt seven times in eight.
-func TestDealSeen(t *testing.T) {
-	ctx := context.Background()
-	r := load(t, "dealt.kif", []byte(dealt))
-	for _, hand := range [][3]int{{0, 0, 0}, {7, 3, 19}, {19, 18, 17}, {4, 12, 4}} {
-		percept := fmt.Sprintf("(hand %d %d %d)", hand[0], hand[1], hand[2])
-		b, err := infoset.New(ctx, r, infoset.View{Steps: []infoset.Step{step("wait", percept)}}, infoset.Options{Rand: rand.New(rand.NewPCG(1, uint64(hand[1])))})
-		if err != nil {
-			t.Fatalf("shown %s: %v", percept, err)
-		}
-		sure, err := b.SureLegal(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := moves(fmt.Sprintf("(say %d %d %d)", hand[0], hand[1], hand[2]))
-		if !slices.Equal(sure, want) {
-			t.Errorf("shown %s: sure legal %v, want %v", percept, sure, want)
-		}
-	}
-}
 
 // TestFollowsWithinClock follows random matches of small_dominion on the
 // Prolog backend, whose rules the network backend declines to ground, with
