@@ -96,8 +96,9 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	defer hm.mu.Unlock()
 	// Following the step may take long (a belief whose states must be
 	// searched for): it may use half of the time, then the states it
-	// held follow the step approximately.
-	if err := hm.view.follow(ctx, t, time.Until(deadline)/2); err != nil {
+	// held follow the step approximately, until the deadline; the
+	// margin is left for reading the moves.
+	if err := hm.view.follow(ctx, t, deadline); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	moves, err := hm.view.moves(ctx)

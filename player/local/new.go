@@ -207,12 +207,13 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but START did not say GDL-II", id)
 	}
 	// Following the step may use half of the time; the states held then
-	// follow it approximately, so that the answer is in time.
-	var budget time.Duration
+	// follow it approximately, until a tenth of the time is left for
+	// reading the moves, so that the answer is in time.
+	var deadline time.Time
 	if d, ok := ctx.Deadline(); ok {
-		budget = max(time.Until(d)/2, time.Millisecond)
+		deadline = d.Add(-time.Until(d) / 10)
 	}
-	if err := m.view.follow(ctx, t, budget); err != nil {
+	if err := m.view.follow(ctx, t, deadline); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	moves, err := m.view.moves(ctx)

@@ -63,9 +63,11 @@ func newView(ctx context.Context, g *follow.Game, seed uint64, logf func(string,
 // and none again for a turn already followed, as a repeated PLAY is. A
 // turn that skips a step is an error: the player cannot know what it
 // missed. Once the belief cannot follow a step, the states it held follow
-// the steps approximately instead. The belief's update may take budget
-// at most, when it is positive.
-func (v *view) follow(ctx context.Context, t player.Turn, budget time.Duration) error {
+// the steps approximately instead. When deadline is not zero, the
+// belief's update may take half of the time until it, and the whole
+// step is followed by then, as far as it is by then: the rest of the
+// clock is for reading the moves.
+func (v *view) follow(ctx context.Context, t player.Turn, deadline time.Time) error {
 	if v.belief == nil {
 		if v.err != nil {
 			return v.err
@@ -83,10 +85,15 @@ func (v *view) follow(ctx context.Context, t player.Turn, budget time.Duration) 
 	}
 	step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
 	v.steps.Steps = append(v.steps.Steps, step)
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
 	if v.approx == nil {
 		uctx, cancel := ctx, context.CancelFunc(func() {})
-		if budget > 0 {
-			uctx, cancel = context.WithTimeout(ctx, budget)
+		if !deadline.IsZero() {
+			uctx, cancel = context.WithTimeout(ctx, max(time.Until(deadline)/2, time.Millisecond))
 		}
 		err := v.belief.Update(uctx, step)
 		cancel()
@@ -140,7 +147,8 @@ const (
 // if one of approxTries such moves does, or else the successor of the
 // first. The states are then not all consistent with the view, but they
 // hold the effects of the role's own moves, which its legal moves often
-// depend on.
+// depend on. When ctx is done it returns the states followed so far,
+// perhaps none.
 func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State, step infoset.Step, rng *rand.Rand) ([]*reasoner.State, error) {
 	seer, ok := r.(reasoner.Perceiver)
 	if !ok {
@@ -149,10 +157,18 @@ func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*r
 	want := slices.Compact(slices.Sorted(slices.Values(step.Percepts)))
 	nroles := len(r.Roles())
 	var next []*reasoner.State
+	// A time-out keeps the states followed so far: they are what the
+	// turn can use, and an error in their place would cost the move.
+	stop := func(err error) ([]*reasoner.State, error) {
+		if cutShort(err) {
+			return next, nil
+		}
+		return nil, err
+	}
 	for _, s := range states[:min(len(states), maxApprox)] {
 		if done, err := r.Terminal(ctx, s); err != nil || done {
 			if err != nil {
-				return nil, err
+				return stop(err)
 			}
 			continue
 		}
@@ -160,7 +176,7 @@ func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*r
 		for i := range legal {
 			var err error
 			if legal[i], err = r.Legal(ctx, s, i); err != nil {
-				return nil, err
+				return stop(err)
 			}
 		}
 		if !slices.Contains(legal[role], step.Move) || slices.ContainsFunc(legal, func(l []reasoner.Move) bool { return len(l) == 0 }) {
@@ -175,11 +191,11 @@ func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*r
 			joint[role] = step.Move
 			got, err := seer.Sees(ctx, s, joint, role)
 			if err != nil {
-				return nil, err
+				return stop(err)
 			}
 			succ, err := r.Next(ctx, s, joint)
 			if err != nil {
-				return nil, err
+				return stop(err)
 			}
 			if slices.Equal(got, want) {
 				first = succ
@@ -198,14 +214,19 @@ func approximate(ctx context.Context, r reasoner.Reasoner, role int, states []*r
 // with their weights, weigh the most, sorted: the moves legal in all of
 // them, if any. When no move is (in blind breakthrough, which of two
 // pawns is blocked may be unknown), the guess follows the chances of the
-// states, not their number.
+// states, not their number. When ctx is done before every state is
+// read, the states read so far decide; an error only if none was.
 func likeliestLegal(ctx context.Context, r reasoner.Reasoner, role int, states []*reasoner.State, weights []float64) ([]reasoner.Move, error) {
 	weight := map[reasoner.Move]float64{}
 	count := map[reasoner.Move]int{}
 	for i, s := range states {
 		legal, err := r.Legal(ctx, s, role)
-		if err != nil {
+		if err != nil && (i == 0 || !cutShort(err)) {
 			return nil, err
+		}
+		if err != nil {
+			states = states[:i]
+			break
 		}
 		for _, mv := range legal {
 			weight[mv] += weights[i]
