@@ -25,16 +25,23 @@ const cups = `
 (goal a 100)
 `
 
+// prologOf returns the Prolog reasoner of the rules text, named name.
+func prologOf(t *testing.T, name, text string) reasoner.Reasoner {
+	t.Helper()
+	d, err := gdl.ParseFile(name, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := prolog.NewWithOptions(context.Background(), d, prolog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestLikeliestLegal(t *testing.T) {
 	ctx := context.Background()
-	d, err := gdl.ParseFile("cups.kif", []byte(cups))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := prologOf(t, "cups.kif", cups)
 	state := func(facts ...reasoner.Fact) *reasoner.State { return reasoner.NewState(facts) }
 	one, two := state("(token 1)"), state("(token 2)")
 	oneTwo, twoThree := state("(token 1)", "(token 2)"), state("(token 2)", "(token 3)")
@@ -127,15 +134,7 @@ const counter = `
 // costs the player its move.
 func TestViewWithinDeadline(t *testing.T) {
 	ctx := context.Background()
-	d, err := gdl.ParseFile("counter.kif", []byte(counter))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slow := slowReasoner{r, 20 * time.Millisecond}
+	slow := slowReasoner{prologOf(t, "counter.kif", counter), 50 * time.Millisecond}
 	states := []*reasoner.State{
 		reasoner.NewState([]reasoner.Fact{"(at 0)"}),
 		reasoner.NewState([]reasoner.Fact{"(at 1)"}),
