@@ -221,10 +221,10 @@ func likeliestLegal(ctx context.Context, r reasoner.Reasoner, role int, states [
 	count := map[reasoner.Move]int{}
 	for i, s := range states {
 		legal, err := r.Legal(ctx, s, role)
-		if err != nil && (i == 0 || !cutShort(err)) {
-			return nil, err
-		}
 		if err != nil {
+			if i == 0 || !cutShort(err) {
+				return nil, err
+			}
 			states = states[:i]
 			break
 		}
