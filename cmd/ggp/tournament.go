@@ -74,6 +74,7 @@ type tournamentFlags struct {
 	games, players, out, name *string
 	rounds, parallel          *int
 	sprt                      *float64
+	nature                    *bool
 	gap                       matchClock
 	clocks                    *refereeFlags
 	view                      *viewFlags
@@ -92,6 +93,7 @@ func parseTournamentFlags(env *environment, args []string) (*tournamentFlags, er
 	f.out = flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
 	f.name = flags.String("name", "", "tournament name in the records (default: the folder's name)")
 	f.sprt = flags.Float64("sprt", 0, "with two players, stop once a sequential test decides whether the first one's mean score per match (goal/100) against the second is 0.5 (H0) or 0.5+`DELTA` (H1); α=β=0.05, at least 8 matches and one of each game and assignment")
+	f.nature = flags.Bool("nature", false, "nature plays the role random of every game that names one (a GDL-II game without sees rules, such as guessSix); by default only of games with sees rules, and a game without them gets a player in random, as a GDL game with a player of that name (beatMania) needs")
 	f.gap = matchClock{allowZero: true}
 	flags.Var(&f.gap, "gap", "pause between the end of a match and the start of the next, for a remote player that restarts between matches: seconds or a duration")
 	f.clocks = addRefereeFlags(flags)
@@ -132,6 +134,7 @@ func (f *tournamentFlags) tournament(env *environment) (*tournament.Tournament, 
 		Gap:        f.gap.d,
 		StartClock: f.clocks.start.d,
 		PlayClock:  f.clocks.play.d,
+		Nature:     *f.nature,
 		Referee:    ref,
 		SPRT:       test,
 		NewPlayer: func(spec string) (player.Player, error) {

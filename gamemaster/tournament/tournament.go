@@ -39,6 +39,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Names of the files of a tournament folder.
@@ -88,6 +89,14 @@ type Tournament struct {
 	Gap time.Duration
 
 	StartClock, PlayClock time.Duration
+
+	// Nature has nature play the role random of every game that names
+	// one. Without it, a game that names a role random but has no sees
+	// rules gets a player in random, as a GDL game with a player of that
+	// name (beatMania) needs, and is played as GDL; with it, such a game
+	// (guessSix) is played as GDL-II. Games with sees rules always have
+	// nature play random.
+	Nature bool
 
 	// PlayClocks gives some players, by specification, a play clock of
 	// their own in place of PlayClock: a person ("human") needs longer
@@ -179,7 +188,7 @@ func (t *Tournament) Schedule() ([]Scheduled, error) {
 			return nil, fmt.Errorf("tournament: games %s and %s have the same key %s", prev, g.Key, key)
 		}
 		keys[key] = g.Key
-		n, err := countRoles(g)
+		n, err := countRoles(g, t.Nature)
 		if err != nil {
 			return nil, err
 		}
@@ -210,13 +219,19 @@ func (t *Tournament) Schedule() ([]Scheduled, error) {
 }
 
 // countRoles returns the number of roles of a game that need a player,
-// read from its role facts: in a GDL-II game, nature plays random.
-func countRoles(g *games.Game) (int, error) {
+// read from its role facts: nature plays random in a GDL-II game with
+// sees rules (gamemaster.PlayerRoles), and with nature set in every game
+// that names a role random.
+func countRoles(g *games.Game, nature bool) (int, error) {
 	d, err := gdl.ParseFile(g.Filename, g.Rules)
 	if err != nil {
 		return 0, fmt.Errorf("game %s: %w", g.Key, err)
 	}
-	n := len(gamemaster.PlayerRoles(d))
+	roles := gamemaster.PlayerRoles(d)
+	if nature {
+		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
+	}
+	n := len(roles)
 	if n == 0 {
 		return 0, fmt.Errorf("game %s: no roles", g.Key)
 	}
@@ -263,6 +278,7 @@ type manifest struct {
 	Players      []string          `json:"players"`
 	StartClockMS int64             `json:"startClockMillis"`
 	PlayClockMS  int64             `json:"playClockMillis"`
+	Nature       bool              `json:"nature,omitempty"`
 	Games        map[string]string `json:"games"` // key to rulesheet hash
 }
 
@@ -274,6 +290,7 @@ func (t *Tournament) checkManifest(ms []Scheduled) error {
 		Players:      t.Players,
 		StartClockMS: t.StartClock.Milliseconds(),
 		PlayClockMS:  t.PlayClock.Milliseconds(),
+		Nature:       t.Nature,
 		Games:        map[string]string{},
 	}
 	for _, m := range ms {
@@ -293,6 +310,13 @@ func (t *Tournament) checkManifest(ms []Scheduled) error {
 		if old.StartClockMS != cur.StartClockMS || old.PlayClockMS != cur.PlayClockMS {
 			return fmt.Errorf("%s holds a tournament with clocks %v/%v, not %v/%v: use another folder", t.Dir,
 				time.Duration(old.StartClockMS)*time.Millisecond, time.Duration(old.PlayClockMS)*time.Millisecond, t.StartClock, t.PlayClock)
+		}
+		if old.Nature != cur.Nature {
+			where := "only in games with sees rules"
+			if old.Nature {
+				where = "in every game that names it"
+			}
+			return fmt.Errorf("%s holds a tournament in which nature plays random %s: use another folder", t.Dir, where)
 		}
 		for k, h := range old.Games {
 			if ch, ok := cur.Games[k]; ok && ch != h {

@@ -708,3 +708,74 @@ func TestNatureFirst(t *testing.T) {
 		}
 	}
 }
+
+// guessCoin names a role random but has no sees rules: a GDL game whose
+// player happens to be called random, or a GDL-II game of chance, as the
+// tournament says.
+const guessCoin = `
+(role guesser) (role random)
+(init (round 0))
+(<= (legal ?r heads) (role ?r))
+(<= (legal ?r tails) (role ?r))
+(<= (next (played ?r ?m)) (does ?r ?m))
+(<= (next done) (true (round 0)))
+(<= terminal (true done))
+(<= (goal guesser 100) (true (played guesser ?m)) (true (played random ?m)))
+(<= (goal guesser 0) (true (played guesser ?m)) (not (true (played random ?m))))
+(goal random 50)
+`
+
+// TestNatureWithoutSees checks who plays random in a game without sees
+// rules: a player by default, so that the match is GDL; nature with
+// Nature set, so that it is GDL-II; and that a folder keeps its choice.
+func TestNatureWithoutSees(t *testing.T) {
+	tests := []struct {
+		nature bool
+		roles  []string // of the players in every match
+	}{
+		{false, []string{"guesser", "random"}},
+		{true, []string{"guesser"}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint("nature=", tt.nature), func(t *testing.T) {
+			dir := t.TempDir()
+			newGuessCoin := func(nature bool) *Tournament {
+				tr := newTournament(t, dir, nil)
+				tr.Games = []*games.Game{{Key: "guessCoin", Name: "guessCoin", Filename: "guessCoin.kif", Rules: []byte(guessCoin)}}
+				tr.Players = []string{"legal", "random"}
+				tr.Nature = nature
+				tr.NewPlayer = func(spec string) (player.Player, error) { return players.New(spec, testFactory) }
+				return tr
+			}
+			res, err := newGuessCoin(tt.nature).Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Two players: two assignments of them to the roles
+			// that need one, either way.
+			if len(res.Matches) != 2 {
+				t.Fatalf("%d matches, want 2", len(res.Matches))
+			}
+			for _, m := range res.Matches {
+				if !m.Completed || !slices.Equal(m.Roles, tt.roles) {
+					t.Errorf("match %s: completed %v, roles %q; want roles %q", m.ID, m.Completed, m.Roles, tt.roles)
+				}
+				data, err := os.ReadFile(filepath.Join(dir, MatchesDir, m.ID+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec, err := record.Unmarshal(data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec.GDLII != tt.nature || tt.nature && rec.Nature != reasoner.Nature {
+					t.Errorf("match %s: record GDL-II %v with nature %q, want GDL-II %v", m.ID, rec.GDLII, rec.Nature, tt.nature)
+				}
+			}
+			_, err = newGuessCoin(!tt.nature).Run(context.Background())
+			if err == nil || !strings.Contains(err.Error(), "nature plays random") {
+				t.Errorf("the folder run again with Nature %v: err = %v, want it refused", !tt.nature, err)
+			}
+		})
+	}
+}
