@@ -286,13 +286,15 @@ func (g *game) decide(players int) error {
 }
 
 // PlayerRoles returns the roles of d that need a player in a match, in
-// order: every role, but random in a GDL-II game with sees rules, which
-// nature plays. (A game that names a role random without sees rules is
-// played as GDL given a player for every role, as GDL-II given one for
-// every other role.)
-func PlayerRoles(d *gdl.Description) []string {
+// order: every role, but random where nature plays it: in a GDL-II game
+// with sees rules, and, when natureAlways is set, in every game that names
+// it. (A game that names a role random without sees rules is played as
+// GDL given a player for every role, as GDL-II given one for every other
+// role: the rules cannot tell beatMania, whose player is called random,
+// from guessSix, a game of chance.)
+func PlayerRoles(d *gdl.Description, natureAlways bool) []string {
 	roles := d.Roles()
-	if d.IsGDLII() && hasSees(d) {
+	if natureAlways || d.IsGDLII() && hasSees(d) {
 		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
 	}
 	return roles

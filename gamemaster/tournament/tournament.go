@@ -39,7 +39,6 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/reasoner"
 )
 
 // Names of the files of a tournament folder.
@@ -219,19 +218,13 @@ func (t *Tournament) Schedule() ([]Scheduled, error) {
 }
 
 // countRoles returns the number of roles of a game that need a player,
-// read from its role facts: nature plays random in a GDL-II game with
-// sees rules (gamemaster.PlayerRoles), and with nature set in every game
-// that names a role random.
+// read from its role facts (gamemaster.PlayerRoles).
 func countRoles(g *games.Game, nature bool) (int, error) {
 	d, err := gdl.ParseFile(g.Filename, g.Rules)
 	if err != nil {
 		return 0, fmt.Errorf("game %s: %w", g.Key, err)
 	}
-	roles := gamemaster.PlayerRoles(d)
-	if nature {
-		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
-	}
-	n := len(roles)
+	n := len(gamemaster.PlayerRoles(d, nature))
 	if n == 0 {
 		return 0, fmt.Errorf("game %s: no roles", g.Key)
 	}
