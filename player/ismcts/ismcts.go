@@ -158,14 +158,14 @@ type visit struct {
 // moves at the root, the moves it may play there; nil allows every move.
 // Without Config.Perfect, r must be a reasoner.Perceiver.
 func New(r reasoner.Reasoner, role int, allow []reasoner.Move, cfg Config) (*Search, error) {
-	roles := r.Roles()
-	if role < 0 || role >= len(roles) {
-		return nil, fmt.Errorf("ismcts: no role %d", role)
-	}
 	for _, set := range cfg.Settings() {
 		if err := set.Check(); err != nil {
 			return nil, fmt.Errorf("ismcts: %w", err)
 		}
+	}
+	roles := r.Roles()
+	if role < 0 || role >= len(roles) {
+		return nil, fmt.Errorf("ismcts: no role %d", role)
 	}
 	s := &Search{r: r, cfg: cfg.withDefaults(), role: role, nature: reasoner.NatureIndex(roles)}
 	if !s.cfg.Perfect {

@@ -268,3 +268,4 @@ func TestAdvance(t *testing.T) {
 		t.Error("Advance of a Perfect search")
 	}
 }
+

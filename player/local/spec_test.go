@@ -128,6 +128,11 @@ func TestPresets(t *testing.T) {
 // plays with it.
 func TestPresetsSayEverySetting(t *testing.T) {
 	var opts Options
+	for _, table := range [][]mcts.Setting{opts.gdlSettings(), opts.gdlIISettings()} {
+		if err := mcts.CheckTable(table); err != nil {
+			t.Fatal(err)
+		}
+	}
 	want := map[string]bool{}
 	for _, s := range opts.settings() {
 		if !s.Host {
