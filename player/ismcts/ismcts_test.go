@@ -268,4 +268,3 @@ func TestAdvance(t *testing.T) {
 		t.Error("Advance of a Perfect search")
 	}
 }
-
