@@ -55,6 +55,8 @@ func (o *Options) playerSettings() []mcts.Setting {
 	}
 }
 
+// fullClockSetting returns the setting fullclock, bound to o.FullClock:
+// a setting of the player in a match of either kind.
 func (o *Options) fullClockSetting() mcts.Setting {
 	return mcts.Setting{Key: "fullclock", Switch: &o.FullClock, Default: "off", Host: true,
 		Help: "answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks"}
@@ -109,8 +111,12 @@ func (o *Options) apply(p preset) error {
 		}
 	}
 	for _, kv := range p.set {
-		if err := o.applySettings(kv); err != nil {
-			return err
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%q: want KEY=VALUE", kv)
+		}
+		if err := o.applySetting(key, value); err != nil {
+			return fmt.Errorf("%s: %w", kv, err)
 		}
 	}
 	return nil

@@ -95,7 +95,7 @@ func Parse(name string) (Spec, error) {
 		}
 		return Spec{Name: name, Kind: Remote, URL: u}, nil
 	}
-	return Spec{}, fmt.Errorf("unknown player %q: want %s, mcts, random, legal, HOST:PORT or an http or https URL", name, Human)
+	return Spec{}, fmt.Errorf("unknown player %q: want %s, %s, HOST:PORT or an http or https URL", name, Human, strings.Join(local.Kinds(), ", "))
 }
 
 // New returns a new player of spec, whose in-process players reason with
