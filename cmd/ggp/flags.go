@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -29,13 +30,14 @@ func newFlagSet(env *environment, name, usage, example string) *flag.FlagSet {
 	return fs
 }
 
-// withSettingsHelp makes fs's usage end with the settings an in-process
-// mcts player takes, for the commands that name players.
-func withSettingsHelp(env *environment, fs *flag.FlagSet) {
+// withPlayersHelp makes fs's usage end with how a player is named and
+// the settings an in-process mcts player takes, for the commands that
+// name players.
+func withPlayersHelp(env *environment, fs *flag.FlagSet) {
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
-		fmt.Fprintf(env.stderr, "\n%s\n", local.SettingsHelp())
+		fmt.Fprintf(env.stderr, "\n%s\n\n%s\n", players.Help, local.SettingsHelp())
 	}
 }
 

@@ -42,8 +42,8 @@ const (
 func runMatch(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "match", "GAME --players P1,P2,... [flags]",
 		"ggp match ticTacToe --players mcts,random --playclock 1 --out matches")
-	withSettingsHelp(env, flags)
-	playersFlag := flags.String("players", "", "one player per role, in role order (in a GDL-II game none for random, which nature plays): mcts, mcts:SETTINGS (below), random, legal, human (a person, on a page of the viewer), host:port or an http URL")
+	withPlayersHelp(env, flags)
+	playersFlag := flags.String("players", "", "one player per role, in role order (in a GDL-II game none for random, which nature plays), each named as below")
 	clocks := addRefereeFlags(flags)
 	out := flags.String("out", "", "folder to write the match record to, updated after every step (default: no record)")
 	id := flags.String("id", "", "match id (default: GAME.<milliseconds since 1970>)")
@@ -81,13 +81,24 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 	seats := make([]player.Player, len(specs))
 	playClocks := make([]time.Duration, len(specs))
 	var humans []seat.Player
-	for i, s := range specs {
-		if seats[i], err = players.NewSeeded(s, ref.NewReasoner, *seed^uint64(i+1)*0x9e3779b97f4a7c15); err != nil {
+	var warnings []string // of the players, should the match be GDL-II
+	for i, name := range specs {
+		spec, err := players.Parse(name)
+		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		if h, ok := seats[i].(seat.Player); ok {
-			humans = append(humans, h)
+		switch spec.Kind {
+		case players.Person:
+			h := players.NewPerson(ref.NewReasoner)
+			seats[i], humans = h, append(humans, h)
 			playClocks[i] = clocks.humanClock()
+		default:
+			if seats[i], err = spec.New(ref.NewReasoner, *seed^uint64(i+1)*0x9e3779b97f4a7c15); err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+		}
+		if spec.GDLIIWarning != "" {
+			warnings = append(warnings, spec.GDLIIWarning)
 		}
 	}
 	m := &gamemaster.Match{
@@ -137,6 +148,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		}
 		defer viewer.close()
 	}
+	ref.OnStep = both(gdlIIWarner(env.stderr, warnings), ref.OnStep)
 	rec, err := ref.Run(ctx, m)
 	if viewer != nil {
 		defer viewer.linger(ctx)
@@ -155,6 +167,24 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 		fmt.Fprintf(env.stdout, "record: %s\n", m.Record)
 	}
 	return nil
+}
+
+// gdlIIWarner returns an OnStep function that prints the warnings of the
+// players whose GDL-II search does without some of their settings once,
+// if the match is GDL-II, as the referee decides; nil without warnings.
+func gdlIIWarner(w io.Writer, warnings []string) func(*record.Record) {
+	if len(warnings) == 0 {
+		return nil
+	}
+	warned := false
+	return func(r *record.Record) {
+		if r.GDLII && !warned {
+			warned = true
+			for _, warning := range warnings {
+				fmt.Fprintf(w, "ggp: warning: %s\n", warning)
+			}
+		}
+	}
 }
 
 // matchPrinter returns an OnStep function that prints the roles and their

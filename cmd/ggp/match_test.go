@@ -129,7 +129,13 @@ func TestMatchCommandUsage(t *testing.T) {
 		{[]string{"match", "-h"}, 0, "Example:\n  ggp match ticTacToe"},
 		{[]string{"match", "--players", "random,legal"}, 2, "want one GAME"},
 		{[]string{"match", "ticTacToe"}, 2, "--players is required"},
+		{[]string{"match", "-h"}, 0, "A player is named as one of"},
+		{[]string{"match", "-h"}, 0, "mcts settings (mcts:KEY=VALUE:...)"},
 		{[]string{"match", "ticTacToe", "--players", "random,smart"}, 2, `unknown player "smart"`},
+		{[]string{"match", "ticTacToe", "--players", "random,human:alice"}, 2, "human takes no settings"},
+		{[]string{"match", "ticTacToe", "--players", "random,mcts:"}, 2, "setting 1 is empty"},
+		{[]string{"match", "ticTacToe", "--players", "random,localhost:"}, 2, "no port after the colon"},
+		{[]string{"match", "ticTacToe", "--players", "random,ftp://x"}, 2, `scheme "ftp"`},
 		{[]string{"match", "ticTacToe", "--players", "random,legal", "--playclock", "soon"}, 2, "want seconds"},
 		{[]string{"match", "ticTacToe", "--players", "random,legal", "--fallback", "best"}, 2, "unknown fallback"},
 		{[]string{"match", "ticTacToe", "--players", "random,legal", "--id", "a b"}, 2, "match id"},
@@ -143,6 +149,8 @@ func TestMatchCommandUsage(t *testing.T) {
 		{[]string{"tournament", "--games", "nim", "--out", "x"}, 2, "--players is required"},
 		{[]string{"tournament", "--games", "nim", "--players", "random"}, 2, "--out is required"},
 		{[]string{"tournament", "--games", "nim", "--players", "nobody", "--out", "x"}, 2, `unknown player "nobody"`},
+		{[]string{"tournament", "--games", "nim", "--players", "random,mcts:depth=3", "--out", "x"}, 2, `unknown setting "depth"`},
+		{[]string{"tournament", "-h"}, 0, "A player is named as one of"},
 		{[]string{"tournament", "-h"}, 0, "--sprt 0.1 --out ab1"},
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal,legal", "--sprt", "0.1", "--out", "x"}, 2, "SPRT compares two players, not 3"},
 		{[]string{"tournament", "--games", "nim", "--players", "random,legal", "--sprt", "0.6", "--out", "x"}, 2, "SPRT margin 0.6"},
@@ -161,6 +169,28 @@ func TestMatchCommandUsage(t *testing.T) {
 		code, _, errOut := runCommand(t, tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("ggp %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+// TestMatchGDLIIWarning checks that ggp match warns of the settings of a
+// player that its GDL-II search does without, in a GDL-II match alone.
+func TestMatchGDLIIWarning(t *testing.T) {
+	for _, tt := range []struct {
+		game, players string
+		warn          bool
+	}{
+		{"montyhall", "mcts:mast=off:c=0.3", true},
+		{"montyhall", "mcts:c=0.3", false},
+		{"nim", "mcts:mast=off,random", false},
+	} {
+		code, _, errOut := runCommand(t, "match", tt.game, "--players", tt.players, "-q", "--startclock", "200ms", "--playclock", "100ms")
+		if code != 0 {
+			t.Fatalf("%s %s: exit %d, stderr:\n%s", tt.game, tt.players, code, errOut)
+		}
+		const warning = "ggp: warning: mcts:mast=off:c=0.3: a GDL-II match does without mast=off; its search takes c (default 0.7) and fullclock (default off) alone"
+		if got := strings.Contains(errOut, "warning: "); got != tt.warn || tt.warn && strings.Count(errOut, warning) != 1 {
+			t.Errorf("%s %s: stderr %q; want the warning once: %v", tt.game, tt.players, errOut, tt.warn)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/player/server"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -26,8 +27,8 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 		"ggp play --port 9147 --player mcts --name gopher")
 	port := flags.Int("port", 9147, "TCP port to listen on (0 picks a free one)")
 	host := flags.String("host", "", "address to listen on (default: all interfaces)")
-	withSettingsHelp(env, flags)
-	kind := flags.String("player", "mcts", "player: "+strings.Join(local.Kinds(), ", ")+", or mcts with settings, as mcts:base (below)")
+	withPlayersHelp(env, flags)
+	kind := flags.String("player", "mcts", "the player served, in process: "+strings.Join(local.Kinds(), ", ")+", or mcts with settings, as mcts:base (named as below)")
 	name := flags.String("name", "", "name given to INFO requests (default: the player kind)")
 	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
@@ -42,6 +43,13 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	}
 	if len(args) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, args[0])
+	}
+	spec, err := players.Parse(*kind)
+	if err != nil {
+		return fmt.Errorf("%w: --player: %v", errUsage, err)
+	}
+	if !spec.Kind.InProcess() {
+		return fmt.Errorf("%w: --player %s: ggp play serves an in-process player (%s), not a %s one", errUsage, *kind, strings.Join(local.Kinds(), ", "), spec.Kind)
 	}
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)

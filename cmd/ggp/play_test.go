@@ -63,7 +63,12 @@ func TestPlayUsage(t *testing.T) {
 		want string // in stderr
 	}{
 		{[]string{"play", "-h"}, 0, "Example:\n  ggp play --port 9147"},
+		{[]string{"play", "-h"}, 0, "A player is named as one of"},
+		{[]string{"play", "-h"}, 0, "In a GDL-II match mcts takes"},
 		{[]string{"play", "--player", "alphazero"}, 2, `unknown player "alphazero"`},
+		{[]string{"play", "--player", "mcts:depth=3"}, 2, `unknown setting "depth"`},
+		{[]string{"play", "--player", "human"}, 2, "ggp play serves an in-process player (mcts, random, legal), not a human one"},
+		{[]string{"play", "--player", "127.0.0.1:9147"}, 2, "not a remote one"},
 		{[]string{"play", "--port", "70000"}, 2, "is not a TCP port"},
 		{[]string{"play", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"play", "--max-nodes", "-1"}, 2, "cannot be negative"},

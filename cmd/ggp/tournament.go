@@ -15,7 +15,6 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/players"
-	"github.com/ggp-go/ggp/player/seat"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -86,8 +85,8 @@ func parseTournamentFlags(env *environment, args []string) (*tournamentFlags, er
 	flags := newFlagSet(env, "tournament", "--games G1,G2,... --players P1,P2,... --out DIR [flags]", tournamentExamples)
 	f := &tournamentFlags{}
 	f.games = flags.String("games", "", "games to play: bundled names, .kif files or game folders")
-	withSettingsHelp(env, flags)
-	f.players = flags.String("players", "", "players: mcts, mcts:SETTINGS (below), random, legal, human (with --view), host:port or an http URL; every ordered assignment of them to roles plays")
+	withPlayersHelp(env, flags)
+	f.players = flags.String("players", "", "players, each named as below (human with --view); every ordered assignment of them to roles plays")
 	f.rounds = flags.Int("rounds", 1, "times each assignment plays each game (with --sprt, the most)")
 	f.parallel = flags.Int("parallel", 1, "matches played at once")
 	f.out = flags.String("out", "", "tournament folder: match records, results.json; run again on it to finish an interrupted tournament")
@@ -184,8 +183,8 @@ func (f *tournamentFlags) checkRequired() error {
 // at once.
 func (f *tournamentFlags) checkPerson(t *tournament.Tournament) (bool, error) {
 	humans := 0
-	for _, spec := range t.Players {
-		if spec == players.Human {
+	for _, name := range t.Players {
+		if isPerson(name) {
 			humans++
 		}
 	}
@@ -197,9 +196,17 @@ func (f *tournamentFlags) checkPerson(t *tournament.Tournament) (bool, error) {
 	case humans > 0 && *f.parallel > 1:
 		return false, fmt.Errorf("%w: a human player plays one match at a time: --parallel 1, not %d", errUsage, *f.parallel)
 	case humans > 0:
-		t.PlayClocks = map[string]time.Duration{players.Human: f.clocks.humanClock()}
+		person := t.Players[slices.IndexFunc(t.Players, isPerson)]
+		t.PlayClocks = map[string]time.Duration{person: f.clocks.humanClock()}
 	}
 	return humans > 0, nil
+}
+
+// isPerson reports whether the player named name is a person. A name
+// Parse refuses is not: the tournament's Validate reports it.
+func isPerson(name string) bool {
+	spec, err := players.Parse(name)
+	return err == nil && spec.Kind == players.Person
 }
 
 // startTournamentViewer starts the viewer over the tournament folder and
@@ -222,24 +229,21 @@ func startTournamentViewer(ctx context.Context, env *environment, f *viewFlags, 
 func seatPerson(env *environment, viewer *matchViewer, t *tournament.Tournament, clocks *refereeFlags) error {
 	ref := t.Referee
 	var person player.Player
-	if slices.Contains(t.Players, players.Human) {
-		p, err := players.New(players.Human, ref.NewReasoner)
-		if err != nil {
-			return err
-		}
-		s, ok := p.(seat.Player)
-		if !ok {
-			return fmt.Errorf("a %s player has no seat", players.Human)
-		}
-		person = p
-		fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", p.Name(), viewer.url, viewer.srv.AddSeat(s))
+	if i := slices.IndexFunc(t.Players, isPerson); i >= 0 {
+		h := players.NewPerson(ref.NewReasoner)
+		person = h
+		fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", t.Players[i], viewer.url, viewer.srv.AddSeat(h))
 		fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
 	}
-	t.NewPlayer = func(spec string) (player.Player, error) {
-		if spec == players.Human {
+	t.NewPlayer = func(name string) (player.Player, error) {
+		spec, err := players.Parse(name)
+		switch {
+		case err != nil:
+			return nil, err
+		case spec.Kind == players.Person:
 			return person, nil
 		}
-		return players.New(spec, ref.NewReasoner)
+		return spec.New(ref.NewReasoner, 0)
 	}
 	return nil
 }
@@ -381,7 +385,7 @@ func oneSeatEach(t *tournament.Tournament) error {
 	for _, m := range ms {
 		n := 0
 		for _, p := range m.Seats {
-			if t.Players[p] == players.Human {
+			if isPerson(t.Players[p]) {
 				n++
 			}
 		}

@@ -34,13 +34,16 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
-// Config configures a Search. The zero value selects the defaults.
+// Config configures a Search. The zero value selects the defaults. The
+// fields a player specification sets are in the table of Settings, with
+// their defaults; the others are documented here.
 type Config struct {
-	// Exploration is UCB1's constant, on goals scaled to [0, 1].
-	// Default 0.7.
+	// Exploration is UCB1's constant, on goals scaled to [0, 1] (the
+	// setting c).
 	Exploration float64
 	// MaxNodes bounds the nodes of all the trees; once they are made,
 	// iterations go on from the nodes there are. Default 1<<18.
@@ -57,9 +60,21 @@ type Config struct {
 	Rand *rand.Rand
 }
 
+// Settings returns the table of the search's settings, bound to the
+// fields of c, in the form of the GDL search's table (mcts.Setting): the
+// mcts player of package player/local takes the settings of its GDL-II
+// search from here, by the same keys as its GDL search's, and reports the
+// keys of the GDL search that are not here as unused in a GDL-II match.
+func (c *Config) Settings() []mcts.Setting {
+	return []mcts.Setting{
+		{Key: "c", Float: &c.Exploration, Min: 0, Max: 100, Default: "0.7",
+			Help: "UCB1 exploration constant, goals scaled to [0,1]"},
+	}
+}
+
 func (c Config) withDefaults() Config {
-	if c.Exploration <= 0 {
-		c.Exploration = 0.7
+	for _, s := range c.Settings() {
+		s.SetDefault()
 	}
 	if c.MaxNodes <= 0 {
 		c.MaxNodes = 1 << 18
@@ -143,6 +158,11 @@ type visit struct {
 // moves at the root, the moves it may play there; nil allows every move.
 // Without Config.Perfect, r must be a reasoner.Perceiver.
 func New(r reasoner.Reasoner, role int, allow []reasoner.Move, cfg Config) (*Search, error) {
+	for _, set := range cfg.Settings() {
+		if err := set.Check(); err != nil {
+			return nil, fmt.Errorf("ismcts: %w", err)
+		}
+	}
 	roles := r.Roles()
 	if role < 0 || role >= len(roles) {
 		return nil, fmt.Errorf("ismcts: no role %d", role)

@@ -21,12 +21,12 @@ import (
 // mast the same without NST, slow the default through Legal and Next,
 // base the plain UCT search of the mcts:base preset and basefast the same
 // with policy playouts, noprove, noheur, nowins and nowinfacts the
-// default with that setting changed, and 2026-11 the dated preset the
+// default with that setting changed, and learn the mcts:learn preset the
 // strength measurements compare with, side by side to show what the
 // knowledge costs and what the playout loop gains. Each run is 10 s;
 // choose a few:
 //
-//	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|2026-11)$' -benchtime 1x ./player/local/
+//	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|learn)$' -benchtime 1x ./player/local/
 func BenchmarkSearch(b *testing.B) {
 	// The default with its memory bound reached early, as at long clocks:
 	// the tree stops growing and the search goes on.
@@ -45,7 +45,7 @@ func BenchmarkSearch(b *testing.B) {
 		{"noheur", searchConfig(b, "mcts:heur=off")},
 		{"nowins", searchConfig(b, "mcts:wins=off")},
 		{"nowinfacts", searchConfig(b, "mcts:winfacts=off")},
-		{"2026-11", searchConfig(b, "mcts:2026-11")},
+		{"learn", searchConfig(b, "mcts:learn")},
 		{"capped", capped},
 	}
 	for _, game := range []string{"ticTacToe", "connectFour", "breakthrough", "reversi", "checkers", "pentago", "hex", "knightThrough", "skirmishZeroSum"} {

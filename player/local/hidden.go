@@ -42,6 +42,9 @@ type hiddenMatch struct {
 // startHidden starts a GDL-II match: it loads the rules, and searches the
 // first turn until shortly before the deadline.
 func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
+	if warning := p.opts.gdlIIWarning(p.opts.Name); warning != "" {
+		p.logf("match %s: warning: %s", m.ID, warning)
+	}
 	deadline := p.deadline(ctx, m.StartClock)
 	defer p.holdToDeadline(ctx, deadline)
 	g, err := follow.Start(ctx, m, p.opts.NewReasoner)
@@ -167,7 +170,9 @@ func (p *mctsPlayer) searchHidden(ctx context.Context, hm *hiddenMatch, s *ismct
 // hiddenConfig returns the configuration of a hidden match's searches;
 // perfect when the player knows the state.
 func (p *mctsPlayer) hiddenConfig(hm *hiddenMatch, perfect bool) ismcts.Config {
-	return ismcts.Config{Exploration: p.opts.Search.Exploration, Perfect: perfect, Rand: hm.rng}
+	cfg := p.opts.GDLIISearch
+	cfg.Perfect, cfg.Rand = perfect, hm.rng
+	return cfg
 }
 
 // playHidden answers a GDL PLAY in a match whose rules are GDL-II, as a

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/player/ismcts"
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
@@ -43,8 +44,12 @@ type Options struct {
 	// Start fails without it.
 	NewReasoner reasoner.Factory
 
-	// Search configures the search of the mcts player.
+	// Search configures the search of the mcts player in a GDL match.
 	Search mcts.Config
+
+	// GDLIISearch configures the search of the mcts player in a GDL-II
+	// match (hidden.go).
+	GDLIISearch ismcts.Config
 
 	// Ponder switches the mcts player's search between its answer and
 	// the next call of the match: the time it gives back when its

@@ -2,9 +2,7 @@ package local
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ggp-go/ggp/player/mcts"
@@ -19,100 +17,106 @@ import (
 //	mcts:base:workers=1
 //
 // Settings apply from left to right, so a preset can be adjusted. The
-// settings of the mcts player are those of its search (mcts.Config.Settings)
-// and of the player (Options.settings); SettingsHelp lists them. Random
-// and legal take none.
+// settings of the mcts player are those of its searches (mcts.Config's
+// and ismcts.Config's Settings) and of the player (Options.playerSettings);
+// SettingsHelp lists them. Random and legal take none. Package
+// player/players tells a specification from the other names of players.
 
 // settings returns the table of every setting of the mcts player, bound
-// to the fields of o: the search's, then the player's own.
+// to the fields of o: the GDL search's, the player's own, then the GDL-II
+// search's, whose keys are also the GDL search's (c): a KEY=VALUE sets
+// every setting of the key.
 func (o *Options) settings() []mcts.Setting {
+	return slices.Concat(o.gdlSettings(), o.GDLIISearch.Settings())
+}
+
+// gdlSettings returns the settings that apply in a GDL match: the GDL
+// search's and the player's.
+func (o *Options) gdlSettings() []mcts.Setting {
 	return append(o.Search.Settings(), o.playerSettings()...)
 }
 
+// gdlIISettings returns the settings that apply in a GDL-II match, where
+// the player searches with package ismcts: that search's, and of the
+// player's own, fullclock.
+func (o *Options) gdlIISettings() []mcts.Setting {
+	return append(o.GDLIISearch.Settings(), o.fullClockSetting())
+}
+
 // playerSettings returns the settings of the mcts player that are not
-// its search's, bound to the fields of o.
+// its searches', bound to the fields of o.
 func (o *Options) playerSettings() []mcts.Setting {
 	return []mcts.Setting{
 		{Key: "ponder", Switch: &o.Ponder, Default: "on",
 			Help: "search on between an answer and the next call of the match"},
 		{Key: "played", Switch: &o.PonderPlayed, Default: "on",
 			Help: "ponder: only below the move answered, where the game goes on"},
-		{Key: "fullclock", Switch: &o.FullClock, Default: "off", Host: true,
-			Help: "answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks"},
+		o.fullClockSetting(),
 	}
 }
 
-// A preset is a named way of playing: a value for every setting but the
-// host's (mcts.Setting.Host), so that it plays the same whatever the
-// defaults are and whatever settings came before it.
-type preset struct {
-	name, help string
-	values     map[string]string
+// fullClockSetting returns the setting fullclock, bound to o.FullClock:
+// a setting of the player in a match of either kind.
+func (o *Options) fullClockSetting() mcts.Setting {
+	return mcts.Setting{Key: "fullclock", Switch: &o.FullClock, Default: "off", Host: true,
+		Help: "answer START and PLAY only at the end of each clock, even when the move is settled sooner, to test a game master at long clocks"}
 }
 
-// presets are the presets of the mcts player. Each must give every
-// setting but the host's a value, which init checks.
+// A preset is a named way of playing, written as overrides of the
+// table's defaults: the values that make it what it is, and the settings
+// it plays at their defaults, whatever those are. Applying it first gives
+// every setting but the host's (mcts.Setting.Host) its default, then its
+// own values, so that no setting made before it survives: it pins every
+// setting by construction. Each preset names every setting but the
+// host's in set or keep (a test checks it), so that a setting added to
+// the table is a decision about every preset.
+type preset struct {
+	name, help string
+	set        []string // KEY=VALUE, as a specification writes them
+	keep       []string // the keys of the other settings but the host's
+}
+
+// presets are the presets of the mcts player.
 var presets = []preset{
 	{
 		name: "base",
 		help: "the plain UCT player: uniformly random playouts through Legal and Next, no knowledge learned or read from the rules, no search between its answer and the next call",
-		values: map[string]string{
-			"c": "0.5", "mast": "off", "eps": "0.4", "decay": "0.8", "nst": "off",
-			"fast": "off", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
-			"heur": "off", "hmin": "0.35", "hprior": "off", "hvisits": "10", "material": "off", "minimax": "off", "hcut": "off", "hdepth": "8",
-			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.05",
-			"ponder": "off", "played": "off",
+		set: []string{
+			"mast=off", "nst=off", "fast=off", "wins=off", "winfacts=off", "prove=off", "resist=off",
+			"heur=off", "hprior=off", "material=off", "minimax=off", "hcut=off", "grave=off",
+			"ponder=off", "played=off",
 		},
+		keep: []string{"c", "eps", "decay", "hmin", "hvisits", "hdepth", "gravefirst", "ref", "gravec"},
 	},
 	{
-		// The default player of November 2026: MAST learning
-		// off-policy, NST, policy playouts, pondering and the
-		// settled-decision clock; GRAVE, the heuristic, proofs at the
-		// leaves, the wins read from the rules and resisting off.
-		name: "2026-11",
-		help: "the default player of November 2026",
-		values: map[string]string{
-			"c": "0.5", "mast": "on", "eps": "0.4", "decay": "0.8", "nst": "on",
-			"fast": "on", "wins": "off", "winfacts": "off", "prove": "off", "resist": "off",
-			"heur": "off", "hmin": "0.15", "hprior": "off", "hvisits": "10", "material": "off", "minimax": "off", "hcut": "on", "hdepth": "8",
-			"grave": "off", "gravefirst": "on", "ref": "50", "gravec": "0.5",
-			"ponder": "on", "played": "off",
+		name: "learn",
+		help: "the player that learns as it plays and reads nothing from the rules: MAST, NST and policy playouts, pondering over every move of the root; no wins, proofs, resisting, heuristic, material or GRAVE",
+		set: []string{
+			"mast=on", "nst=on", "fast=on", "ponder=on", "played=off",
+			"wins=off", "winfacts=off", "prove=off", "resist=off",
+			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off",
 		},
+		keep: []string{"c", "eps", "decay", "hmin", "hvisits", "hcut", "hdepth", "gravefirst", "ref", "gravec"},
 	},
 }
 
-// Every preset gives a value to every setting but the host's, and only
-// those, and each value is one its setting takes.
-func init() {
-	for _, p := range presets {
-		var opts Options
-		want := map[string]bool{}
-		for _, s := range opts.settings() {
-			if !s.Host {
-				want[s.Key] = true
+// apply sets the settings of preset p: every setting but the host's to
+// its default, then p's.
+func (o *Options) apply(p preset) error {
+	for _, s := range o.settings() {
+		if !s.Host {
+			if err := s.Set(s.Default); err != nil {
+				return fmt.Errorf("%s: default: %w", s.Key, err)
 			}
-		}
-		for key := range p.values {
-			if !want[key] {
-				panic(fmt.Sprintf("local: preset %s sets %q, not a setting presets set", p.name, key))
-			}
-		}
-		for key := range want {
-			if _, ok := p.values[key]; !ok {
-				panic(fmt.Sprintf("local: preset %s leaves setting %s out", p.name, key))
-			}
-		}
-		if err := opts.apply(p); err != nil {
-			panic(fmt.Sprintf("local: preset %s: %v", p.name, err))
 		}
 	}
-}
-
-// apply sets the settings of preset p.
-func (o *Options) apply(p preset) error {
-	for _, key := range slices.Sorted(maps.Keys(p.values)) {
-		if err := o.applySetting(key, p.values[key]); err != nil {
-			return fmt.Errorf("%s=%s: %w", key, p.values[key], err)
+	for _, kv := range p.set {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%q: want KEY=VALUE", kv)
+		}
+		if err := o.applySetting(key, value); err != nil {
+			return fmt.Errorf("%s: %w", kv, err)
 		}
 	}
 	return nil
@@ -122,7 +126,7 @@ func (o *Options) apply(p preset) error {
 // the commands that name players.
 func SettingsHelp() string {
 	var opts Options
-	settings := opts.settings()
+	settings := opts.gdlSettings()
 	width := 0 // of the widest KEY=VALUES, and a space
 	for _, s := range settings {
 		width = max(width, len(s.Key)+1+len(s.Syntax())+1)
@@ -139,22 +143,16 @@ func SettingsHelp() string {
 		}
 		fmt.Fprintf(&b, "  %-*s %s (default %s)\n", width, s.Key+"="+s.Syntax(), s.Help, def)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	fmt.Fprintf(&b, "In a GDL-II match mcts takes %s alone; the others apply to\nGDL matches, and ggp match and ggp play warn of them in a GDL-II match.", gdlIISummary())
+	return b.String()
 }
 
-// IsSpec reports whether spec names an in-process player: a kind of
-// Kinds, alone or followed by settings. "mcts:9147" is not one: a number
-// after the colon makes it a remote player's host and port.
-func IsSpec(spec string) bool {
-	kind, rest, found := strings.Cut(spec, ":")
-	if !slices.Contains(Kinds(), kind) {
-		return false
-	}
-	if !found {
-		return true
-	}
-	_, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
-	return err != nil
+// CheckSpec reports whether spec is a specification of an in-process
+// player New makes, and if not, why, as New would.
+func CheckSpec(spec string) error {
+	var opts Options
+	_, err := parseSpec(spec, &opts)
+	return err
 }
 
 // parseSpec splits spec into its kind and applies its settings to opts.
@@ -178,9 +176,9 @@ func parseSpec(spec string, opts *Options) (kind string, err error) {
 // applySettings applies colon-separated settings to o: presets and
 // KEY=VALUE settings.
 func (o *Options) applySettings(settings string) error {
-	for _, s := range strings.Split(settings, ":") {
+	for i, s := range strings.Split(settings, ":") {
 		if s == "" {
-			continue
+			return fmt.Errorf("setting %d is empty", i+1)
 		}
 		key, value, found := strings.Cut(s, "=")
 		if !found {
@@ -200,12 +198,68 @@ func (o *Options) applySettings(settings string) error {
 	return nil
 }
 
-// applySetting sets the setting key of o to value.
+// applySetting sets every setting of o of the key to value.
 func (o *Options) applySetting(key, value string) error {
+	found := false
 	for _, s := range o.settings() {
-		if s.Key == key {
-			return s.Set(value)
+		if s.Key != key {
+			continue
+		}
+		if err := s.Set(value); err != nil {
+			return err
+		}
+		found = true
+	}
+	if !found {
+		return fmt.Errorf("unknown setting %q", key)
+	}
+	return nil
+}
+
+// GDLIIWarning returns the warning of a player of the specification spec
+// in a GDL-II match when its settings include some its GDL-II search does
+// without (those of a GDL match alone, set to other than their default),
+// and "" when they do not or New refuses spec. A command that plays a
+// GDL-II match shows it; the player logs it at the START of one.
+func GDLIIWarning(spec string) string {
+	var opts Options
+	if _, err := parseSpec(spec, &opts); err != nil {
+		return ""
+	}
+	return opts.gdlIIWarning(spec)
+}
+
+// gdlIIWarning returns the warning of GDLIIWarning for the player named
+// name with the settings of o.
+func (o *Options) gdlIIWarning(name string) string {
+	only := o.gdlOnly()
+	if len(only) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: a GDL-II match does without %s; its search takes %s alone", name, strings.Join(only, ", "), gdlIISummary())
+}
+
+// gdlIISummary names the settings that apply in a GDL-II match, with
+// their defaults there.
+func gdlIISummary() string {
+	var opts Options
+	var each []string
+	for _, s := range opts.gdlIISettings() {
+		each = append(each, fmt.Sprintf("%s (default %s)", s.Key, s.Default))
+	}
+	return strings.Join(each, " and ")
+}
+
+// gdlOnly returns the settings of o that apply in a GDL match alone and
+// are not at their default, as KEY=VALUE.
+func (o *Options) gdlOnly() []string {
+	gdlII := o.gdlIISettings()
+	var only []string
+	for _, s := range o.gdlSettings() {
+		used := slices.ContainsFunc(gdlII, func(t mcts.Setting) bool { return t.Key == s.Key })
+		if !used && s.String() != s.Default {
+			only = append(only, s.Key+"="+s.String())
 		}
 	}
-	return fmt.Errorf("unknown setting %q", key)
+	return only
 }

@@ -1,11 +1,16 @@
 package local
 
 import (
+	"context"
 	"fmt"
+	"log"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/mcts"
 )
 
@@ -38,6 +43,8 @@ func TestParseSpec(t *testing.T) {
 		{spec: "mcts:workers=0", err: "want a whole number from 1 to 1024 or auto"},
 		{spec: "mcts:depth=3", err: `unknown setting "depth"`},
 		{spec: "random:base", err: "takes no settings"},
+		{spec: "mcts:", err: "setting 1 is empty"},
+		{spec: "mcts:base::mast=off", err: "setting 2 is empty"},
 		{spec: "minimax", err: `unknown player "minimax"`},
 	}
 	for _, tt := range tests {
@@ -59,46 +66,103 @@ func TestParseSpec(t *testing.T) {
 	}
 }
 
-// TestPresets checks what the presets play: base the plain UCT search,
-// with every piece of knowledge off, and 2026-11 the default player of
-// its date, as its settings then were; and that settings after a preset
-// adjust it, and settings before it are overridden.
+// TestPresets checks what the presets play: base with every piece of
+// knowledge off, as the plain UCT search; each preset its own values and
+// the table's defaults for the settings it keeps; and that settings after
+// a preset adjust it, and settings before it are overridden, but the
+// host's.
 func TestPresets(t *testing.T) {
-	base := mcts.Config{
-		Exploration: 0.5, MAST: mcts.Off, MASTEpsilon: 0.4, MASTDecay: 0.8, NST: mcts.Off,
-		PolicyPlayouts: mcts.Off, Wins: mcts.Off, WinFacts: mcts.Off, ProveLeaves: mcts.Off, Resist: mcts.Off,
-		Heuristic: mcts.Off, HeuristicQuality: 0.35, HeuristicPrior: mcts.Off, HeuristicPriorVisits: 10,
-		Material: mcts.Off, Minimax: mcts.Off, HeuristicCut: mcts.Off, HeuristicDepth: 8,
-		GRAVE: mcts.Off, GRAVEFirst: mcts.On, GRAVERef: 50, GRAVEExploration: 0.05,
+	parse := func(spec string) Options {
+		t.Helper()
+		var opts Options
+		if _, err := parseSpec(spec, &opts); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		return opts
+	}
+	base := parse("mcts:base")
+	for _, s := range base.gdlSettings() {
+		// gravefirst says how GRAVE values a move, and GRAVE is off.
+		if s.Switch != nil && !s.Host && s.Key != "gravefirst" && *s.Switch != mcts.Off {
+			t.Errorf("base: %s is %v, want off", s.Key, *s.Switch)
+		}
+	}
+	for _, p := range presets {
+		opts := parse("mcts:" + p.name)
+		for _, s := range opts.settings() {
+			if slices.Contains(p.keep, s.Key) && s.String() != s.Default {
+				t.Errorf("preset %s keeps %s, but sets it to %s, not its default %s", p.name, s.Key, s, s.Default)
+			}
+		}
+		for _, kv := range p.set {
+			key, value, _ := strings.Cut(kv, "=")
+			for _, s := range opts.settings() {
+				if s.Key == key && s.String() != value {
+					t.Errorf("preset %s: %s is %s, want %s", p.name, key, s, value)
+				}
+			}
+		}
 	}
 	baseMAST := base
-	baseMAST.MAST = mcts.On
+	baseMAST.Search.MAST = mcts.On
 	baseOne := base
-	baseOne.Workers = 1
+	baseOne.Search.Workers = 1
 	for _, tt := range []struct {
-		spec   string
-		want   mcts.Config
-		ponder mcts.Switch
+		spec string
+		want Options
 	}{
-		{"mcts:base", base, mcts.Off},
-		{"mcts:base:mast=on", baseMAST, mcts.Off},
-		{"mcts:mast=on:ponder=on:base", base, mcts.Off},
-		{"mcts:workers=1:base", baseOne, mcts.Off},
-		{"mcts:2026-11", mcts.Config{
-			Exploration: 0.5, MAST: mcts.On, MASTEpsilon: 0.4, MASTDecay: 0.8, NST: mcts.On,
-			PolicyPlayouts: mcts.On, Wins: mcts.Off, WinFacts: mcts.Off, ProveLeaves: mcts.Off, Resist: mcts.Off,
-			Heuristic: mcts.Off, HeuristicQuality: 0.15, HeuristicPrior: mcts.Off, HeuristicPriorVisits: 10,
-			Material: mcts.Off, Minimax: mcts.Off, HeuristicCut: mcts.On, HeuristicDepth: 8,
-			GRAVE: mcts.Off, GRAVEFirst: mcts.On, GRAVERef: 50, GRAVEExploration: 0.5,
-		}, mcts.On},
+		{"mcts:base:mast=on", baseMAST},
+		{"mcts:mast=on:ponder=on:c=0.1:base", base},
+		{"mcts:workers=1:base", baseOne},
+		{"mcts:ponder=off:learn", parse("mcts:learn")},
 	} {
-		var opts Options
-		if _, err := parseSpec(tt.spec, &opts); err != nil {
-			t.Errorf("%s: %v", tt.spec, err)
-			continue
+		if got := parse(tt.spec); got.Search != tt.want.Search || got.GDLIISearch != tt.want.GDLIISearch || got.Ponder != tt.want.Ponder {
+			t.Errorf("%s: %+v, ponder %v; want %+v, ponder %v", tt.spec, got.Search, got.Ponder, tt.want.Search, tt.want.Ponder)
 		}
-		if opts.Search != tt.want || opts.Ponder != tt.ponder {
-			t.Errorf("%s: %+v, ponder %v; want %+v, ponder %v", tt.spec, opts.Search, opts.Ponder, tt.want, tt.ponder)
+	}
+}
+
+// TestPresetsSayEverySetting checks that each preset names every setting
+// of the table but the host's once, in set or in keep, and no other: a
+// setting added to the table fails it until each preset says what it
+// plays with it.
+func TestPresetsSayEverySetting(t *testing.T) {
+	var opts Options
+	for _, table := range [][]mcts.Setting{opts.gdlSettings(), opts.gdlIISettings()} {
+		if err := mcts.CheckTable(table); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]bool{}
+	for _, s := range opts.settings() {
+		if !s.Host {
+			want[s.Key] = true
+		}
+	}
+	for _, p := range presets {
+		said := map[string]int{}
+		for _, kv := range p.set {
+			key, _, ok := strings.Cut(kv, "=")
+			if !ok {
+				t.Errorf("preset %s: %q is not KEY=VALUE", p.name, kv)
+			}
+			said[key]++
+		}
+		for _, key := range p.keep {
+			said[key]++
+		}
+		for key := range want {
+			if said[key] != 1 {
+				t.Errorf("preset %s says setting %s %d times, want once", p.name, key, said[key])
+			}
+		}
+		for key := range said {
+			if !want[key] {
+				t.Errorf("preset %s says %s, not a setting but the host's", p.name, key)
+			}
+		}
+		if err := opts.apply(p); err != nil {
+			t.Errorf("preset %s: %v", p.name, err)
 		}
 	}
 }
@@ -150,14 +214,14 @@ func TestPresetsPinEverySetting(t *testing.T) {
 }
 
 // TestSettingsHelp checks that the help lists every preset and every
-// setting once, with its default.
+// setting of a GDL match once, with its default, and names the settings
+// of a GDL-II match.
 func TestSettingsHelp(t *testing.T) {
 	help := SettingsHelp()
-	lines := strings.Split(help, "\n")[1:]
 	var opts Options
-	settings := opts.settings()
-	if len(lines) != len(presets)+len(settings) {
-		t.Errorf("%d lines of help for %d presets and %d settings:\n%s", len(lines), len(presets), len(settings), help)
+	settings := opts.gdlSettings()
+	if n := strings.Count(help, "\n  "); n != len(presets)+len(settings) {
+		t.Errorf("%d lines of help for %d presets and %d settings:\n%s", n, len(presets), len(settings), help)
 	}
 	for _, p := range presets {
 		if n := strings.Count(help, "\n  "+p.name+" "); n != 1 {
@@ -178,26 +242,84 @@ func TestSettingsHelp(t *testing.T) {
 			t.Errorf("setting %s: %q, want its default %s", s.Key, rest, s.Default)
 		}
 	}
+	for _, s := range opts.gdlIISettings() {
+		if !strings.Contains(help, "GDL-II match mcts takes") || !strings.Contains(help, s.Key+" (default "+s.Default+")") {
+			t.Errorf("help does not say that %s applies in a GDL-II match:\n%s", s.Key, help)
+		}
+	}
 }
 
-func TestIsSpec(t *testing.T) {
-	tests := []struct {
+// TestGDLOnly checks which settings of a specification are reported as
+// unused in a GDL-II match: those the GDL-II search does without, set to
+// a value other than their default.
+func TestGDLOnly(t *testing.T) {
+	for _, tt := range []struct {
 		spec string
-		want bool
+		want []string
 	}{
-		{"mcts", true},
-		{"legal", true},
-		{"mcts:base", true},
-		{"mcts:mast=off:workers=1", true},
-		{"mcts:9147", false}, // a host named mcts
-		{"mcts:9147/ggp", false},
-		{"localhost:9147", false},
-		{"http://127.0.0.1:9147", false},
-		{"human", false},
+		{"mcts", nil},
+		{"random", nil},
+		{"mcts:c=0.3:fullclock=on", nil},
+		{"mcts:mast=on", nil},
+		{"mcts:mast=off:c=0.3", []string{"mast=off"}},
+		{"mcts:workers=1:ponder=off", []string{"workers=1", "ponder=off"}},
+		{"mcts:learn", []string{"wins=off", "winfacts=off", "prove=off", "resist=off", "heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "played=off"}},
+	} {
+		var opts Options
+		parseSpec(tt.spec, &opts)
+		if got := opts.gdlOnly(); !slices.Equal(got, tt.want) {
+			t.Errorf("gdlOnly of %q = %q, want %q", tt.spec, got, tt.want)
+		}
+		warning := GDLIIWarning(tt.spec)
+		if (warning != "") != (tt.want != nil) || tt.want != nil && !strings.Contains(warning, "does without "+strings.Join(tt.want, ", ")+";") {
+			t.Errorf("GDLIIWarning(%q) = %q, want one naming %q", tt.spec, warning, tt.want)
+		}
 	}
-	for _, tt := range tests {
-		if got := IsSpec(tt.spec); got != tt.want {
-			t.Errorf("IsSpec(%q) = %v, want %v", tt.spec, got, tt.want)
+}
+
+// TestGDLIISearchSettings checks that the GDL-II search takes its
+// settings from the specification, by the keys of the GDL search, with
+// its own defaults, and that a GDL-II match of a player with settings it
+// does without logs a warning naming them.
+func TestGDLIISearchSettings(t *testing.T) {
+	var opts Options
+	if _, err := parseSpec("mcts:c=0.3", &opts); err != nil {
+		t.Fatal(err)
+	}
+	if opts.Search.Exploration != 0.3 || opts.GDLIISearch.Exploration != 0.3 {
+		t.Errorf("mcts:c=0.3: c %v in GDL and %v in GDL-II, want 0.3 in both", opts.Search.Exploration, opts.GDLIISearch.Exploration)
+	}
+	opts = Options{}
+	if _, err := parseSpec("mcts:c=0.3:base", &opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range opts.settings() {
+		if s.Key == "c" && s.String() != s.Default {
+			t.Errorf("mcts:c=0.3:base: c is %s, want its default %s", s, s.Default)
+		}
+	}
+
+	d := loadGame(t, "montyhall")
+	for _, tt := range []struct {
+		spec string
+		warn bool
+	}{
+		{"mcts:mast=off:c=0.3", true},
+		{"mcts:c=0.3", false},
+	} {
+		var logged strings.Builder
+		p := newPlayer(t, tt.spec, Options{Log: log.New(&logged, "", 0)})
+		m := &player.Match{ID: "m", Role: "candidate", Rules: d, StartClock: 50 * time.Millisecond, PlayClock: 50 * time.Millisecond, GDLII: true}
+		if err := p.Start(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Abort(context.Background(), m.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, without, warned := strings.Cut(logged.String(), "does without ")
+		without, _, _ = strings.Cut(without, ";")
+		if warned != tt.warn || tt.warn && without != "mast=off" {
+			t.Errorf("%s in a GDL-II match logged %q; want a warning naming mast=off alone: %v", tt.spec, logged.String(), tt.warn)
 		}
 	}
 }
@@ -212,17 +334,5 @@ func TestSpecName(t *testing.T) {
 	}
 	if got := p.Name(); got != "mcts:base:workers=1" {
 		t.Errorf("Name() = %q, want the specification", got)
-	}
-}
-
-// TestDatedPreset checks that the dated preset pins pondering on, as the
-// default player of its date played, whatever the default becomes.
-func TestDatedPreset(t *testing.T) {
-	opts := Options{Ponder: mcts.Off}
-	if _, err := parseSpec("mcts:ponder=off:2026-11", &opts); err != nil {
-		t.Fatal(err)
-	}
-	if opts.Ponder != mcts.On {
-		t.Errorf("mcts:ponder=off:2026-11 ponders %v, want on", opts.Ponder)
 	}
 }

@@ -23,9 +23,9 @@
 // once, reading from the rules the moves that win wherever they are
 // played, or where a few facts of the state hold, and then take back a
 // move that lets another role play one (wins, winfacts). Each is a
-// setting (Settings); the zero Config has MAST, NST, wins and winfacts
-// on and GRAVE on in placement games only (placement.go), as the
-// strength measurements chose (see docs/strength.md).
+// setting, on or off: Config.Settings is their table, the one place that
+// holds which are on by default (ggp play -h prints it), and
+// docs/strength.md says why.
 //
 // Run searches until its context is done; Decide, for the player's own
 // move, also stops once the decision is settled.

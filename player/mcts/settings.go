@@ -242,7 +242,7 @@ func (s Setting) Syntax() string {
 // value.
 func (s Setting) SetDefault() {
 	if s.isZero() {
-		// The table's defaults are checked when the program starts.
+		// The table's defaults are checked by its tests (CheckTable).
 		if err := s.Set(s.Default); err != nil {
 			panic(fmt.Sprintf("mcts: setting %s: default: %v", s.Key, err))
 		}
@@ -269,24 +269,34 @@ func (s Setting) Check() error {
 	return nil
 }
 
-// The table is checked when the program starts: its keys are distinct,
-// each setting has one field, and its default is a value it takes.
-func init() {
-	var c Config
+// CheckTable reports a table of settings that is not one: a key empty or
+// repeated, a setting without exactly one field, or a default the setting
+// does not take or does not write back as given. It sets the fields of
+// the table to their defaults. The tests of each table call it.
+func CheckTable(settings []Setting) error {
 	seen := map[string]bool{}
-	for _, s := range c.Settings() {
+	for _, s := range settings {
 		fields := 0
 		for _, set := range []bool{s.Switch != nil, s.Int != nil, s.Float != nil} {
 			if set {
 				fields++
 			}
 		}
-		if s.Key == "" || seen[s.Key] || fields != 1 {
-			panic(fmt.Sprintf("mcts: setting %q: duplicate, unnamed or without one field", s.Key))
+		switch {
+		case s.Key == "" || seen[s.Key]:
+			return fmt.Errorf("setting %q: empty or repeated key", s.Key)
+		case fields != 1:
+			return fmt.Errorf("setting %s: %d fields, want one", s.Key, fields)
+		case s.Help == "":
+			return fmt.Errorf("setting %s: no help", s.Key)
 		}
 		seen[s.Key] = true
 		if err := s.Set(s.Default); err != nil {
-			panic(fmt.Sprintf("mcts: setting %s: default: %v", s.Key, err))
+			return fmt.Errorf("setting %s: default: %w", s.Key, err)
+		}
+		if s.String() != s.Default {
+			return fmt.Errorf("setting %s: default %q written back as %q", s.Key, s.Default, s)
 		}
 	}
+	return nil
 }

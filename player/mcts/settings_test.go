@@ -8,36 +8,96 @@ import (
 )
 
 // TestSettingsDefaults checks that the zero Config takes every setting's
-// default from the table: each switch on or off as its default says, or
-// Auto where the search decides, and each number its default.
+// default from the table: each field of a setting holds, after
+// withDefaults, what setting the table's default gives it, but a number
+// whose default is auto, which the search chooses (workers: one per
+// core); and that a setting given a value keeps it.
 func TestSettingsDefaults(t *testing.T) {
 	c := Config{}.withDefaults()
-	want := map[string]string{
-		"c": "0.5", "mast": "on", "eps": "0.4", "decay": "0.8", "nst": "on",
-		"fast": "on", "wins": "on", "winfacts": "on", "prove": "on", "resist": "on",
-		"heur": "on", "hmin": "0.35", "hprior": "on", "hvisits": "10", "material": "on", "minimax": "on", "hcut": "on", "hdepth": "8",
-		"grave": "auto", "gravefirst": "on", "ref": "50", "gravec": "0.05",
-	}
-	for _, s := range c.Settings() {
-		if s.Key == "workers" {
-			if c.Workers != runtime.NumCPU() {
-				t.Errorf("workers: %d, want one per core, %d", c.Workers, runtime.NumCPU())
-			}
-			continue
-		}
+	var fromTable Config
+	table := fromTable.Settings()
+	for i, s := range c.Settings() {
 		if s.isZero() {
 			t.Errorf("%s: left at its zero value", s.Key)
 		}
-		if got := s.String(); got != want[s.Key] {
-			t.Errorf("%s: %s, want %s", s.Key, got, want[s.Key])
+		if s.Key != table[i].Key {
+			t.Fatalf("Settings lists %s then %s", table[i].Key, s.Key)
+		}
+		if err := table[i].Set(s.Default); err != nil {
+			t.Fatalf("%s: default %q: %v", s.Key, s.Default, err)
+		}
+		if s.Default == "auto" && s.Switch == nil {
+			continue // the search's choice, below
+		}
+		if got, want := s.String(), table[i].String(); got != want {
+			t.Errorf("%s: %s, want its default %s", s.Key, got, want)
 		}
 	}
-	if c.GRAVE != Auto || c.MAST != On || c.HeuristicPriorVisits != 10 || c.MASTEpsilon != 0.4 {
-		t.Errorf("fields %v %v %v %v, want auto, on, 10 and 0.4", c.GRAVE, c.MAST, c.HeuristicPriorVisits, c.MASTEpsilon)
+	if c.Workers != runtime.NumCPU() {
+		t.Errorf("workers: %d, want one per core, %d", c.Workers, runtime.NumCPU())
 	}
-	// A setting given a value keeps it.
-	if c := (Config{MAST: Off, GRAVERef: 7}).withDefaults(); c.MAST != Off || c.GRAVERef != 7 {
-		t.Errorf("mast off and ref 7 became %v and %d", c.MAST, c.GRAVERef)
+	// A setting given a value keeps it: each its other value, or its
+	// largest.
+	for _, s := range c.Settings() {
+		var given Config
+		g := settingOf(given.Settings(), s.Key)
+		other := "off"
+		switch {
+		case s.Switch != nil && s.Default == "off":
+			other = "on"
+		case s.Switch == nil:
+			other = number(s.Max)
+		}
+		if err := g.Set(other); err != nil {
+			t.Fatalf("%s=%s: %v", s.Key, other, err)
+		}
+		kept := given.withDefaults()
+		if got := settingOf(kept.Settings(), s.Key).String(); got != other {
+			t.Errorf("%s=%s became %s", s.Key, other, got)
+		}
+	}
+}
+
+// settingOf returns the setting of key in settings.
+func settingOf(settings []Setting, key string) Setting {
+	for _, s := range settings {
+		if s.Key == key {
+			return s
+		}
+	}
+	panic("no setting " + key)
+}
+
+// TestSettingsTable checks the table itself (CheckTable), and that
+// every value String writes Set reads back the same, and that the syntax
+// help shows says auto where the setting takes it.
+func TestSettingsTable(t *testing.T) {
+	var c Config
+	if err := CheckTable(c.Settings()); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Settings() {
+		if err := s.Set(s.String()); err != nil || s.String() != s.Default {
+			t.Errorf("%s: %q does not read back: %v", s.Key, s, err)
+		}
+		if (s.Auto != "") != strings.Contains(s.Syntax(), "auto") {
+			t.Errorf("%s: syntax %s, auto %q", s.Key, s.Syntax(), s.Auto)
+		}
+	}
+	for _, tt := range []struct {
+		table []Setting
+		err   string
+	}{
+		{[]Setting{{Key: "a", Switch: new(Switch), Default: "on", Help: "h"}, {Key: "a", Switch: new(Switch), Default: "on", Help: "h"}}, "repeated key"},
+		{[]Setting{{Key: "a", Default: "on", Help: "h"}}, "0 fields"},
+		{[]Setting{{Key: "a", Switch: new(Switch), Int: new(int), Default: "on", Help: "h"}}, "2 fields"},
+		{[]Setting{{Key: "a", Switch: new(Switch), Default: "maybe", Help: "h"}}, "default"},
+		{[]Setting{{Key: "a", Float: new(float64), Max: 1, Default: "0.50", Help: "h"}}, `written back as "0.5"`},
+		{[]Setting{{Key: "a", Switch: new(Switch), Default: "on"}}, "no help"},
+	} {
+		if err := CheckTable(tt.table); err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("CheckTable(%+v) = %v, want an error containing %q", tt.table, err, tt.err)
+		}
 	}
 }
 

@@ -2,7 +2,8 @@
 // half of package player/server, as net/http keeps its client beside its
 // server: a Client is a player.Player whose calls are requests to a player
 // served over HTTP, sent exactly as ggp-base's game server sends them. The
-// game master plays remote players through it.
+// game master plays remote players through it. A player is found at an
+// address, HOST:PORT or an http or https URL, which ParseAddress checks.
 //
 // Each call is one POST request whose body is a message, written by
 // package player/protocol as ggp-base writes it, such as
@@ -34,11 +35,13 @@ package remote
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,28 +92,102 @@ type Client struct {
 
 var _ player.GDLIIPlayer = (*Client)(nil)
 
-// New returns a client for the player at addr, given as host:port or as an
-// http or https URL.
+// New returns a client for the player at addr, an address as
+// ParseAddress takes it.
 func New(addr string) (*Client, error) {
-	raw := addr
-	if !strings.Contains(addr, "://") {
-		host, port, err := net.SplitHostPort(addr)
-		if err != nil || host == "" || port == "" {
-			return nil, fmt.Errorf("remote player %q: want host:port or an http URL", addr)
-		}
-		raw = "http://" + net.JoinHostPort(host, port) + "/"
-	}
-	u, err := url.Parse(raw)
+	u, err := ParseAddress(addr)
 	if err != nil {
-		return nil, fmt.Errorf("remote player %q: %w", addr, err)
+		return nil, err
 	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("remote player %q: want host:port or an http URL", addr)
+	return &Client{URL: u, PlayerName: addr}, nil
+}
+
+// MaxAddressLength bounds the length of an address ParseAddress takes.
+const MaxAddressLength = 2048
+
+// ParseAddress returns the URL that messages to the player at addr are
+// posted to. An address is either
+//
+//	HOST:PORT            posted to http://HOST:PORT/
+//	http://HOST[:PORT][/PATH]
+//	https://HOST[:PORT][/PATH]
+//
+// where HOST is a name or an IP address (an IPv6 address in brackets, as
+// [::1]:9147) and PORT a number from 1 to 65535. A URL without a path is
+// posted to /. An address takes no user, query or fragment. The error
+// names what is wrong: the scheme, a missing host or port, or a port out
+// of range.
+func ParseAddress(addr string) (string, error) {
+	fail := func(format string, args ...any) (string, error) {
+		return "", fmt.Errorf("remote player %q: %s (want HOST:PORT or an http or https URL)", addr, fmt.Sprintf(format, args...))
+	}
+	if len(addr) > MaxAddressLength {
+		return fail("longer than %d bytes", MaxAddressLength)
+	}
+	scheme, rest, isURL := strings.Cut(addr, "://")
+	if !isURL {
+		host, port, err := net.SplitHostPort(addr)
+		switch {
+		case err != nil:
+			return fail("not HOST:PORT: %v", cause(err))
+		case host == "":
+			return fail("no host before the port")
+		}
+		if err := checkPort(port); err != nil {
+			return fail("%v", err)
+		}
+		return "http://" + net.JoinHostPort(host, port) + "/", nil
+	}
+	if scheme != "http" && scheme != "https" {
+		return fail("scheme %q", scheme)
+	}
+	u, err := url.Parse(addr)
+	if err != nil {
+		return fail("%v", cause(err))
+	}
+	switch {
+	case u.Hostname() == "":
+		return fail("no host after %s://", scheme)
+	case u.User != nil:
+		return fail("a user name")
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(rest, "#"):
+		return fail("a query or fragment")
+	}
+	if port := u.Port(); port != "" || strings.HasSuffix(u.Host, ":") {
+		if err := checkPort(port); err != nil {
+			return fail("%v", err)
+		}
 	}
 	if u.Path == "" {
 		u.Path = "/"
 	}
-	return &Client{URL: u.String(), PlayerName: addr}, nil
+	return u.String(), nil
+}
+
+// cause returns what a net or url error says went wrong, without the
+// address it repeats.
+func cause(err error) error {
+	var addrErr *net.AddrError
+	if errors.As(err, &addrErr) {
+		return errors.New(addrErr.Err)
+	}
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		return urlErr.Err
+	}
+	return err
+}
+
+// checkPort reports a port that is not a number from 1 to 65535.
+func checkPort(port string) error {
+	if port == "" {
+		return fmt.Errorf("no port after the colon")
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 || port[0] == '+' {
+		return fmt.Errorf("port %q: want a number from 1 to 65535", port)
+	}
+	return nil
 }
 
 // Name returns PlayerName, or URL if PlayerName is empty.

@@ -19,25 +19,48 @@ import (
 func TestNew(t *testing.T) {
 	tests := []struct {
 		addr, url string
-		ok        bool
+		err       string // part of the error, "" for none
 	}{
-		{"127.0.0.1:9147", "http://127.0.0.1:9147/", true},
-		{"localhost:80", "http://localhost:80/", true},
-		{"[::1]:9147", "http://[::1]:9147/", true},
-		{"http://example.org:9147", "http://example.org:9147/", true},
-		{"https://example.org/player", "https://example.org/player", true},
-		{"localhost", "", false},
-		{":9147", "", false},
-		{"ftp://example.org/", "", false},
-		{"http://", "", false},
+		{addr: "127.0.0.1:9147", url: "http://127.0.0.1:9147/"},
+		{addr: "localhost:80", url: "http://localhost:80/"},
+		{addr: "[::1]:9147", url: "http://[::1]:9147/"},
+		{addr: "mcts:9147", url: "http://mcts:9147/"},
+		{addr: "http://example.org:9147", url: "http://example.org:9147/"},
+		{addr: "http://example.org", url: "http://example.org/"},
+		{addr: "https://example.org/player", url: "https://example.org/player"},
+		{addr: "http://[::1]:9147/ggp", url: "http://[::1]:9147/ggp"},
+		{addr: "localhost", err: "missing port"},
+		{addr: "host:", err: "no port after the colon"},
+		{addr: ":9147", err: "no host before the port"},
+		{addr: "::1:9147", err: "too many colons"},
+		{addr: "host:http", err: `port "http": want a number from 1 to 65535`},
+		{addr: "host:0", err: `port "0"`},
+		{addr: "host:65536", err: `port "65536"`},
+		{addr: "host:+80", err: `port "+80"`},
+		{addr: "ftp://x", err: `scheme "ftp"`},
+		{addr: "ftp://example.org/", err: `scheme "ftp"`},
+		{addr: "HTTP://example.org/", err: `scheme "HTTP"`},
+		{addr: "://example.org/", err: `scheme ""`},
+		{addr: "http://", err: "no host after http://"},
+		{addr: "https://:9147/", err: "no host after https://"},
+		{addr: "http://host:/", err: "no port after the colon"},
+		{addr: "http://host:99999/", err: `port "99999"`},
+		{addr: "http://host:x/", err: "invalid port"},
+		{addr: "http://user@host:9147/", err: "a user name"},
+		{addr: "http://host:9147/?q=1", err: "a query or fragment"},
+		{addr: "http://host:9147/#top", err: "a query or fragment"},
+		{addr: "http://" + strings.Repeat("a", MaxAddressLength), err: "longer than"},
 	}
 	for _, tt := range tests {
 		c, err := New(tt.addr)
-		if (err == nil) != tt.ok {
-			t.Errorf("New(%q): err = %v, want ok=%v", tt.addr, err, tt.ok)
-			continue
-		}
-		if err == nil && (c.URL != tt.url || c.Name() != tt.addr) {
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("New(%q): error %v, want one containing %q", tt.addr, err, tt.err)
+		case tt.err != "" && !strings.Contains(err.Error(), "want HOST:PORT or an http or https URL"):
+			t.Errorf("New(%q): error %v does not say what an address is", tt.addr, err)
+		case tt.err == "" && err != nil:
+			t.Errorf("New(%q): %v", tt.addr, err)
+		case tt.err == "" && (c.URL != tt.url || c.Name() != tt.addr):
 			t.Errorf("New(%q) = URL %q, name %q; want %q, %q", tt.addr, c.URL, c.Name(), tt.url, tt.addr)
 		}
 	}
