@@ -63,17 +63,15 @@ func (o *Options) fullClockSetting() mcts.Setting {
 }
 
 // A preset is a named way of playing, written as overrides of the
-// table's defaults: the values that make it what it is, and the settings
-// it plays at their defaults, whatever those are. Applying it first gives
-// every setting but the host's (mcts.Setting.Host) its default, then its
-// own values, so that no setting made before it survives: it pins every
-// setting by construction. Each preset names every setting but the
-// host's in set or keep (a test checks it), so that a setting added to
-// the table is a decision about every preset.
+// table: a value for every setting but the host's (mcts.Setting.Host), so
+// that it plays the same whatever the table's defaults become. Applying
+// it first gives every setting but the host's its default, then the
+// preset's values, so that no setting made before it survives. Each
+// preset names every setting but the host's (a test checks it), so that
+// a setting added to the table is a decision about every preset.
 type preset struct {
 	name, help string
 	set        []string // KEY=VALUE, as a specification writes them
-	keep       []string // the keys of the other settings but the host's
 }
 
 // presets are the presets of the mcts player.
@@ -85,8 +83,8 @@ var presets = []preset{
 			"mast=off", "nst=off", "fast=off", "wins=off", "winfacts=off", "prove=off", "resist=off",
 			"heur=off", "hprior=off", "material=off", "minimax=off", "hcut=off", "grave=off",
 			"ponder=off", "played=off",
+			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.35", "hvisits=10", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.05",
 		},
-		keep: []string{"c", "eps", "decay", "hmin", "hvisits", "hdepth", "gravefirst", "ref", "gravec"},
 	},
 	{
 		name: "learn",
@@ -95,8 +93,8 @@ var presets = []preset{
 			"mast=on", "nst=on", "fast=on", "ponder=on", "played=off",
 			"wins=off", "winfacts=off", "prove=off", "resist=off",
 			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off",
+			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.15", "hvisits=10", "hcut=on", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.5",
 		},
-		keep: []string{"c", "eps", "decay", "hmin", "hvisits", "hcut", "hdepth", "gravefirst", "ref", "gravec"},
 	},
 }
 

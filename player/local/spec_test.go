@@ -67,8 +67,7 @@ func TestParseSpec(t *testing.T) {
 }
 
 // TestPresets checks what the presets play: base with every piece of
-// knowledge off, as the plain UCT search; each preset its own values and
-// the table's defaults for the settings it keeps; and that settings after
+// knowledge off, as the plain UCT search; each preset its own values; and that settings after
 // a preset adjust it, and settings before it are overridden, but the
 // host's.
 func TestPresets(t *testing.T) {
@@ -89,11 +88,6 @@ func TestPresets(t *testing.T) {
 	}
 	for _, p := range presets {
 		opts := parse("mcts:" + p.name)
-		for _, s := range opts.settings() {
-			if slices.Contains(p.keep, s.Key) && s.String() != s.Default {
-				t.Errorf("preset %s keeps %s, but sets it to %s, not its default %s", p.name, s.Key, s, s.Default)
-			}
-		}
 		for _, kv := range p.set {
 			key, value, _ := strings.Cut(kv, "=")
 			for _, s := range opts.settings() {
@@ -123,7 +117,7 @@ func TestPresets(t *testing.T) {
 }
 
 // TestPresetsSayEverySetting checks that each preset names every setting
-// of the table but the host's once, in set or in keep, and no other: a
+// of the table but the host's once, and no other: a
 // setting added to the table fails it until each preset says what it
 // plays with it.
 func TestPresetsSayEverySetting(t *testing.T) {
@@ -146,9 +140,6 @@ func TestPresetsSayEverySetting(t *testing.T) {
 			if !ok {
 				t.Errorf("preset %s: %q is not KEY=VALUE", p.name, kv)
 			}
-			said[key]++
-		}
-		for _, key := range p.keep {
 			said[key]++
 		}
 		for key := range want {
