@@ -254,7 +254,7 @@ func TestGDLOnly(t *testing.T) {
 		{"mcts:mast=on", nil},
 		{"mcts:mast=off:c=0.3", []string{"mast=off"}},
 		{"mcts:workers=1:ponder=off", []string{"workers=1", "ponder=off"}},
-		{"mcts:learn", []string{"wins=off", "winfacts=off", "prove=off", "resist=off", "heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "played=off"}},
+		{"mcts:learn", []string{"wins=off", "winfacts=off", "prove=off", "resist=off", "heur=off", "hmin=0.15", "hprior=off", "material=off", "minimax=off", "grave=off", "gravec=0.5", "played=off"}},
 	} {
 		var opts Options
 		parseSpec(tt.spec, &opts)
@@ -284,10 +284,9 @@ func TestGDLIISearchSettings(t *testing.T) {
 	if _, err := parseSpec("mcts:c=0.3:base", &opts); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range opts.settings() {
-		if s.Key == "c" && s.String() != s.Default {
-			t.Errorf("mcts:c=0.3:base: c is %s, want its default %s", s, s.Default)
-		}
+	// base pins c, in both searches, over the setting before it.
+	if opts.Search.Exploration != 0.5 || opts.GDLIISearch.Exploration != 0.5 {
+		t.Errorf("mcts:c=0.3:base: c %v in GDL and %v in GDL-II, want base's 0.5 in both", opts.Search.Exploration, opts.GDLIISearch.Exploration)
 	}
 
 	d := loadGame(t, "montyhall")
