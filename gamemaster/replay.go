@@ -71,7 +71,7 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 	if err := rec.Check(); err != nil {
 		return err
 	}
-	fail := func(step int, role, format string, args ...any) error {
+	var fail replayFail = func(step int, role, format string, args ...any) error {
 		return &ReplayError{MatchID: rec.MatchID, Step: step, Role: role, Msg: fmt.Sprintf(format, args...)}
 	}
 	roles := r.Roles()
@@ -126,38 +126,14 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 		if terminal {
 			return fail(step+1, "", "the match goes on from a terminal state")
 		}
-		joint := make([]reasoner.Move, len(roles))
-		for i, text := range rec.Moves[step] {
-			m, err := NormalizeMove(text)
-			if err != nil {
-				return fail(step+1, roles[i], "recorded move %s: %v", protocol.Quote(text, 80), err)
-			}
-			legal, err := r.Legal(ctx, state, i)
-			if err != nil {
-				return fail(step+1, roles[i], "legal moves: %v", err)
-			}
-			if !slices.Contains(legal, m) {
-				return fail(step+1, roles[i], "move %s is not legal in state %d", m, step)
-			}
-			joint[i] = m
+		joint, err := checkMoves(ctx, rec, r, state, step, fail)
+		if err != nil {
+			return err
 		}
 		rs.Moves = joint
 		if seer != nil {
-			for i, role := range roles {
-				if role == rec.Nature {
-					continue
-				}
-				ps, err := seer.Sees(ctx, state, joint, i)
-				if err != nil {
-					return fail(step+1, role, "percepts: %v", err)
-				}
-				got := make([]string, len(ps))
-				for k, p := range ps {
-					got[k] = string(p)
-				}
-				if want := rec.Percepts[step][i]; !slices.Equal(got, want) {
-					return fail(step+1, role, "recorded percepts %v differ from those of the rules %v", want, got)
-				}
+			if err := checkPercepts(ctx, rec, roles, seer, state, joint, step, fail); err != nil {
+				return err
 			}
 		}
 		if visit != nil {
@@ -170,7 +146,55 @@ func Replay(ctx context.Context, rec *record.Record, r reasoner.Reasoner, visit 
 	}
 }
 
-func checkGoals(ctx context.Context, rec *record.Record, r reasoner.Reasoner, state *reasoner.State, terminal bool, fail func(int, string, string, ...any) error) error {
+// replayFail builds the *ReplayError of a step of a replay, naming the
+// role where one is at fault.
+type replayFail func(step int, role, format string, args ...any) error
+
+// checkMoves parses the joint move recorded in the state of step and
+// checks that each role's move is legal there.
+func checkMoves(ctx context.Context, rec *record.Record, r reasoner.Reasoner, state *reasoner.State, step int, fail replayFail) ([]reasoner.Move, error) {
+	roles := r.Roles()
+	joint := make([]reasoner.Move, len(roles))
+	for i, text := range rec.Moves[step] {
+		m, err := NormalizeMove(text)
+		if err != nil {
+			return nil, fail(step+1, roles[i], "recorded move %s: %v", protocol.Quote(text, 80), err)
+		}
+		legal, err := r.Legal(ctx, state, i)
+		if err != nil {
+			return nil, fail(step+1, roles[i], "legal moves: %v", err)
+		}
+		if !slices.Contains(legal, m) {
+			return nil, fail(step+1, roles[i], "move %s is not legal in state %d", m, step)
+		}
+		joint[i] = m
+	}
+	return joint, nil
+}
+
+// checkPercepts checks the percepts recorded for every role but nature
+// after joint in the state of step against those the rules give.
+func checkPercepts(ctx context.Context, rec *record.Record, roles []string, seer reasoner.Perceiver, state *reasoner.State, joint []reasoner.Move, step int, fail replayFail) error {
+	for i, role := range roles {
+		if role == rec.Nature {
+			continue
+		}
+		ps, err := seer.Sees(ctx, state, joint, i)
+		if err != nil {
+			return fail(step+1, role, "percepts: %v", err)
+		}
+		got := make([]string, len(ps))
+		for k, p := range ps {
+			got[k] = string(p)
+		}
+		if want := rec.Percepts[step][i]; !slices.Equal(got, want) {
+			return fail(step+1, role, "recorded percepts %v differ from those of the rules %v", want, got)
+		}
+	}
+	return nil
+}
+
+func checkGoals(ctx context.Context, rec *record.Record, r reasoner.Reasoner, state *reasoner.State, terminal bool, fail replayFail) error {
 	step := len(rec.Moves)
 	if !terminal {
 		return fail(step, "", "the match is recorded as completed in a state that is not terminal")
