@@ -29,6 +29,20 @@ type Game struct {
 	// all the same.
 	Stylesheet    []byte
 	StylesheetErr error
+
+	// Percepts say in words what the percepts of a GDL-II game mean, as
+	// METADATA's "percepts" gives them, in its order: a user interface
+	// tells a person "the host opened door 2" rather than (opened 2).
+	Percepts []PerceptText
+}
+
+// A PerceptText says what the percepts of one pattern mean. Pattern is a
+// percept in KIF in which a variable (?d) stands for one word, such as
+// "(opened ?d)"; Text is the sentence, in which the pattern's variables
+// are replaced by the words they matched: "The host opened door ?d."
+type PerceptText struct {
+	Pattern string `json:"percept"`
+	Text    string `json:"says"`
 }
 
 // MaxRulesSize bounds the size of a rulesheet read from disk. The largest
@@ -41,6 +55,9 @@ type metadata struct {
 	Rulesheet   string `json:"rulesheet"`
 	Description string `json:"description"`
 	Stylesheet  string `json:"stylesheet"`
+	// Percepts is not ggp-base's: it says what a GDL-II game's percepts
+	// mean (Game.Percepts).
+	Percepts []PerceptText `json:"percepts"`
 }
 
 // LoadFolder reads a game folder in the GGP repository layout: a METADATA
@@ -72,7 +89,7 @@ func loadFolder(fsys fs.FS, dir string) (*Game, error) {
 		return nil, fmt.Errorf("game folder %s: %w", dir, err)
 	}
 	key := filepath.Base(filepath.Clean(dir))
-	g := &Game{Key: key, Name: md.GameName, Filename: filepath.Join(dir, path), Rules: rules}
+	g := &Game{Key: key, Name: md.GameName, Filename: filepath.Join(dir, path), Rules: rules, Percepts: md.Percepts}
 	if g.Name == "" {
 		g.Name = key
 	}

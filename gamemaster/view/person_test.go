@@ -522,8 +522,8 @@ func TestClicksThatPlayNothing(t *testing.T) {
 		chromedp.Text(`#history`, &history),
 		chromedp.Evaluate(`document.querySelector('.seat-side').getBoundingClientRect().left`, &sideX),
 	)
-	if !strings.Contains(notice, "No legal move of yours changes") {
-		t.Errorf("a click on an occupied cell says %q", notice)
+	if !strings.Contains(notice, "This square is taken") || gdlNotation.MatchString(notice) {
+		t.Errorf("a click on an occupied square says %q, want that it is taken, in the board's words", notice)
 	}
 	if turn, _ := h.Turn(); turn.Status != human.ToMove || fmt.Sprint(turn.Step) != step {
 		t.Errorf("after a click on an occupied cell the seat is %s at step %d, want still to move at step %s", turn.Status, turn.Step, step)

@@ -586,6 +586,24 @@ type seatView struct {
 	// AbortReason says why the live match of the seat was aborted, once
 	// it was: interrupted, a player or the rules failed.
 	AbortReason string `json:"abortReason,omitempty"`
+	// StartsInMs is the time left, when the view was sent, before the
+	// other players' start clock runs out (Turn.StartsBy).
+	StartsInMs int64 `json:"startsInMs,omitempty"`
+	// Said gives, for the percepts of the history of a GDL-II match that
+	// the game's folder can put into words, the sentence that says what
+	// each means (games.PerceptText).
+	Said map[string]string `json:"said,omitempty"`
+	// Truth is what happened in a GDL-II match, told to the person once
+	// it is over and nothing is hidden any more.
+	Truth *truth `json:"truth,omitempty"`
+}
+
+// truth is the whole of a GDL-II match that has ended: its final state and
+// every role's moves, from the record.
+type truth struct {
+	Final  string     `json:"final"` // the final state, as the record writes it
+	Moves  [][]string `json:"moves"`
+	Nature string     `json:"nature,omitempty"`
 }
 
 func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
@@ -593,6 +611,9 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 	v := seatView{Name: p.Name(), Turn: t}
 	if t.Status == seat.ToMove {
 		v.RemainingMs = max(time.Until(t.Deadline).Milliseconds(), 0)
+	}
+	if !t.StartsBy.IsZero() {
+		v.StartsInMs = max(time.Until(t.StartsBy).Milliseconds(), 0)
 	}
 	if t.MatchID != "" {
 		s.mu.Lock()
@@ -608,15 +629,42 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 			if rec.IsAborted {
 				v.AbortReason = rec.AbortReason
 			}
-			// A GDL-II role is not told the goals; the match's result is
-			// no secret once it is over.
+			if t.GDLII {
+				v.Said = s.said(rec, t.History)
+			}
+			// A GDL-II role is not told the goals, the state nor the
+			// others' moves; they are no secret once the match is over.
 			if t.GDLII && t.Status == seat.Over && !t.Aborted && rec.IsCompleted {
 				v.Goals = slices.Clone(rec.GoalValues)
 				v.Outcome = seat.Outcome(v.Goals, t.Roles, slices.Index(t.Roles, t.Role), t.Nature)
+				if len(rec.States) > 0 {
+					v.Truth = &truth{Final: rec.States[len(rec.States)-1], Moves: slices.Clone(rec.Moves), Nature: rec.Nature}
+				}
 			}
 		}
 	}
 	return v, changed
+}
+
+// said puts into words the percepts of a seat's history that the folder
+// of rec's game can say.
+func (s *Server) said(rec *record.Record, history []seat.StepRecord) map[string]string {
+	texts := s.games.percepts(rec.GameKey, rec.GameRulesheetHash)
+	if len(texts) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for _, h := range history {
+		for _, p := range h.Percepts {
+			if _, done := out[p]; done {
+				continue
+			}
+			if sentence, ok := sayPercept(texts, p); ok {
+				out[p] = sentence
+			}
+		}
+	}
+	return out
 }
 
 func (s *Server) serveSeat(w http.ResponseWriter, r *http.Request) {
