@@ -3,6 +3,7 @@ package view_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/ggp-go/ggp/gamemaster"
+	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
@@ -54,13 +56,12 @@ func visibleNotice(t *testing.T, ctx context.Context) string {
 // named by its coordinates in parentheses, as in the rules.
 var gdlNotation = regexp.MustCompile(`\(\S+ \S+\)|pointer`)
 
-func TestClickOnAFullColumn(t *testing.T) {
-	// The person and the computer fill column 4 of connectFour with three
-	// discs each; a click on the full column says so, in the board's
-	// words, and plays nothing.
-	ctx := browser(t)
+// clickFullColumn plays connectFour on v as a person who, with the
+// computer, fills column 4 with three discs each, and then clicks the full
+// column. It returns the match and the step of the turn.
+func clickFullColumn(t *testing.T, ctx context.Context, v *viewer) (*seated, string) {
+	t.Helper()
 	f := testFactory(t)
-	v := serveViewer(t, "127.0.0.1:0", view.Options{})
 	g, _ := games.Lookup("connectFour")
 	opp := &columnOpponent{Player: computer(t, f, "legal", 0), col: "4", turns: 3}
 	m := v.seat(t, context.Background(), f, g, "full.1", 0, opp, 30*time.Second)
@@ -74,12 +75,20 @@ func TestClickOnAFullColumn(t *testing.T) {
 	if status != "to-move" {
 		t.Fatalf("status %s after three discs each in column 4", status)
 	}
-	var hint string
-	run(t, ctx, 5*time.Second,
-		chromedp.Text(`#hint`, &hint),
-		chromedp.Click(`#board td[data-x="4"][data-y="6"]`),
-	)
+	run(t, ctx, 5*time.Second, chromedp.Click(`#board td[data-x="4"][data-y="6"]`))
+	return m, step
+}
+
+func TestClickOnAFullColumn(t *testing.T) {
+	// The person and the computer fill column 4 of connectFour with three
+	// discs each; a click on the full column says so, in the board's
+	// words, and plays nothing.
+	ctx := browser(t)
+	v := serveViewer(t, "127.0.0.1:0", view.Options{})
+	m, step := clickFullColumn(t, ctx, v)
 	notice := visibleNotice(t, ctx)
+	var hint string
+	run(t, ctx, 5*time.Second, chromedp.Text(`#hint`, &hint))
 	if !strings.Contains(notice, "Column 4 is full") || gdlNotation.MatchString(notice) {
 		t.Errorf("a click on the full column 4 says %q, want that column 4 is full, without the rules' notation", notice)
 	}
@@ -181,17 +190,17 @@ func (p *slowStarter) Start(ctx context.Context, m *player.Match) error {
 	return p.Player.Start(ctx, m)
 }
 
-func TestStartClockExplained(t *testing.T) {
-	// While the computer uses its start clock, the page says that the
-	// match is starting and why nothing happens, and answers a click.
-	ctx := browser(t)
+// startSlowly starts a match of ticTacToe on v in which the computer
+// takes 4 s of its start clock of 10 s, opens the person's seat and
+// waits until it shows the match starting; stop ends the match.
+func startSlowly(t *testing.T, ctx context.Context, v *viewer) (stop func()) {
+	t.Helper()
 	f := testFactory(t)
-	v := serveViewer(t, "127.0.0.1:0", view.Options{})
 	g, _ := games.Lookup("ticTacToe")
 	h := human.New("person", f)
 	seat := v.srv.AddSeat(h)
 	ref := &gamemaster.Referee{NewReasoner: f, OnStep: v.srv.Publish}
-	mctx, stop := context.WithCancel(context.Background())
+	mctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -199,11 +208,20 @@ func TestStartClockExplained(t *testing.T) {
 		opp := &slowStarter{Player: computer(t, f, "legal", 0), d: 4 * time.Second}
 		ref.Run(mctx, &gamemaster.Match{ID: "starting.1", Game: g, Players: []player.Player{h, opp}, StartClock: 10 * time.Second, PlayClock: 20 * time.Second})
 	}()
-	defer func() { stop(); wg.Wait() }()
-	var turn, badge, countdown string
 	run(t, ctx, 10*time.Second,
 		chromedp.Navigate(v.url+seat),
-		chromedp.Poll(`document.body.dataset.status === 'others'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		chromedp.Poll(`document.body.dataset.status === 'others'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	return func() { cancel(); wg.Wait() }
+}
+
+func TestStartClockExplained(t *testing.T) {
+	// While the computer uses its start clock, the page says that the
+	// match is starting and why nothing happens, and answers a click.
+	ctx := browser(t)
+	v := serveViewer(t, "127.0.0.1:0", view.Options{})
+	defer startSlowly(t, ctx, v)()
+	var turn, badge, countdown string
+	run(t, ctx, 10*time.Second,
 		chromedp.Text(`#turn`, &turn),
 		chromedp.Text(`#status`, &badge),
 		chromedp.Text(`#countdown`, &countdown),
@@ -241,17 +259,13 @@ func awaitButtons(t *testing.T, ctx context.Context, limit time.Duration) (statu
 	return status, step
 }
 
-func TestMontyHallExplained(t *testing.T) {
-	// The candidate chooses door 1 and switches, with clicks. The page
-	// gives the game's description, says what the candidate was told in
-	// sentences, and at the end shows the truth: where the car was,
-	// nature's moves, the door the candidate ends with and the goat
-	// behind the door opened. The match page shows no goal for nature.
-	ctx := browser(t)
+// playMontyHall plays montyhall on v as a candidate who chooses door 1 and
+// switches, with clicks, to the end, and returns the game and the record.
+func playMontyHall(t *testing.T, ctx context.Context, v *viewer, id string) (*games.Game, *record.Record) {
+	t.Helper()
 	f := testFactory(t)
-	v := serveViewer(t, "127.0.0.1:0", view.Options{})
 	g, _ := games.Lookup("montyhall")
-	_, seat, done := gdlIIMatch(t, v.srv, f, g, "monty.1", "", 0, 1, 7, nil)
+	_, seat, done := gdlIIMatch(t, v.srv, f, g, id, "", 0, 1, 7, nil)
 	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(v.url+seat))
 	for _, move := range []string{"(choose 1)", "switch"} {
 		status, step := awaitButtons(t, ctx, 20*time.Second)
@@ -268,6 +282,18 @@ func TestMontyHallExplained(t *testing.T) {
 	if rec == nil {
 		t.Fatal("the match failed")
 	}
+	return g, rec
+}
+
+func TestMontyHallExplained(t *testing.T) {
+	// The candidate chooses door 1 and switches, with clicks. The page
+	// gives the game's description, says what the candidate was told in
+	// sentences, and at the end shows the truth: where the car was,
+	// nature's moves, the door the candidate ends with and the goat
+	// behind the door opened. The match page shows no goal for nature.
+	ctx := browser(t)
+	v := serveViewer(t, "127.0.0.1:0", view.Options{})
+	g, rec := playMontyHall(t, ctx, v, "monty.1")
 	var about, history, truth, final, opened, chosen string
 	var truthShown bool
 	run(t, ctx, 5*time.Second,
@@ -318,6 +344,31 @@ func TestMontyHallExplained(t *testing.T) {
 	}
 }
 
+// playKrieg plays kriegTicTacToe on v as a person in the seat of role,
+// who clicks the last move offered at every turn, against random, to the
+// end, and returns the record.
+func playKrieg(t *testing.T, ctx context.Context, v *viewer, id string, role int) *record.Record {
+	t.Helper()
+	f := testFactory(t)
+	g, _ := games.Lookup("kriegTicTacToe")
+	_, seat, done := gdlIIMatch(t, v.srv, f, g, id, "", role, 2, 11, nil)
+	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(v.url+seat))
+	for range 20 {
+		status, step := awaitButtons(t, ctx, 20*time.Second)
+		if status == "over" {
+			break
+		}
+		run(t, ctx, 5*time.Second, chromedp.Click(`#moves button:last-child`))
+		awaitNext(t, ctx, step)
+	}
+	rec := <-done
+	if rec == nil {
+		t.Fatal("the match failed")
+	}
+	run(t, ctx, 5*time.Second, chromedp.Poll(`!document.getElementById('truth').hidden`, nil, chromedp.WithPollingTimeout(3*time.Second)))
+	return rec
+}
+
 func TestKriegTicTacToeExplained(t *testing.T) {
 	// A person plays kriegTicTacToe in either seat, with clicks on the
 	// moves, to the end: what they were told reads in sentences, and at
@@ -326,29 +377,12 @@ func TestKriegTicTacToeExplained(t *testing.T) {
 	for _, role := range []int{0, 1} {
 		t.Run(fmt.Sprint(role), func(t *testing.T) {
 			ctx := browser(t)
-			f := testFactory(t)
 			v := serveViewer(t, "127.0.0.1:0", view.Options{})
-			g, _ := games.Lookup("kriegTicTacToe")
-			id := fmt.Sprintf("krieg.%d", role)
-			_, seat, done := gdlIIMatch(t, v.srv, f, g, id, "", role, 2, 11, nil)
-			run(t, ctx, 10*time.Second, chromedp.Navigate(v.url+seat))
-			for range 20 {
-				status, step := awaitButtons(t, ctx, 20*time.Second)
-				if status == "over" {
-					break
-				}
-				run(t, ctx, 5*time.Second, chromedp.Click(`#moves button:last-child`))
-				awaitNext(t, ctx, step)
-			}
-			rec := <-done
-			if rec == nil {
-				t.Fatal("the match failed")
-			}
+			rec := playKrieg(t, ctx, v, fmt.Sprintf("krieg.%d", role), role)
 			var history, truth string
 			var unknown int
 			var board []string
 			run(t, ctx, 5*time.Second,
-				chromedp.Poll(`!document.getElementById('truth').hidden`, nil, chromedp.WithPollingTimeout(3*time.Second)),
 				chromedp.Text(`#history`, &history),
 				chromedp.Text(`#truth`, &truth),
 				chromedp.Evaluate(`document.querySelectorAll('#board .unknown').length`, &unknown),
@@ -375,5 +409,45 @@ func TestKriegTicTacToeExplained(t *testing.T) {
 				t.Errorf("the end shows %q, want %s's moves", truth, other)
 			}
 		})
+	}
+}
+
+// TestScreenshotsOfWords writes, as TestScreenshots does, to the folder
+// named by GGP_VIEW_SCREENSHOTS, the pages of docs/viewer.md that explain
+// to a person what happens: a click on a full column, the start clock,
+// montyhall and kriegTicTacToe in both seats at their end, and the match
+// page of montyhall. It is a tool run by hand, not a check.
+func TestScreenshotsOfWords(t *testing.T) {
+	out := os.Getenv("GGP_VIEW_SCREENSHOTS")
+	if out == "" {
+		t.Skip("set GGP_VIEW_SCREENSHOTS to a folder to write the screenshots")
+	}
+	ctx := browser(t)
+	shoot := func(name string) {
+		var png []byte
+		run(t, ctx, 20*time.Second, chromedp.Sleep(500*time.Millisecond), chromedp.CaptureScreenshot(&png))
+		writeShot(t, out, name, png)
+	}
+	v := serveViewer(t, "127.0.0.1:0", view.Options{})
+	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 760))
+	clickFullColumn(t, ctx, v)
+	visibleNotice(t, ctx)
+	shoot("seat-connectFour-full.png")
+
+	stop := startSlowly(t, ctx, v)
+	shoot("seat-starting.png")
+	stop()
+
+	playMontyHall(t, ctx, v, "montyhall.1")
+	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 760))
+	shoot("seat-montyhall-end.png")
+	run(t, ctx, 10*time.Second,
+		chromedp.Navigate(v.url+"/match?src="+view.LiveSource("montyhall.1")),
+		chromedp.WaitVisible(`#players tr.role`))
+	shoot("match-montyhall.png")
+	for role, name := range []string{"xplayer", "oplayer"} {
+		playKrieg(t, ctx, v, "kriegTicTacToe."+name, role)
+		run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))
+		shoot("seat-kriegTicTacToe-" + name + "-end.png")
 	}
 }

@@ -117,7 +117,9 @@ function seenText(t, h) {
   const ps = h.percepts || [];
   const said = t.said || {};
   const told = ps.map(p => said[p] || "told, in the rules' words: " + p);
-  return "you: " + moveText(h.move) + " · " + (told.length ? told.join(" ") : "you were told nothing.");
+  const text = told.length ? told.join(" ") : "You were told nothing.";
+  // noop is the move of a role that waits: not worth a word.
+  return h.move === "noop" ? text : "you: " + moveText(h.move) + " · " + text;
 }
 
 function historyItem(t, h) {
