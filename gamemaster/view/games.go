@@ -115,13 +115,13 @@ func (gf *gameFinder) info(key, hash string) *gameInfo {
 	return gi
 }
 
-// percepts returns what the percepts of a record's game mean, if its
-// folder says.
-func (gf *gameFinder) percepts(key, hash string) []games.PerceptText {
+// phrases returns what the moves and the percepts of a record's game
+// mean, if its folder says.
+func (gf *gameFinder) phrases(key, hash string) (moves, percepts []games.Phrase) {
 	if g := gf.find(key, hash); g != nil {
-		return g.Percepts
+		return g.Moves, g.Percepts
 	}
-	return nil
+	return nil, nil
 }
 
 // stylesheet returns the stylesheet of a record's game, prepared to be

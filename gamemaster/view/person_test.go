@@ -528,7 +528,7 @@ func TestClicksThatPlayNothing(t *testing.T) {
 	if turn, _ := h.Turn(); turn.Status != human.ToMove || fmt.Sprint(turn.Step) != step {
 		t.Errorf("after a click on an occupied cell the seat is %s at step %d, want still to move at step %s", turn.Status, turn.Step, step)
 	}
-	if strings.Contains(history, "noop") || !strings.Contains(history, "you: mark 2 2") {
+	if strings.Contains(history, "noop") || !strings.Contains(history, "you: mark row 2, column 2") {
 		t.Errorf("the history reads %q, want the moves without noop, the person's as you", history)
 	}
 	if sideX != sideX0 {

@@ -589,10 +589,11 @@ type seatView struct {
 	// StartsInMs is the time left, when the view was sent, before the
 	// other players' start clock runs out (Turn.StartsBy).
 	StartsInMs int64 `json:"startsInMs,omitempty"`
-	// Said gives, for the percepts of the history of a GDL-II match that
-	// the game's folder can put into words, the sentence that says what
-	// each means (games.PerceptText).
-	Said map[string]string `json:"said,omitempty"`
+	// MoveWords and PerceptWords give, for the moves and the percepts the
+	// seat shows that the game's folder can put into words, the words
+	// that say what each means (games.Phrase).
+	MoveWords    map[string]string `json:"moveWords,omitempty"`
+	PerceptWords map[string]string `json:"perceptWords,omitempty"`
 	// Truth is what happened in a GDL-II match, told to the person once
 	// it is over and nothing is hidden any more.
 	Truth *truth `json:"truth,omitempty"`
@@ -615,10 +616,10 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 	if !t.StartsBy.IsZero() {
 		v.StartsInMs = max(time.Until(t.StartsBy).Milliseconds(), 0)
 	}
+	var rec *record.Record
 	if t.MatchID != "" {
 		s.mu.Lock()
 		lm, ok := s.live[t.MatchID]
-		var rec *record.Record
 		if ok {
 			rec = lm.rec
 		}
@@ -628,9 +629,6 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 			v.Game = s.games.info(rec.GameKey, rec.GameRulesheetHash)
 			if rec.IsAborted {
 				v.AbortReason = rec.AbortReason
-			}
-			if t.GDLII {
-				v.Said = s.said(rec, t.History)
 			}
 			// A GDL-II role is not told the goals, the state nor the
 			// others' moves; they are no secret once the match is over.
@@ -643,28 +641,28 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 			}
 		}
 	}
+	s.words(&v, rec)
 	return v, changed
 }
 
-// said puts into words the percepts of a seat's history that the folder
-// of rec's game can say.
-func (s *Server) said(rec *record.Record, history []seat.StepRecord) map[string]string {
-	texts := s.games.percepts(rec.GameKey, rec.GameRulesheetHash)
-	if len(texts) == 0 {
-		return nil
+// words puts into words the moves and percepts of v that the folder of
+// rec's game (nil: none) can say.
+func (s *Server) words(v *seatView, rec *record.Record) {
+	if rec == nil {
+		return
 	}
-	out := map[string]string{}
-	for _, h := range history {
-		for _, p := range h.Percepts {
-			if _, done := out[p]; done {
-				continue
-			}
-			if sentence, ok := sayPercept(texts, p); ok {
-				out[p] = sentence
-			}
-		}
+	moves, percepts := s.games.phrases(rec.GameKey, rec.GameRulesheetHash)
+	all := [][]string{v.Legal, v.Last, {v.Chosen}}
+	var told [][]string
+	for _, h := range v.History {
+		all = append(all, h.Moves, []string{h.Move, h.Chosen})
+		told = append(told, h.Percepts)
 	}
-	return out
+	if v.Truth != nil {
+		all = append(all, v.Truth.Moves...)
+	}
+	v.MoveWords = sayAll(moves, all...)
+	v.PerceptWords = sayAll(percepts, told...)
 }
 
 func (s *Server) serveSeat(w http.ResponseWriter, r *http.Request) {

@@ -314,7 +314,7 @@ func TestMontyHallExplained(t *testing.T) {
 	if !strings.Contains(history, "The host opened door "+open+": a goat is behind it.") || !strings.Contains(history, "The car is behind door "+car+".") || strings.Contains(history, "saw") {
 		t.Errorf("the history reads %q, want what the candidate was told in sentences", history)
 	}
-	if !truthShown || !strings.Contains(truth, "hide "+car) || !strings.Contains(truth, "open "+open) {
+	if !truthShown || !strings.Contains(truth, "hide the car behind door "+car) || !strings.Contains(truth, "open door "+open) {
 		t.Errorf("the end shows %q (shown %v), want nature's moves", truth, truthShown)
 	}
 	want := map[string]bool{"1": true, "2": true, "3": true}

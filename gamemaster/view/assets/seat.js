@@ -28,6 +28,7 @@ let abortReason = "";
 let startsBy = 0;           // local time (ms) when the others' start clock runs out
 let outOfTurn = false;      // the notice answers a click made out of the person's turn
 let columnGame = false;     // the moves name columns, as connectFour's drops
+let moveWords = {};         // the words of the game's folder for the moves shown
 
 function tick() {
   const cd = $("countdown");
@@ -93,8 +94,10 @@ function roleName(t, i) {
   return (t.roles || [])[i] || "role " + (i + 1);
 }
 
-// moveText writes a move as a person reads it: without GDL's parentheses.
+// moveText writes a move as a person reads it: in the words of the game's
+// folder (moveWords) when it has them, else without GDL's parentheses.
 function moveText(m) {
+  if (moveWords[m]) return moveWords[m];
   return m.length > 1 && m[0] === "(" && m[m.length - 1] === ")" ? m.slice(1, -1) : m;
 }
 
@@ -112,10 +115,10 @@ function jointText(t, moves, nature) {
 
 // seenText writes what the person's role was told of a step of a GDL-II
 // match: its move and its percepts, in the sentences of the game's folder
-// (t.said) and otherwise as the rules write them, labelled so.
+// (t.perceptWords) and otherwise as the rules write them, labelled so.
 function seenText(t, h) {
   const ps = h.percepts || [];
-  const said = t.said || {};
+  const said = t.perceptWords || {};
   const told = ps.map(p => said[p] || "told, in the rules' words: " + p);
   const text = told.length ? told.join(" ") : "You were told nothing.";
   // noop is the move of a role that waits: not worth a word.
@@ -374,6 +377,7 @@ async function update(t) {
   abortReason = t.abortReason || "";
   if (t.status === "to-move") deadline = Date.now() + t.remainingMs;
   startsBy = t.startsInMs ? Date.now() + t.startsInMs : 0;
+  moveWords = t.moveWords || {};
   const src = t.source || "";
   if (src && procFor !== src) await loadMatch(src, t);
   matchLink(t, src);
