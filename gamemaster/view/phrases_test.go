@@ -41,9 +41,9 @@ func TestSay(t *testing.T) {
 }
 
 func TestSayAll(t *testing.T) {
-	phrases := []games.Phrase{{Pattern: "(drop ?c)", Text: "drop a disc in column ?c"}}
+	phrases := []games.Phrase{{Pattern: "(drop ?c)", Text: "drop in column ?c"}}
 	got := sayAll(phrases, []string{"(drop 1)", "noop", ""}, []string{"(drop 1)", "(drop 7)"})
-	want := map[string]string{"(drop 1)": "drop a disc in column 1", "(drop 7)": "drop a disc in column 7"}
+	want := map[string]string{"(drop 1)": "drop in column 1", "(drop 7)": "drop in column 7"}
 	if len(got) != len(want) {
 		t.Errorf("sayAll = %v, want %v", got, want)
 	}

@@ -393,8 +393,9 @@ async function update(t) {
   document.body.removeAttribute("data-sent");
   if (outOfTurn && t.status !== "to-move") noticeOutOfTurn(t);
   else notice("");
-  $("about").textContent = t.game && t.game.description ? t.game.description : "";
-  $("about").hidden = !$("about").textContent;
+  const about = t.game && t.game.description ? t.game.description : "";
+  $("about").replaceChildren(...(about ? [el("b", {}, (t.game.name || t.game.key) + ": "), about] : []));
+  $("about").hidden = !about;
 
   let drawn = null;
   if (t.truth) {
