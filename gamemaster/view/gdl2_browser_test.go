@@ -206,10 +206,7 @@ type delayedII struct {
 }
 
 func (p *delayedII) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
-	select {
-	case <-time.After(p.d):
-	case <-ctx.Done():
-	}
+	pause(ctx, p.d)
 	return p.GDLIIPlayer.PlayTurn(ctx, id, t)
 }
 

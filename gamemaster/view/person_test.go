@@ -479,14 +479,7 @@ func TestClicksThatPlayNothing(t *testing.T) {
 	g, _ := games.Lookup("ticTacToe")
 	h := human.New("person", f)
 	seat := v.srv.AddSeat(h)
-	ref := &gamemaster.Referee{NewReasoner: f, OnStep: v.srv.Publish}
-	mctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		ref.Run(mctx, &gamemaster.Match{ID: "clicks.1", Game: g, Players: []player.Player{h, computer(t, f, "legal", 1500*time.Millisecond)}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
-	}()
-	defer func() { stop(); <-done }()
+	defer v.play(f, &gamemaster.Match{ID: "clicks.1", Game: g, Players: []player.Player{h, computer(t, f, "legal", 1500*time.Millisecond)}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})()
 	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 800), chromedp.Navigate(v.url+seat))
 	_, step := awaitTurn(t, ctx, 20*time.Second)
 	var sideX0 float64

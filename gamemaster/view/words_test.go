@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -109,10 +108,7 @@ type slowFollower struct {
 
 func (p *slowFollower) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
 	if last != nil {
-		select {
-		case <-time.After(p.d):
-		case <-ctx.Done():
-		}
+		pause(ctx, p.d)
 	}
 	return p.Player.Play(ctx, id, last)
 }
@@ -127,15 +123,7 @@ func TestFirstClickAfterTheMoveIsAnswered(t *testing.T) {
 	g, _ := games.Lookup("ticTacToe")
 	h := &slowFollower{Player: human.New("person", f), d: time.Second}
 	seat := v.srv.AddSeat(h)
-	ref := &gamemaster.Referee{NewReasoner: f, OnStep: v.srv.Publish}
-	mctx, stop := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		ref.Run(mctx, &gamemaster.Match{ID: "first.1", Game: g, Players: []player.Player{h, computer(t, f, "legal", 2*time.Second)}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
-	}()
-	defer func() { stop(); wg.Wait() }()
+	defer v.play(f, &gamemaster.Match{ID: "first.1", Game: g, Players: []player.Player{h, computer(t, f, "legal", 2*time.Second)}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})()
 	run(t, ctx, 10*time.Second, chromedp.Navigate(v.url+seat))
 	awaitTurn(t, ctx, 20*time.Second)
 	run(t, ctx, 5*time.Second,
@@ -183,10 +171,7 @@ type slowStarter struct {
 }
 
 func (p *slowStarter) Start(ctx context.Context, m *player.Match) error {
-	select {
-	case <-time.After(p.d):
-	case <-ctx.Done():
-	}
+	pause(ctx, p.d)
 	return p.Player.Start(ctx, m)
 }
 
@@ -199,19 +184,25 @@ func startSlowly(t *testing.T, ctx context.Context, v *viewer) (stop func()) {
 	g, _ := games.Lookup("ticTacToe")
 	h := human.New("person", f)
 	seat := v.srv.AddSeat(h)
-	ref := &gamemaster.Referee{NewReasoner: f, OnStep: v.srv.Publish}
-	mctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		opp := &slowStarter{Player: computer(t, f, "legal", 0), d: 4 * time.Second}
-		ref.Run(mctx, &gamemaster.Match{ID: "starting.1", Game: g, Players: []player.Player{h, opp}, StartClock: 10 * time.Second, PlayClock: 20 * time.Second})
-	}()
+	opp := &slowStarter{Player: computer(t, f, "legal", 0), d: 4 * time.Second}
+	stop = v.play(f, &gamemaster.Match{ID: "starting.1", Game: g, Players: []player.Player{h, opp}, StartClock: 10 * time.Second, PlayClock: 20 * time.Second})
 	run(t, ctx, 10*time.Second,
 		chromedp.Navigate(v.url+seat),
 		chromedp.Poll(`document.body.dataset.status === 'others'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
-	return func() { cancel(); wg.Wait() }
+	return stop
+}
+
+// play plays m on v in the background, its players' reasoners built by
+// f, until it ends or stop is called; stop returns once it has ended.
+func (v *viewer) play(f reasoner.Factory, m *gamemaster.Match) (stop func()) {
+	ref := &gamemaster.Referee{NewReasoner: f, OnStep: v.srv.Publish}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ref.Run(ctx, m)
+	}()
+	return func() { cancel(); <-done }
 }
 
 func TestStartClockExplained(t *testing.T) {

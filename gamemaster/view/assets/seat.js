@@ -199,6 +199,7 @@ function boardClicked(ev) {
 // nothingHere says, in the board's words, why a click on the cell c (null:
 // beside the cells) plays nothing.
 function nothingHere(c) {
+  if (!layout) return "This board does not take clicks: choose your move with its button.";
   if (!c) return "That is not a square of the board.";
   if (columnGame) return "Column " + c[layout.across] + " is full: no disc can go there.";
   const where = layout.chess ? "Square " + layout.name(c) : "This square";
