@@ -276,3 +276,31 @@ func TestBundledStylesheetRelations(t *testing.T) {
 		}
 	}
 }
+
+func TestBundledPhrases(t *testing.T) {
+	// Every phrase of a bundled game says something, with the words of
+	// its pattern's variables alone; the GDL-II games say what each of
+	// their percepts means.
+	variable := regexp.MustCompile(`\?[A-Za-z0-9_]+`)
+	for _, g := range Bundled() {
+		for _, p := range slices.Concat(g.Moves, g.Percepts) {
+			if p.Pattern == "" || p.Text == "" {
+				t.Errorf("%s: phrase %+v is empty", g.Key, p)
+			}
+			for _, v := range variable.FindAllString(p.Text, -1) {
+				if !slices.Contains(variable.FindAllString(p.Pattern, -1), v) {
+					t.Errorf("%s: phrase %+v says %s, not a variable of its pattern", g.Key, p, v)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"kriegTicTacToe", "montyhall", "kuhnPoker", "liarsDie"} {
+		g, err := Lookup(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Percepts) == 0 {
+			t.Errorf("%s: no phrase says what its percepts mean", key)
+		}
+	}
+}

@@ -29,6 +29,22 @@ type Game struct {
 	// all the same.
 	Stylesheet    []byte
 	StylesheetErr error
+
+	// Moves and Percepts say in words what the moves and the percepts of
+	// the game mean, as METADATA's "moves" and "percepts" give them, in
+	// its order: a user interface tells a person "choose door 2" rather
+	// than (choose 2), and "the host opened door 3" rather than
+	// (opened 3).
+	Moves, Percepts []Phrase
+}
+
+// A Phrase says what the moves or percepts of one pattern mean. Pattern
+// is a term in KIF in which a variable (?d) stands for one word, such as
+// "(opened ?d)"; Text is the sentence, in which the pattern's variables
+// are replaced by the words they matched: "The host opened door ?d."
+type Phrase struct {
+	Pattern string `json:"term"`
+	Text    string `json:"says"`
 }
 
 // MaxRulesSize bounds the size of a rulesheet read from disk. The largest
@@ -41,6 +57,10 @@ type metadata struct {
 	Rulesheet   string `json:"rulesheet"`
 	Description string `json:"description"`
 	Stylesheet  string `json:"stylesheet"`
+	// Moves and Percepts are not ggp-base's: they say what the game's
+	// moves and percepts mean (Game.Moves, Game.Percepts).
+	Moves    []Phrase `json:"moves"`
+	Percepts []Phrase `json:"percepts"`
 }
 
 // LoadFolder reads a game folder in the GGP repository layout: a METADATA
@@ -72,7 +92,7 @@ func loadFolder(fsys fs.FS, dir string) (*Game, error) {
 		return nil, fmt.Errorf("game folder %s: %w", dir, err)
 	}
 	key := filepath.Base(filepath.Clean(dir))
-	g := &Game{Key: key, Name: md.GameName, Filename: filepath.Join(dir, path), Rules: rules}
+	g := &Game{Key: key, Name: md.GameName, Filename: filepath.Join(dir, path), Rules: rules, Moves: md.Moves, Percepts: md.Percepts}
 	if g.Name == "" {
 		g.Name = key
 	}

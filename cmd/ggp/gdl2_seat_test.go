@@ -67,13 +67,15 @@ func TestPersonPlaysKriegTTT(t *testing.T) {
 		clicks++
 	}
 	text, history := seatMatchEnd(t, ctx, out, code, "random")
-	// The history: the person's move and what it saw at every step.
+	// The history: the person's move and what it was told at every step,
+	// as the rules write it: the game's folder does not say what its
+	// percepts mean.
 	steps := regexp.MustCompile(`(?m)^step (\d+): xplayer (\(mark \d \d\))`).FindAllStringSubmatch(text, -1)
 	if clicks == 0 || len(steps) < clicks {
 		t.Fatalf("%d clicks, steps played %v\n%s", clicks, steps, text)
 	}
 	for _, s := range steps {
-		if want := s[1] + ". you: " + strings.Trim(s[2], "()") + " · saw ("; !strings.Contains(history, want) {
+		if want := s[1] + ". you: " + strings.Trim(s[2], "()") + " · told, in the rules' words: ("; !strings.Contains(history, want) {
 			t.Errorf("the history %q does not give step %s (%s)", history, s[1], want)
 		}
 	}

@@ -144,7 +144,7 @@ func runMatch(ctx context.Context, env *environment, args []string) error {
 			fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", h.Name(), viewer.url, viewer.srv.AddSeat(h))
 		}
 		if len(humans) > 0 {
-			fmt.Fprintf(env.stdout, "the match starts once every seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
+			fmt.Fprintf(env.stdout, "the match starts once every seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock; --playclock, %v, is the programs' clock)\n", ref.ReadyTimeout, clocks.humanClock(), clocks.play.d)
 		}
 		defer viewer.close()
 	}
@@ -308,19 +308,17 @@ func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
 	flags.Var(&c.start, "startclock", "time to answer START: seconds or a duration")
 	flags.Var(&c.play, "playclock", "time for each move: seconds or a duration")
 	flags.Var(&c.grace, "grace", "time allowed past the play clock before a move is late")
-	flags.Var(&c.human, "human-playclock", "time for each move of a human player (a person); default --playclock when given, else 60s")
+	flags.Var(&c.human, "human-playclock", "time for each move of a human player (a person), whatever --playclock gives the programs")
 	flags.Var(&c.wait, "human-wait", "longest wait, before a match starts, for a person to open their seat page; its clocks start once it is open")
 	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
 	c.backend = addBackendFlag(flags)
 	return c
 }
 
-// humanClock returns a person's play clock: --human-playclock, or else
-// --playclock when given, or else the default, which suits people.
+// humanClock returns a person's play clock: --human-playclock, 60 s unless
+// given. --playclock is the programs' clock and never a person's: a
+// person cannot move in the few seconds a program is given.
 func (c *refereeFlags) humanClock() time.Duration {
-	if !c.human.set && c.play.set {
-		return c.play.d
-	}
 	return c.human.d
 }
 

@@ -330,7 +330,7 @@ func TestHumanClock(t *testing.T) {
 		want time.Duration
 	}{
 		{nil, 60 * time.Second},
-		{[]string{"--playclock", "5"}, 5 * time.Second},
+		{[]string{"--playclock", "5"}, 60 * time.Second}, // the programs' clock, not a person's
 		{[]string{"--human-playclock", "30"}, 30 * time.Second},
 		{[]string{"--playclock", "5", "--human-playclock", "90s"}, 90 * time.Second},
 	} {

@@ -145,7 +145,8 @@ func TestPersonPlaysTheReadmeMatch(t *testing.T) {
 	if strings.Contains(text, "[TO]") {
 		t.Errorf("a move timed out:\n%s", text)
 	}
-	if want := "1. you: " + strings.Trim(clicked[0], "()"); !strings.Contains(history, want) {
+	// The history names the move in the game's words.
+	if want := regexp.MustCompile(`\(mark (\d) (\d)\)`).ReplaceAllString(clicked[0], "1. you: mark row $1, column $2"); !strings.Contains(history, want) {
 		t.Errorf("the history %q does not give step 1 (%s)", history, want)
 	}
 }
@@ -171,7 +172,7 @@ func TestSeatShowsTimeout(t *testing.T) {
 		chromedp.Text(`#history li.timeout`, &timeout),
 		chromedp.Text(`#board`, &board),
 	)
-	m := regexp.MustCompile(`1\. you: (mark (\d) (\d))\s*no move chosen in time: the game master played (mark \d \d) in your place`).FindStringSubmatch(timeout)
+	m := regexp.MustCompile(`1\. you: (mark row (\d), column (\d))\s*no move chosen in time: the game master played (mark row \d, column \d) in your place`).FindStringSubmatch(timeout)
 	if m == nil || m[1] != m[4] {
 		t.Fatalf("the page says %q, want the timeout of step 1 and the move played", timeout)
 	}

@@ -233,7 +233,7 @@ func seatPerson(env *environment, viewer *matchViewer, t *tournament.Tournament,
 		h := players.NewPerson(ref.NewReasoner)
 		person = h
 		fmt.Fprintf(env.stdout, "seat for %s: %s%s\n", t.Players[i], viewer.url, viewer.srv.AddSeat(h))
-		fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock)\n", ref.ReadyTimeout, clocks.humanClock())
+		fmt.Fprintf(env.stdout, "each match starts once the seat page is open (waiting at most %v, --human-wait); a person has %v a move (--human-playclock; --playclock, %v, is the programs' clock)\n", ref.ReadyTimeout, clocks.humanClock(), clocks.play.d)
 	}
 	t.NewPlayer = func(name string) (player.Player, error) {
 		spec, err := players.Parse(name)

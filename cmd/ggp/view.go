@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/view"
@@ -50,7 +51,7 @@ func runView(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	url, wait, err := serveViewer(ctx, env, srv, *port)
+	url, wait, err := serveViewer(ctx, env, srv, *port, "--port")
 	if err != nil {
 		return err
 	}
@@ -87,11 +88,15 @@ func unwrapPath(err error) error {
 // serveViewer serves srv on the loopback interface until ctx is done, and
 // returns the viewer's address and a function that waits for the server
 // to shut down once ctx is done.
-func serveViewer(ctx context.Context, env *environment, srv *view.Server, port int) (string, func() error, error) {
+// portFlag names the flag that sets the port, for the fix of a port in use.
+func serveViewer(ctx context.Context, env *environment, srv *view.Server, port int, portFlag string) (string, func() error, error) {
 	if port < 0 || port > 65535 {
 		return "", nil, fmt.Errorf("%w: port %d out of range", errUsage, port)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return "", nil, fmt.Errorf("viewer: port %d is in use, by another program or a ggp that still serves its viewer (stop it, or choose another port with %s PORT, or %s 0 for any free port): %w", port, portFlag, portFlag, err)
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("viewer: %w", err)
 	}
@@ -153,7 +158,7 @@ func startMatchViewer(ctx context.Context, env *environment, f *viewFlags, dirs 
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	url, wait, err := serveViewer(ctx, env, srv, *f.port)
+	url, wait, err := serveViewer(ctx, env, srv, *f.port, "--view-port")
 	if err != nil {
 		cancel()
 		return nil, err

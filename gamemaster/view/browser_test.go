@@ -667,11 +667,16 @@ type delayed struct {
 }
 
 func (p *delayed) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	pause(ctx, p.d)
+	return p.Player.Play(ctx, id, last)
+}
+
+// pause waits d, or until ctx is done.
+func pause(ctx context.Context, d time.Duration) {
 	select {
-	case <-time.After(p.d):
+	case <-time.After(d):
 	case <-ctx.Done():
 	}
-	return p.Player.Play(ctx, id, last)
 }
 
 func testFactory(t testing.TB) reasoner.Factory {

@@ -24,6 +24,9 @@ type gameInfo struct {
 	Error      string `json:"error,omitempty"`  // why its stylesheet cannot be used
 	SameRules  bool   `json:"sameRules"`        // the folder's rules are the record's
 	Note       string `json:"note,omitempty"`   // why no stylesheet
+	// Description says in a few lines what the game is, how it is played
+	// and won, from its folder (METADATA's description).
+	Description string `json:"description,omitempty"`
 }
 
 // gameFinder finds the game of a record: by its key, among the game
@@ -107,9 +110,18 @@ func (gf *gameFinder) info(key, hash string) *gameInfo {
 	default:
 		gi.Stylesheet = true
 	}
-	gi.Name, gi.Folder = g.Name, filepath.Dir(g.Filename)
+	gi.Name, gi.Folder, gi.Description = g.Name, filepath.Dir(g.Filename), g.Description
 	gi.SameRules = record.RulesheetHash(g.Rules) == hash
 	return gi
+}
+
+// phrases returns what the moves and the percepts of a record's game
+// mean, if its folder says.
+func (gf *gameFinder) phrases(key, hash string) (moves, percepts []games.Phrase) {
+	if g := gf.find(key, hash); g != nil {
+		return g.Moves, g.Percepts
+	}
+	return nil, nil
 }
 
 // stylesheet returns the stylesheet of a record's game, prepared to be

@@ -365,7 +365,7 @@ func checkAnswers(t *testing.T, f reasoner.Factory, g *games.Game, rec *record.R
 		t.Fatalf("the match hid nothing from the role (hidden facts %v, others' moves and percepts %v): the test checks nothing", hidden, others)
 	}
 	var side []string
-	checked := 0
+	checked, truths := 0, 0
 	for _, a := range answers {
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(a.body), &raw); err != nil {
@@ -383,6 +383,24 @@ func checkAnswers(t *testing.T, f reasoner.Factory, g *games.Game, rec *record.R
 				t.Errorf("%s at step %d: side %v, at the start %v", a.what, a.step, cur, side)
 			}
 			delete(raw, "side")
+		}
+		// Once the match is over nothing is hidden: the end gives the
+		// truth, the record's final state and moves.
+		if tr, ok := raw["truth"]; ok {
+			var got struct {
+				Final string
+				Moves [][]string
+			}
+			var status string
+			json.Unmarshal(tr, &got)
+			json.Unmarshal(raw["status"], &status)
+			if status != "over" || got.Final != rec.States[len(rec.States)-1] || fmt.Sprint(got.Moves) != fmt.Sprint(rec.Moves) {
+				t.Errorf("%s at step %d (%s) tells the truth %s, recorded final state %s and moves %v", a.what, a.step, status, tr, rec.States[len(rec.States)-1], rec.Moves)
+			}
+			// The words of the moves name the truth's too.
+			delete(raw, "truth")
+			delete(raw, "moveWords")
+			truths++
 		}
 		text, _ := json.Marshal(raw)
 		for _, fact := range hidden[min(a.step, len(hidden)-1)] {
@@ -432,5 +450,8 @@ func checkAnswers(t *testing.T, f reasoner.Factory, g *games.Game, rec *record.R
 	}
 	if checked == 0 {
 		t.Error("no seat view was sent")
+	}
+	if truths == 0 {
+		t.Error("the end of the match did not tell the truth")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
@@ -175,5 +176,22 @@ func TestSeatNotFound(t *testing.T) {
 		if code != 404 || !strings.Contains(body, fmt.Sprintf(`no seat \"%s\" on this viewer`, id)) {
 			t.Errorf("seat %s: %d %s", id, code, body)
 		}
+	}
+}
+
+func TestResultLeavesNatureOut(t *testing.T) {
+	// Nature plays to no end: the result of a GDL-II match gives no goal
+	// of its.
+	dir := t.TempDir()
+	f := testFactory(t)
+	g, err := games.Lookup("montyhall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := playMatch(t, &gamemaster.Referee{NewReasoner: f}, g, "monty.1", dir, "random")
+	srv, _ := view.New(view.Options{Dirs: []string{dir}})
+	want := fmt.Sprintf("candidate (random) %d", rec.GoalValues[0])
+	if got := index(t, srv).Matches[0].Result; got != want || rec.Nature != "random" {
+		t.Errorf("result %q, want %q (nature %q)", got, want, rec.Nature)
 	}
 }

@@ -479,14 +479,7 @@ func TestClicksThatPlayNothing(t *testing.T) {
 	g, _ := games.Lookup("ticTacToe")
 	h := human.New("person", f)
 	seat := v.srv.AddSeat(h)
-	ref := &gamemaster.Referee{NewReasoner: f, OnStep: v.srv.Publish}
-	mctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		ref.Run(mctx, &gamemaster.Match{ID: "clicks.1", Game: g, Players: []player.Player{h, computer(t, f, "legal", 1500*time.Millisecond)}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})
-	}()
-	defer func() { stop(); <-done }()
+	defer v.play(f, &gamemaster.Match{ID: "clicks.1", Game: g, Players: []player.Player{h, computer(t, f, "legal", 1500*time.Millisecond)}, StartClock: 5 * time.Second, PlayClock: 20 * time.Second})()
 	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 800), chromedp.Navigate(v.url+seat))
 	_, step := awaitTurn(t, ctx, 20*time.Second)
 	var sideX0 float64
@@ -522,13 +515,13 @@ func TestClicksThatPlayNothing(t *testing.T) {
 		chromedp.Text(`#history`, &history),
 		chromedp.Evaluate(`document.querySelector('.seat-side').getBoundingClientRect().left`, &sideX),
 	)
-	if !strings.Contains(notice, "No legal move of yours changes") {
-		t.Errorf("a click on an occupied cell says %q", notice)
+	if !strings.Contains(notice, "This square is taken") || gdlNotation.MatchString(notice) {
+		t.Errorf("a click on an occupied square says %q, want that it is taken, in the board's words", notice)
 	}
 	if turn, _ := h.Turn(); turn.Status != human.ToMove || fmt.Sprint(turn.Step) != step {
 		t.Errorf("after a click on an occupied cell the seat is %s at step %d, want still to move at step %s", turn.Status, turn.Step, step)
 	}
-	if strings.Contains(history, "noop") || !strings.Contains(history, "you: mark 2 2") {
+	if strings.Contains(history, "noop") || !strings.Contains(history, "you: mark row 2, column 2") {
 		t.Errorf("the history reads %q, want the moves without noop, the person's as you", history)
 	}
 	if sideX != sideX0 {

@@ -94,16 +94,19 @@ func summarize(r *record.Record, src string) MatchSummary {
 		m.Errors = tournament.CountErrors(r.Errors, len(r.Errors[0]))
 	}
 	if r.IsCompleted {
-		parts := make([]string, len(r.GoalValues))
+		var parts []string
 		for i, g := range r.GoalValues {
 			who := fmt.Sprintf("role %d", i+1)
 			if i < len(r.Roles) {
 				who = r.Roles[i]
 			}
+			if r.GDLII && r.Nature != "" && who == r.Nature {
+				continue // nature plays to no end: it is not scored
+			}
 			if i < len(r.PlayerNamesFromHost) && r.PlayerNamesFromHost[i] != "" {
 				who += " (" + r.PlayerNamesFromHost[i] + ")"
 			}
-			parts[i] = fmt.Sprintf("%s %d", who, g)
+			parts = append(parts, fmt.Sprintf("%s %d", who, g))
 		}
 		m.Result = strings.Join(parts, ", ")
 	}

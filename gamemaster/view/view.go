@@ -586,6 +586,25 @@ type seatView struct {
 	// AbortReason says why the live match of the seat was aborted, once
 	// it was: interrupted, a player or the rules failed.
 	AbortReason string `json:"abortReason,omitempty"`
+	// StartsInMs is the time left, when the view was sent, before the
+	// other players' start clock runs out (Turn.StartsBy).
+	StartsInMs int64 `json:"startsInMs,omitempty"`
+	// MoveWords and PerceptWords give, for the moves and the percepts the
+	// seat shows that the game's folder can put into words, the words
+	// that say what each means (games.Phrase).
+	MoveWords    map[string]string `json:"moveWords,omitempty"`
+	PerceptWords map[string]string `json:"perceptWords,omitempty"`
+	// Truth is what happened in a GDL-II match, told to the person once
+	// it is over and nothing is hidden any more.
+	Truth *truth `json:"truth,omitempty"`
+}
+
+// truth is the whole of a GDL-II match that has ended: its final state and
+// every role's moves, from the record.
+type truth struct {
+	Final  string     `json:"final"` // the final state, as the record writes it
+	Moves  [][]string `json:"moves"`
+	Nature string     `json:"nature,omitempty"`
 }
 
 func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
@@ -594,10 +613,13 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 	if t.Status == seat.ToMove {
 		v.RemainingMs = max(time.Until(t.Deadline).Milliseconds(), 0)
 	}
+	if !t.StartsBy.IsZero() {
+		v.StartsInMs = max(time.Until(t.StartsBy).Milliseconds(), 0)
+	}
+	var rec *record.Record
 	if t.MatchID != "" {
 		s.mu.Lock()
 		lm, ok := s.live[t.MatchID]
-		var rec *record.Record
 		if ok {
 			rec = lm.rec
 		}
@@ -608,15 +630,39 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 			if rec.IsAborted {
 				v.AbortReason = rec.AbortReason
 			}
-			// A GDL-II role is not told the goals; the match's result is
-			// no secret once it is over.
+			// A GDL-II role is not told the goals, the state nor the
+			// others' moves; they are no secret once the match is over.
 			if t.GDLII && t.Status == seat.Over && !t.Aborted && rec.IsCompleted {
 				v.Goals = slices.Clone(rec.GoalValues)
 				v.Outcome = seat.Outcome(v.Goals, t.Roles, slices.Index(t.Roles, t.Role), t.Nature)
+				if len(rec.States) > 0 {
+					v.Truth = &truth{Final: rec.States[len(rec.States)-1], Moves: slices.Clone(rec.Moves), Nature: rec.Nature}
+				}
 			}
 		}
 	}
+	s.words(&v, rec)
 	return v, changed
+}
+
+// words puts into words the moves and percepts of v that the folder of
+// rec's game (nil: none) can say.
+func (s *Server) words(v *seatView, rec *record.Record) {
+	if rec == nil {
+		return
+	}
+	moves, percepts := s.games.phrases(rec.GameKey, rec.GameRulesheetHash)
+	all := [][]string{v.Legal, v.Last, {v.Chosen}}
+	var told [][]string
+	for _, h := range v.History {
+		all = append(all, h.Moves, []string{h.Move, h.Chosen})
+		told = append(told, h.Percepts)
+	}
+	if v.Truth != nil {
+		all = append(all, v.Truth.Moves...)
+	}
+	v.MoveWords = sayAll(moves, all...)
+	v.PerceptWords = sayAll(percepts, told...)
 }
 
 func (s *Server) serveSeat(w http.ResponseWriter, r *http.Request) {

@@ -204,8 +204,13 @@ func (p *Player) Start(ctx context.Context, m *player.Match) error {
 		return fmt.Errorf("human player: %w", err)
 	}
 	if m.GDLII {
-		return p.startGDLII(ctx, m, g)
+		if err := p.startGDLII(ctx, m, g); err != nil {
+			return err
+		}
+		p.starting(ctx, m.ID)
+		return nil
 	}
+	defer p.starting(ctx, m.ID)
 	side := p.side(ctx, g.R, g.State, g.Role)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -214,6 +219,21 @@ func (p *Player) Start(ctx context.Context, m *player.Match) error {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State), Side: side}
 	})
 	return nil
+}
+
+// starting says on the seat of match id that the match is starting until
+// the start clock, ctx's deadline, runs out: the other players may use
+// all of it before the first move is asked for.
+func (p *Player) starting(ctx context.Context, id string) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.turn.MatchID == id && p.turn.Step == 0 && p.turn.Status == Others {
+		p.update(func(t *Turn) { t.StartsBy = deadline })
+	}
 }
 
 // sideSteps bounds the steps side looks ahead for a state where the role
@@ -341,6 +361,9 @@ func (p *Player) ask(ctx context.Context, legal []reasoner.Move, effects func() 
 	if len(legal) == 1 {
 		p.mu.Lock()
 		p.asked = &StepRecord{Forced: true}
+		if !p.turn.StartsBy.IsZero() {
+			p.update(func(t *Turn) { t.StartsBy = time.Time{} })
+		}
 		p.mu.Unlock()
 		return legal[0], nil
 	}
@@ -354,7 +377,7 @@ func (p *Player) ask(ctx context.Context, legal []reasoner.Move, effects func() 
 	p.choice = choice
 	p.asked = &StepRecord{Asked: true}
 	p.update(func(t *Turn) {
-		t.Status, t.Legal, t.Deadline, t.Message = ToMove, moveStrings(legal), deadline, ""
+		t.Status, t.Legal, t.Deadline, t.Message, t.StartsBy = ToMove, moveStrings(legal), deadline, "", time.Time{}
 		t.Effects = eff
 	})
 	p.mu.Unlock()
@@ -525,7 +548,7 @@ func (p *Player) end(matchID, why string) {
 	}
 	p.g, p.rv, p.choice, p.asked = nil, nil, nil, nil
 	p.update(func(t *Turn) {
-		t.Status, t.Legal, t.Effects = Over, nil, nil
+		t.Status, t.Legal, t.Effects, t.StartsBy = Over, nil, nil, time.Time{}
 		if why != "" && !t.Aborted {
 			t.Message, t.Aborted = why, true
 		}

@@ -374,3 +374,60 @@ func TestInterruptedIsNotATimeout(t *testing.T) {
 		t.Errorf("interrupted seat: aborted %v, message %q", turn.Aborted, turn.Message)
 	}
 }
+
+func TestStartingUntilTheStartClock(t *testing.T) {
+	// From START until the person is first asked, the seat says that the
+	// match is starting, until the start clock runs out; a seat asked to
+	// move, or a seat whose START had no deadline, says nothing of it.
+	g, err := games.Lookup("ticTacToe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := gdl.ParseFile(g.Filename, g.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &player.Match{ID: "s1", Role: "xplayer", Rules: d, StartClock: 10 * time.Second, PlayClock: 10 * time.Second}
+	for _, withDeadline := range []bool{true, false} {
+		h := human.New("", factory(t))
+		deadline := time.Now().Add(10 * time.Second)
+		ctx, cancel := context.WithCancel(context.Background())
+		if withDeadline {
+			cancel()
+			ctx, cancel = context.WithDeadline(context.Background(), deadline)
+		}
+		if err := h.Start(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		turn, _ := h.Turn()
+		if want := map[bool]time.Time{true: deadline}[withDeadline]; !turn.StartsBy.Equal(want) || turn.Status != human.Others {
+			t.Errorf("deadline %v: after START the seat is %s, starting until %v; want others, until %v", withDeadline, turn.Status, turn.StartsBy, want)
+		}
+		ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
+		asked := make(chan struct{})
+		go func() {
+			defer close(asked)
+			for {
+				turn, changed := h.Turn()
+				if turn.Status == human.ToMove {
+					if !turn.StartsBy.IsZero() {
+						t.Errorf("asked to move, the seat still says the match is starting until %v", turn.StartsBy)
+					}
+					h.Choose(turn.Step, turn.Legal[0])
+					return
+				}
+				select {
+				case <-changed:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		if _, err := h.Play(ctx, "s1", nil); err != nil {
+			t.Error(err)
+		}
+		<-asked
+		cancel()
+	}
+}

@@ -64,6 +64,10 @@ type Turn struct {
 	Last    []string `json:"last,omitempty"`
 	Chosen  string   `json:"chosen,omitempty"`
 	Message string   `json:"message,omitempty"` // why the match ended, an error
+	// StartsBy is set while the match starts (Status Others, before the
+	// first step): the other players read the rules and prepare until
+	// then, their start clock, before anyone is asked to move.
+	StartsBy time.Time `json:"startsBy,omitzero"`
 	// Aborted is set, with Status Over, when the match was stopped before
 	// its end: interrupted, or aborted by the game master.
 	Aborted bool `json:"aborted,omitempty"`

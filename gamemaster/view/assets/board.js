@@ -508,3 +508,9 @@ function fmtTime(ms) {
   const d = new Date(ms);
   return d.toLocaleString();
 }
+
+// seatStatusText says in words what a seat waits for (seat.Status).
+function seatStatusText(status, aborted) {
+  if (status === "over") return aborted ? "match aborted" : "match over";
+  return {"waiting": "waiting for a match", "to-move": "your move", "others": "waiting for the others"}[status] || status;
+}

@@ -17,7 +17,7 @@ function errorText(m) {
 function resultText(m) {
   if (m.completed) return m.result || "";
   if (m.aborted) return "aborted";
-  return "in progress (" + m.steps + " steps)";
+  return "in progress (" + m.steps + (m.steps === 1 ? " step)" : " steps)");
 }
 
 function matchRows(table, list) {
@@ -80,7 +80,7 @@ async function load() {
   $("seats-section").hidden = !seats.length;
   $("seats").replaceChildren(el("tr", {}, el("th", {}, "seat"), el("th", {}, "match"), el("th", {}, "role"), el("th", {}, "status")),
     ...seats.map((s, i) => el("tr", {}, el("td", {}, el("a", {href: s.path}, "play as " + s.name + (seats.length > 1 ? " #" + (i + 1) : ""))),
-      el("td", {}, s.matchId || ""), el("td", {}, s.role || ""), el("td", {}, s.status))));
+      el("td", {}, s.matchId || ""), el("td", {}, s.role || ""), el("td", {}, seatStatusText(s.status)))));
   $("live-section").hidden = !live.length;
   matchRows($("live"), live);
   $("tournaments-section").hidden = !tournaments.length;

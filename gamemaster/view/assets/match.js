@@ -18,6 +18,12 @@ function showError(msg) {
   $("errors").replaceChildren(msg ? el("div", {class: "error-box", id: "record-error"}, msg) : "");
 }
 
+// isNature reports whether role is the role of chance of a GDL-II match,
+// which the game master plays and which is not scored.
+function isNature(rec, role) {
+  return !!rec.gdlII && !!rec.nature && role === rec.nature;
+}
+
 function errorsOf(rec, i) {
   return (rec.errors && rec.errors[i]) || [];
 }
@@ -50,7 +56,8 @@ function renderStep() {
     if (errs.length) info.append(el("div", {class: "err"}, "start: " + errs.join(", ")));
   }
   if (step === n && rec.isCompleted) {
-    info.append(el("div", {class: "goals"}, "goals: " + rec.goalValues.map((g, i) => (rec.roles ? rec.roles[i] : i) + " " + g).join(", ")));
+    // Nature plays to no end: it has no goal to show.
+    info.append(el("div", {class: "goals"}, "goals: " + rec.goalValues.map((g, i) => [rec.roles ? rec.roles[i] : String(i), g]).filter(([r]) => !isNature(rec, r)).map(([r, g]) => r + " " + g).join(", ")));
   }
   for (const tr of document.querySelectorAll("#moves tr.step, #seen tr.step")) {
     tr.classList.toggle("current", Number(tr.dataset.step) === step);
@@ -109,7 +116,7 @@ function renderMatch() {
     const errText = Object.entries(counts).filter(([, v]) => v).map(([k, v]) => k + " " + v).join(", ");
     players.append(el("tr", {class: "role"}, el("td", {}, r),
       el("td", {}, (rec.playerNamesFromHost || [])[i] || ""),
-      el("td", {class: "goal"}, rec.isCompleted ? String(rec.goalValues[i]) : ""),
+      el("td", {class: "goal"}, rec.isCompleted && !isNature(rec, r) ? String(rec.goalValues[i]) : isNature(rec, r) ? "not scored (chance)" : ""),
       el("td", {class: "err"}, errText)));
   });
   const start = rec.stateTimes.length ? rec.stateTimes[0] : rec.startTime;

@@ -25,9 +25,18 @@ let clickMoves = new Map(); // board element -> the moves a click on it chooses 
 let candidates = null;      // the moves still possible after clicks on cells
 let sent = false;
 let abortReason = "";
+let startsBy = 0;           // local time (ms) when the others' start clock runs out
+let outOfTurn = false;      // the notice answers a click made out of the person's turn
+let columnGame = false;     // the moves name columns, as connectFour's drops
+let moveWords = {};         // the words of the game's folder for the moves shown
 
 function tick() {
   const cd = $("countdown");
+  if (turn && starting(turn)) {
+    cd.textContent = "starts in " + (Math.max(0, startsBy - Date.now()) / 1000).toFixed(0) + " s";
+    cd.classList.remove("low");
+    return;
+  }
   if (!turn || turn.status !== "to-move") { cd.textContent = ""; return; }
   const left = Math.max(0, deadline - Date.now());
   cd.textContent = (left / 1000).toFixed(1) + " s";
@@ -40,6 +49,29 @@ function notice(text) {
   const n = $("notice");
   n.textContent = text || "";
   n.hidden = !text;
+  outOfTurn = false;
+}
+
+// starting reports whether the match is starting: the other players use
+// their start clock before anyone is asked to move.
+function starting(t) {
+  return t.status === "others" && t.step === 0 && startsBy > Date.now();
+}
+
+// waitText says why a click out of the person's turn does nothing. It is
+// said again as the turn changes, until the person is to move, so that
+// a click just after a move is answered as the next ones are.
+function waitText(t) {
+  if (t.status === "over") return "The match is over.";
+  if (t.status === "waiting") return "The match has not started: it starts once every seat page is open.";
+  if (starting(t)) return "It is not your turn yet: the match is starting, and the other players are getting ready.";
+  if (t.status === "to-move" && sent) return "Your move is sent.";
+  return "It is not your turn: " + (t.chosen ? "you chose " + moveText(t.chosen) + "; " : "") + "the other players are choosing their moves. The board lights up again when it is your turn.";
+}
+
+function noticeOutOfTurn(t) {
+  notice(waitText(t));
+  outOfTurn = true;
 }
 
 async function choose(move) {
@@ -62,33 +94,41 @@ function roleName(t, i) {
   return (t.roles || [])[i] || "role " + (i + 1);
 }
 
-// moveText writes a move as a person reads it: without GDL's parentheses.
+// moveText writes a move as a person reads it: in the words of the game's
+// folder (moveWords) when it has them, else without GDL's parentheses.
 function moveText(m) {
+  if (moveWords[m]) return moveWords[m];
   return m.length > 1 && m[0] === "(" && m[m.length - 1] === ")" ? m.slice(1, -1) : m;
 }
 
 // jointText writes a joint move as a person reads it, "you: mark 1 1":
 // each role's move but noop, the conventional move of a role that waits.
-function jointText(t, moves) {
+function jointText(t, moves, nature) {
   const me = (t.roles || []).indexOf(t.role);
   const parts = [];
   moves.forEach((m, i) => {
-    if (m !== "noop") parts.push((i === me ? "you" : roleName(t, i)) + ": " + moveText(m));
+    const who = i === me ? "you" : roleName(t, i) + (nature && roleName(t, i) === nature ? " (chance)" : "");
+    if (m !== "noop") parts.push(who + ": " + moveText(m));
   });
   return parts.length ? parts.join(", ") : "no one moved";
 }
 
 // seenText writes what the person's role was told of a step of a GDL-II
-// match: its move and its percepts.
-function seenText(h) {
+// match: its move and its percepts, in the sentences of the game's folder
+// (t.perceptWords) and otherwise as the rules write them, labelled so.
+function seenText(t, h) {
   const ps = h.percepts || [];
-  return "you: " + moveText(h.move) + " · saw " + (ps.length ? ps.join(" ") : "nothing");
+  const said = t.perceptWords || {};
+  const told = ps.map(p => said[p] || "told, in the rules' words: " + p);
+  const text = told.length ? told.join(" ") : "You were told nothing.";
+  // noop is the move of a role that waits: not worth a word.
+  return h.move === "noop" ? text : "you: " + moveText(h.move) + " · " + text;
 }
 
 function historyItem(t, h) {
   const me = (t.roles || []).indexOf(t.role);
   const mine = t.gdlII ? h.move : h.moves[me];
-  const li = el("li", {"data-step": h.step}, el("span", {class: "step-no"}, h.step + "."), " " + (t.gdlII ? seenText(h) : jointText(t, h.moves)));
+  const li = el("li", {"data-step": h.step}, el("span", {class: "step-no"}, h.step + "."), " " + (t.gdlII ? seenText(t, h) : jointText(t, h.moves)));
   if (t.gdlII) li.setAttribute("data-percepts", JSON.stringify(h.percepts || []));
   if (h.timedOut) {
     li.classList.add("timeout");
@@ -121,7 +161,8 @@ function setCandidates(c) {
 
 function boardHint() {
   if (!turn || turn.status !== "to-move") return "";
-  return clickMoves.size ? "Click a cell of the board to play the move that changes it, or a move below." : "";
+  if (!clickMoves.size) return "";
+  return columnGame ? "Click a column of the board to play there, or a move below." : "Click a square of the board to play the move that changes it, or a move below.";
 }
 
 function cellClicked(e) {
@@ -142,21 +183,28 @@ function boardClicked(ev) {
     cellClicked(e);
     return;
   }
+  if (!turn) return;
+  if (turn.status !== "to-move" || sent) { noticeOutOfTurn(turn); return; }
   const c = layout && layout.cells.find(c => c.e.contains(ev.target));
-  if (!turn || (layout && !c)) return;
-  const where = c ? layout.name(c) : "this";
-  if (turn.status === "over") notice("The match is over.");
-  else if (turn.status === "waiting") notice("The match has not started.");
-  else if (turn.status !== "to-move") notice("It is not your turn: " + (turn.chosen ? "you chose " + moveText(turn.chosen) + "; " : "") + "waiting for the others.");
-  else if (sent) notice("Your move is sent.");
-  else {
-    notice("No legal move of yours changes " + where + ". " + (clickMoves.size ? "Click a cell marked by the pointer, or a move below." : "Choose a move below."));
+  notice(nothingHere(c) + " " + (clickMoves.size ? "Click one of the " + (columnGame ? "columns" : "squares") + " that light up, or a move below." : "Choose a move below."));
+  {
     for (const m of clickMoves.keys()) {
       m.classList.remove("flash");
       void m.offsetWidth; // restart the animation
       m.classList.add("flash");
     }
   }
+}
+
+// nothingHere says, in the board's words, why a click on the cell c (null:
+// beside the cells) plays nothing.
+function nothingHere(c) {
+  if (!layout) return "This board does not take clicks: choose your move with its button.";
+  if (!c) return "That is not a square of the board.";
+  if (columnGame) return "Column " + c[layout.across] + " is full: no disc can go there.";
+  const where = layout.chess ? "Square " + layout.name(c) : "This square";
+  const taken = c.e.textContent.trim() !== "" && !c.e.classList.contains("blank") || c.e.querySelector("img, svg");
+  return taken ? where + " is taken: none of your moves can use it." : "None of your moves uses " + where.charAt(0).toLowerCase() + where.slice(1) + ".";
 }
 
 // columnMoves returns, for each column of the board, the moves that name
@@ -187,6 +235,7 @@ function bindBoard(t, drawn) {
   cellMoves = new Map();
   clickMoves = new Map();
   candidates = null;
+  columnGame = false;
   if (t.status !== "to-move" || !t.effects || !drawn) return;
   cellMoves = boardMoves($("board"), drawn, t.effects, {domain, side: t.side});
   // What every move changes (whose turn it is, a step counter) does not
@@ -195,6 +244,7 @@ function bindBoard(t, drawn) {
     for (const [e, ms] of cellMoves) if (ms.size === t.effects.length) cellMoves.delete(e);
   }
   const byCol = columnMoves(t);
+  columnGame = byCol.size > 0;
   if (layout) {
     for (const c of layout.cells) {
       const ms = byCol.get(c.col);
@@ -299,8 +349,27 @@ function knownText(t, unknown) {
 }
 
 function statusText(t) {
-  if (t.status === "over") return t.aborted ? "match aborted" : "match over";
-  return {"waiting": "waiting for a match", "to-move": "your move", "others": "waiting for the others"}[t.status] || t.status;
+  return starting(t) ? "starting" : seatStatusText(t.status, t.aborted);
+}
+
+// startText says why nothing happens while the match starts.
+function startText(t) {
+  const s = Math.round((t.startsInMs || 0) / 1000);
+  return "The match is starting: the other players are reading the rules and getting ready, for up to " + s +
+    " s more (their start clock). Your first turn comes once they are ready; your own clock does not run meanwhile.";
+}
+
+// showTruth draws, once a GDL-II match is over, what was hidden: the true
+// final board and every role's moves, nature's too.
+function showTruth(t) {
+  const box = $("truth");
+  box.hidden = !t.truth;
+  if (!t.truth) { box.replaceChildren(); return; }
+  const moves = el("ol", {class: "history", id: "truthMoves"}, ...t.truth.moves.map((joint, k) =>
+    el("li", {"data-step": k + 1}, el("span", {class: "step-no"}, (k + 1) + "."), " " + jointText(t, joint, t.truth.nature))));
+  box.replaceChildren(el("h2", {}, "What really happened"),
+    el("p", {class: "note"}, "Now that the match is over nothing is hidden: the board shows the true final state, and here are everyone's moves."),
+    moves);
 }
 
 async function update(t) {
@@ -308,6 +377,8 @@ async function update(t) {
   sent = false;
   abortReason = t.abortReason || "";
   if (t.status === "to-move") deadline = Date.now() + t.remainingMs;
+  startsBy = t.startsInMs ? Date.now() + t.startsInMs : 0;
+  moveWords = t.moveWords || {};
   const src = t.source || "";
   if (src && procFor !== src) await loadMatch(src, t);
   matchLink(t, src);
@@ -321,10 +392,17 @@ async function update(t) {
   document.body.setAttribute("data-step", t.step);
   document.body.toggleAttribute("data-aborted", !!t.aborted);
   document.body.removeAttribute("data-sent");
-  notice("");
+  if (outOfTurn && t.status !== "to-move") noticeOutOfTurn(t);
+  else notice("");
+  const about = t.game && t.game.description ? t.game.description : "";
+  $("about").replaceChildren(...(about ? [el("b", {}, (t.game.name || t.game.key) + ": "), about] : []));
+  $("about").hidden = !about;
 
   let drawn = null;
-  if (t.state) {
+  if (t.truth) {
+    domain.addState(t.truth.final);
+    drawn = drawBoard($("board"), t.truth.final, proc, {domain, over: true, side: t.side});
+  } else if (t.state) {
     const facts = "(" + t.state.join(" ") + ")";
     domain.addState(facts);
     // What a GDL-II move changes is a guess: it does not say which facts
@@ -334,10 +412,11 @@ async function update(t) {
   }
   layout = drawn && drawn.layout;
   const lastSeen = t.gdlII && t.history && t.history.length ? t.history[t.history.length - 1] : null;
-  $("last").textContent = lastSeen ? "step " + lastSeen.step + ": " + seenText(lastSeen)
+  $("last").textContent = lastSeen ? "step " + lastSeen.step + ": " + seenText(t, lastSeen)
     : t.last && t.last.length ? "last move: " + jointText(t, t.last) : "";
   $("turn").textContent = t.status === "to-move" ? "Step " + (t.step + 1) + ": choose a move for " + t.role
     : t.status === "waiting" ? "Waiting for a match: the clock starts once this page is open."
+    : starting(t) ? startText(t)
     : t.status === "others" ? (t.chosen ? "You chose " + moveText(t.chosen) + "; waiting for the others." : "Waiting for the others.") : "";
   const moves = $("moves");
   moves.replaceChildren(...(t.status === "to-move" ? t.legal : []).map(m => {
@@ -350,7 +429,8 @@ async function update(t) {
   bindBoard(t, drawn);
   markDecisive(t);
   // Once the moves are bound: a cell marked unknown looks changed.
-  $("known").textContent = knownText(t, t.gdlII ? markUnknown(t) : 0);
+  $("known").textContent = t.truth ? "The board shows the true final state, which you could not see while you played." : knownText(t, t.gdlII ? markUnknown(t) : 0);
+  showTruth(t);
   $("hint").textContent = boardHint();
   $("message").textContent = t.status === "over" ? "" : t.message || "";
 

@@ -22,7 +22,7 @@
     </table>
     <xsl:if test="not($over = 'true')"><p class="control">to move: <b><xsl:value-of select="/state/fact[relation='control']/argument[1]"/></b></p></xsl:if>
     <xsl:for-each select="/state/fact[relation='blocked']">
-      <p class="blocked"><xsl:value-of select="argument[1]"/> found (<xsl:value-of select="argument[2]"/>, <xsl:value-of select="argument[3]"/>) taken</p>
+      <p class="blocked"><xsl:value-of select="argument[1]"/> found the square in row <xsl:value-of select="argument[2]"/>, column <xsl:value-of select="argument[3]"/> taken</p>
     </xsl:for-each>
   </div>
 </xsl:template>

@@ -14,6 +14,8 @@
       table.montyhall-doors td[data-opened="yes"] { background: #eee; border-style: dashed; }
       table.montyhall-doors td[data-chosen="yes"] { outline: 4px solid #2980b9; }
       table.montyhall-doors td[data-content="car"] { color: #c0392b; }
+      table.montyhall-doors td[data-final="yes"] { outline: 6px solid #27ae60; }
+      table.montyhall-doors .which { font: 13px sans-serif; display: block; margin-top: 6px; }
     </style>
     <table class="montyhall-doors"><tr>
       <xsl:call-template name="door"><xsl:with-param name="d" select="1"/></xsl:call-template>
@@ -21,8 +23,8 @@
       <xsl:call-template name="door"><xsl:with-param name="d" select="3"/></xsl:call-template>
     </tr></table>
     <p>phase: <b><xsl:value-of select="/state/fact[relation='phase']/argument[1]"/></b>
-      <xsl:if test="/state/fact[relation='stayed']"> (the candidate stayed)</xsl:if>
-      <xsl:if test="/state/fact[relation='switched']"> (the candidate switched)</xsl:if>
+      <xsl:if test="/state/fact[relation='stayed']"> (the candidate stayed with its first door)</xsl:if>
+      <xsl:if test="/state/fact[relation='switched']"> (the candidate switched to the other closed door)</xsl:if>
     </p>
   </div>
 </xsl:template>
@@ -33,12 +35,23 @@
   <xsl:variable name="car" select="boolean(/state/fact[relation='car' and argument[1]=$d])"/>
   <xsl:variable name="chosen" select="boolean(/state/fact[relation='chosen' and argument[1]=$d])"/>
   <xsl:variable name="opened" select="boolean(/state/fact[relation='opened' and argument[1]=$d])"/>
+  <!-- The door the candidate ends with: its first if it stayed, the one
+       neither chosen nor opened if it switched. -->
+  <xsl:variable name="final" select="(/state/fact[relation='stayed'] and $chosen) or (/state/fact[relation='switched'] and not($chosen) and not($opened))"/>
   <td class="door" data-door="{$d}">
-    <xsl:attribute name="data-content"><xsl:choose><xsl:when test="$car">car</xsl:when><xsl:when test="$hidden">goat</xsl:when></xsl:choose></xsl:attribute>
+    <!-- The host opens a door hiding a goat: an opened door shows it even
+         where the car is not known. -->
+    <xsl:attribute name="data-content"><xsl:choose><xsl:when test="$car">car</xsl:when><xsl:when test="$hidden or $opened">goat</xsl:when></xsl:choose></xsl:attribute>
+    <xsl:attribute name="data-final"><xsl:choose><xsl:when test="$final">yes</xsl:when><xsl:otherwise>no</xsl:otherwise></xsl:choose></xsl:attribute>
     <xsl:attribute name="data-chosen"><xsl:choose><xsl:when test="$chosen">yes</xsl:when><xsl:otherwise>no</xsl:otherwise></xsl:choose></xsl:attribute>
     <xsl:attribute name="data-opened"><xsl:choose><xsl:when test="$opened">yes</xsl:when><xsl:otherwise>no</xsl:otherwise></xsl:choose></xsl:attribute>
     door <xsl:value-of select="$d"/><br/>
-    <xsl:choose><xsl:when test="$car">car</xsl:when><xsl:when test="$hidden">goat</xsl:when></xsl:choose>
+    <xsl:choose><xsl:when test="$car">car</xsl:when><xsl:when test="$hidden or $opened">goat</xsl:when></xsl:choose>
+    <xsl:choose>
+      <xsl:when test="$final"><span class="which">the candidate's door at the end</span></xsl:when>
+      <xsl:when test="$chosen"><span class="which">first chosen</span></xsl:when>
+      <xsl:when test="$opened"><span class="which">opened by the host</span></xsl:when>
+    </xsl:choose>
   </td>
 </xsl:template>
 </xsl:stylesheet>
