@@ -14,8 +14,8 @@ import (
 
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
-	"github.com/ggp-go/ggp/internal/leaktest"
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/internal/leaktest"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
