@@ -24,12 +24,13 @@ type toyGame struct {
 
 	// Faults, for the tests of robustness.
 	nextDelay time.Duration // every Next sleeps, ignoring ctx
-	// nexting, if not nil, is closed when Next is first called: the
-	// search is under way.
-	nexting chan struct{}
 	panicAt   int64         // Next panics on every call whose number is a multiple
 	calls     atomic.Int64
 	forks     atomic.Int32
+
+	// nexting, if not nil, is closed when Next is first called: the
+	// search is under way.
+	nexting chan struct{}
 }
 
 func (g *toyGame) state(m map[string]string) *reasoner.State {
