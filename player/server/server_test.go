@@ -291,7 +291,7 @@ func TestServerUnframedPost(t *testing.T) {
 func TestServerAnswersDuringSearch(t *testing.T) {
 	d := playertest.LoadGame(t, "connectFour")
 	rules := rulesText(t, d)
-	p := &searchWatcher{Player: newPlayer(t, "mcts", local.Options{}), playing: make(chan struct{}), left: make(chan time.Duration, 1)}
+	p := watchPlays(newPlayer(t, "mcts", local.Options{}))
 	_, base := testServer(t, p)
 	expect(t, "START", post(t, base, "(START m1 red ("+rules+") 1 "+strconv.Itoa(searchClock)+")"), "ready")
 	played := make(chan string, 1)
@@ -302,7 +302,7 @@ func TestServerAnswersDuringSearch(t *testing.T) {
 		}
 		played <- m
 	}()
-	<-p.playing // the search is under way
+	<-p.entered // the search is under way
 	expect(t, "INFO during PLAY", post(t, base, "(INFO)"), "((name mcts) (status busy) (species bot))")
 	select {
 	case m := <-played:
@@ -324,20 +324,31 @@ func TestServerAnswersDuringSearch(t *testing.T) {
 // from one it ends whatever the load of the machine.
 const searchClock = 60
 
-// searchWatcher is a player that tells a test when its first PLAY has
-// reached it, on playing, and how long its context had left when the PLAY
-// returned, on left.
-type searchWatcher struct {
+// playWatcher is a player that tells a test of every PLAY that reaches
+// it, on entered (the moves it was told), and how long its context had
+// left when the PLAY returned, on left. A PLAY beyond the channels'
+// buffers is not told.
+type playWatcher struct {
 	player.Player
-	playing chan struct{}
+	entered chan []reasoner.Move
 	left    chan time.Duration
 }
 
-func (p *searchWatcher) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	close(p.playing)
+func watchPlays(p player.Player) *playWatcher {
+	return &playWatcher{Player: p, entered: make(chan []reasoner.Move, 32), left: make(chan time.Duration, 32)}
+}
+
+func (p *playWatcher) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	select {
+	case p.entered <- last:
+	default:
+	}
 	defer func() {
 		deadline, _ := ctx.Deadline()
-		p.left <- time.Until(deadline)
+		select {
+		case p.left <- time.Until(deadline):
+		default:
+		}
 	}()
 	return p.Player.Play(ctx, id, last)
 }
