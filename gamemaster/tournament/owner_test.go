@@ -16,7 +16,7 @@ import (
 
 // tournamentFuncs is what the stacks of the goroutines of a tournament and
 // of its matches show.
-var tournamentFuncs = []string{"ggp/gamemaster/tournament.", "ggp/gamemaster.(*seat).call", "ggp/gamemaster.(*Referee).rules"}
+var tournamentFuncs = []string{"ggp/gamemaster/tournament.(*Tournament).", "ggp/gamemaster.(*seat).call", "ggp/gamemaster.(*Referee).rules"}
 
 // stubbornStops makes players whose STOP ignores its context until freed,
 // and counts the STOPs under way.
