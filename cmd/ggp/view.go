@@ -97,13 +97,7 @@ func serveViewer(ctx context.Context, env *environment, srv *view.Server, port i
 	if err != nil {
 		return "", nil, fmt.Errorf("viewer: %w", err)
 	}
-	hs := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		// The requests end with ctx, so that the pages' event streams,
-		// which do not end by themselves, end when the viewer does.
-		BaseContext: func(net.Listener) context.Context { return ctx },
-	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	shut := make(chan struct{})
@@ -113,7 +107,9 @@ func serveViewer(ctx context.Context, env *environment, srv *view.Server, port i
 		sctx, cancel := context.WithTimeout(context.Background(), viewerShutdown)
 		defer cancel()
 		if hs.Shutdown(sctx) != nil {
-			hs.Close() // a request that did not end in time
+			// The pages' event streams, which do not end by themselves,
+			// had until now to show the end of a match.
+			hs.Close()
 		}
 	}()
 	wait := sync.OnceValue(func() error {
@@ -127,7 +123,8 @@ func serveViewer(ctx context.Context, env *environment, srv *view.Server, port i
 }
 
 // viewerShutdown bounds the wait for the viewer's requests to end once it
-// is told to stop, after which their connections are closed.
+// is told to stop, after which their connections are closed. The pages
+// watching a match have that long to be told how it ended.
 const viewerShutdown = 2 * time.Second
 
 // viewFlags are the flags of match and tournament that start a viewer.
