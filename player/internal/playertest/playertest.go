@@ -79,12 +79,28 @@ func Faulty(base reasoner.Factory, panics bool, delay time.Duration) reasoner.Fa
 	}
 }
 
+// SlowNext returns a factory whose reasoners' forks sleep for delay in
+// Next, ignoring its context, as Faulty's do, and a channel on which a
+// fork's Next, as it begins, tells a test that waits on it: the test then
+// knows that a search is held in a slow call.
+func SlowNext(base reasoner.Factory, delay time.Duration) (reasoner.Factory, <-chan struct{}) {
+	entered := make(chan struct{})
+	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := base(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		return &faulty{Reasoner: r, delay: delay, entered: entered}, nil
+	}, entered
+}
+
 // faulty wraps a reasoner; its forks misbehave.
 type faulty struct {
 	reasoner.Reasoner
-	forked bool
-	panics bool
-	delay  time.Duration
+	forked  bool
+	panics  bool
+	delay   time.Duration
+	entered chan struct{} // told, if waited on, when a fork's Next begins
 }
 
 func (f *faulty) Fork() (reasoner.Reasoner, error) {
@@ -92,13 +108,17 @@ func (f *faulty) Fork() (reasoner.Reasoner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay}, nil
+	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay, entered: f.entered}, nil
 }
 
 func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
 	if f.forked {
 		if f.panics {
 			panic("faulty reasoner")
+		}
+		select {
+		case f.entered <- struct{}{}:
+		default: // nobody waits
 		}
 		time.Sleep(f.delay)
 	}
