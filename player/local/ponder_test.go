@@ -26,7 +26,8 @@ func TestPonder(t *testing.T) {
 	} {
 		t.Run(tt.spec, func(t *testing.T) {
 			var logged strings.Builder
-			p := newPlayer(t, tt.spec, Options{Log: log.New(&logged, "", 0)})
+			reasoners, inNext := playertest.SlowNext(testFactory, 0)
+			p := newPlayer(t, tt.spec, Options{Log: log.New(&logged, "", 0), NewReasoner: reasoners})
 			bg := context.Background()
 			ref := playertest.Reference(t, d)
 			const clock = time.Second
@@ -34,14 +35,6 @@ func TestPonder(t *testing.T) {
 			defer cancel()
 			if err := p.Start(sctx, &player.Match{ID: "m", Role: ref.Roles()[0], Rules: d, StartClock: clock, PlayClock: clock}); err != nil {
 				t.Fatal(err)
-			}
-			iterations := func() int64 {
-				mm, err := p.(*mctsPlayer).matches.get("m")
-				if err != nil {
-					t.Fatal(err)
-				}
-				<-mm.ready
-				return mm.search.Stats().Iterations
 			}
 			s0, _ := ref.Initial(bg)
 			var last []reasoner.Move
@@ -57,14 +50,17 @@ func TestPonder(t *testing.T) {
 				if strings.Contains(logged.String(), "busy") {
 					t.Fatalf("turn %d: the search was not stopped for the call:\n%s", turn, logged.String())
 				}
-				before := iterations()
-				time.Sleep(200 * time.Millisecond)
-				after := iterations()
 				// The search answers once its workers have stopped, so
-				// without pondering no iteration runs after the answer.
-				// Pondering runs thousands in 200 ms.
-				if pondered := after > before; pondered != tt.ponder {
-					t.Errorf("turn %d: %d iterations between the answer and the next call, want pondering %v", turn, after-before, tt.ponder)
+				// a search after the answer is pondering; without it no
+				// goroutine of the search is left.
+				if tt.ponder {
+					select {
+					case <-inNext:
+					case <-time.After(10 * time.Second):
+						t.Errorf("turn %d: no search after the answer, with pondering on", turn)
+					}
+				} else {
+					playertest.NoGoroutines(t, 200*time.Millisecond, "ggp/player/mcts.(*Search).")
 				}
 				legal, _ := ref.Legal(bg, s0, 1)
 				last = []reasoner.Move{m, legal[0]}
