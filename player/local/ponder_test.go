@@ -52,7 +52,9 @@ func TestPonder(t *testing.T) {
 				}
 				// The search answers once its workers have stopped, so
 				// a search after the answer is pondering; without it no
-				// goroutine of the search is left.
+				// goroutine of the search is left once the decision's
+				// has returned, which a loaded machine may take a moment
+				// to do, while pondering would go on until the next call.
 				if tt.ponder {
 					select {
 					case <-inNext:
@@ -60,7 +62,7 @@ func TestPonder(t *testing.T) {
 						t.Errorf("turn %d: no search after the answer, with pondering on", turn)
 					}
 				} else {
-					playertest.NoGoroutines(t, 200*time.Millisecond, "ggp/player/mcts.(*Search).")
+					playertest.NoGoroutines(t, 5*time.Second, "ggp/player/mcts.(*Search).")
 				}
 				legal, _ := ref.Legal(bg, s0, 1)
 				last = []reasoner.Move{m, legal[0]}
