@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/internal/leaktest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
@@ -130,6 +131,22 @@ func TestMatchLeavesNoGoroutines(t *testing.T) {
 				return []player.Player{stubbornAbort{&scripted{name: "solo", move: goodMove(1)}, c}}
 			},
 			wantErr: "has not ended after",
+		},
+		{
+			// The referee gives up on the rules at the RulesTimeout and
+			// must wait for the call all the same before Run returns.
+			name:  "a rules call past the rules timeout",
+			rules: pickGame,
+			players: func(*stubborn) []player.Player {
+				return []player.Player{&scripted{name: "a", move: goodMove(1)}, &scripted{name: "b", move: goodMove(2)}}
+			},
+			rulesOf: func(c *stubborn) reasoner.Factory {
+				return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+					r, err := testFactory(ctx, d)
+					return stubbornReasoner{r, c}, err
+				}
+			},
+			wantErr: "the rules took too long",
 		},
 	}
 	for _, tt := range tests {
