@@ -331,7 +331,9 @@ type match struct {
 // match could not be completed: the rules failed or took too long, the
 // record could not be written, or ctx was cancelled. The match is then
 // aborted: the record, when there is one, says so and the players are sent
-// ABORT.
+// ABORT. Run returns only once every call it made to a player has
+// returned; a player still busy past its clock is waited for (and logged)
+// after the match.
 func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	if err := r.check(m); err != nil {
 		return nil, err
@@ -364,6 +366,7 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 		mt.seats = append(mt.seats, newSeat(name, p, clock))
 		i++
 	}
+	defer mt.wait()
 	if g.gdlII {
 		seed := m.Seed
 		for seed == 0 {

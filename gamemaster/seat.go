@@ -12,8 +12,10 @@ import (
 
 // A seat is a role and its player. Calls to the player are made in their
 // own goroutines, so that a player that does not return in time cannot
-// hold up the match, and one after the other, so that a player is never
-// called again before its previous call has returned.
+// hold up the steps of the match, and one after the other, so that a
+// player is never called again before its previous call has returned.
+// The match waits for its seats' calls before Run returns (match.wait),
+// so that no call outlives it.
 type seat struct {
 	role string
 	p    player.Player
@@ -22,8 +24,9 @@ type seat struct {
 	// remote is set for players reached over the network, whose requests
 	// may take the grace as well as the clock.
 	remote bool
-	// idle is closed when the last call made to the player has returned.
-	// Only the goroutine of the match touches it.
+	// idle is closed when the last call made to the player has returned;
+	// nil for nature's seat, whose moves are not calls. Only the
+	// goroutine of the match touches it.
 	idle chan struct{}
 	// turn is what the player of a GDL-II match is told next: its own
 	// last move and its percepts of the last step.
@@ -164,3 +167,40 @@ func (mt *match) callAll(ctx context.Context, clock func(*seat) time.Duration, g
 	}
 	return answers
 }
+
+// wait returns once every call made to a player of the match has
+// returned: it is deferred by Run, so that no goroutine of a call outlives
+// the match. By then the context of every call is done (its clock or the
+// stop timeout has passed, or the match was cancelled), so a player that
+// heeds its context has returned or soon does. One that does not holds up
+// the end of Run: a player is trusted to return once its context is done,
+// since no goroutine can be stopped from outside. After the stop timeout
+// the wait is logged, naming the player, so that such a player is found.
+func (mt *match) wait() {
+	patience := time.NewTimer(orDefault(mt.ref.StopTimeout, DefaultStopTimeout))
+	defer patience.Stop()
+	out := false // of patience
+	for _, s := range mt.seats {
+		if s.idle == nil {
+			continue
+		}
+		if !out {
+			select {
+			case <-s.idle:
+				continue
+			case <-patience.C:
+				out = true
+			}
+		}
+		select {
+		case <-s.idle:
+		default:
+			mt.logf("match %s: role %s (player %s): %s", mt.m.ID, s.role, s.p.Name(), stillBusy)
+			<-s.idle
+		}
+	}
+}
+
+// stillBusy is logged by match.wait for a player still busy, past the
+// stop timeout, with a call whose time is up.
+const stillBusy = "waiting for a call whose time is up to return"

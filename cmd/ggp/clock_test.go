@@ -37,16 +37,22 @@ func TestCompetitionClocks(t *testing.T) {
 		done <- run(ctx, env, []string{"play", "--port", "0", "--host", "127.0.0.1", "--player", "mcts:fullclock=on:workers=1", "--name", "gopher"})
 		pw.Close()
 	}()
+	drained := make(chan struct{}) // the rest of ggp play's output is read
 	defer func() {
 		cancel()
 		<-done
+		<-drained
 	}()
 	lines := bufio.NewScanner(pr)
 	if !lines.Scan() {
+		close(drained)
 		t.Fatalf("ggp play: no output")
 	}
 	addr := lines.Text()[strings.LastIndex(lines.Text(), " ")+1:]
-	go io.Copy(io.Discard, pr)
+	go func() {
+		defer close(drained)
+		io.Copy(io.Discard, pr)
+	}()
 
 	dir := t.TempDir()
 	code, out, stderr := runCommand(t, "match", "ticTacToe", "--players", addr+",random",

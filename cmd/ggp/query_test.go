@@ -7,9 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -482,12 +482,8 @@ func TestQueryInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The session has read the line; wait until it has played it.
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), "step 1:") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the move was not played:\n%s", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if out.await(regexp.MustCompile(`step 1:`), 10*time.Second, done) == nil {
+		t.Fatalf("the move was not played:\n%s", out.String())
 	}
 	cancel()
 	select {
@@ -498,25 +494,6 @@ func TestQueryInterrupted(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("ggp query did not stop after cancellation")
 	}
-}
-
-// syncBuffer is a bytes.Buffer that one goroutine writes while another
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 func TestQueryUsage(t *testing.T) {

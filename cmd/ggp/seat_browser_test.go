@@ -28,18 +28,11 @@ func startCommand(t *testing.T, args ...string) (*syncBuffer, string, context.Ca
 	t.Cleanup(func() { cancel(nil) })
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, env, args) }()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if m := seatLine.FindStringSubmatch(out.String()); m != nil {
-			return out, m[1], cancel, code
-		}
-		select {
-		case c := <-code:
-			t.Fatalf("ggp %v: exit %d before printing the seat\n%s\n%s", args, c, out, errOut)
-		default:
-		}
+	m := out.await(seatLine, 20*time.Second, code)
+	if m == nil {
+		t.Fatalf("ggp %v exited or printed no seat in time\n%s\n%s", args, out, errOut)
 	}
-	t.Fatalf("ggp %v printed no seat\n%s\n%s", args, out, errOut)
-	return nil, "", nil, nil
+	return out, m[1], cancel, code
 }
 
 // seatMatchEnd waits for the end page of the seat of xplayer and for the

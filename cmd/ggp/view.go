@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -86,9 +87,10 @@ func unwrapPath(err error) error {
 }
 
 // serveViewer serves srv on the loopback interface until ctx is done, and
-// returns the viewer's address and a function that waits for the server
-// to shut down once ctx is done.
-// portFlag names the flag that sets the port, for the fix of a port in use.
+// returns the viewer's address and a function that, once ctx is done,
+// waits until the server has shut down: its listener and connections
+// closed and the goroutines serveViewer started returned. portFlag names
+// the flag that sets the port, for the fix of a port in use.
 func serveViewer(ctx context.Context, env *environment, srv *view.Server, port int, portFlag string) (string, func() error, error) {
 	if port < 0 || port > 65535 {
 		return "", nil, fmt.Errorf("%w: port %d out of range", errUsage, port)
@@ -101,23 +103,34 @@ func serveViewer(ctx context.Context, env *environment, srv *view.Server, port i
 		return "", nil, fmt.Errorf("viewer: %w", err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	shut := make(chan struct{})
 	go func() {
+		defer close(shut)
 		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		sctx, cancel := context.WithTimeout(context.Background(), viewerShutdown)
 		defer cancel()
-		hs.Shutdown(shut)
-		hs.Close() // the pages' event streams do not end by themselves
+		if hs.Shutdown(sctx) != nil {
+			// The pages' event streams, which do not end by themselves,
+			// had until now to show the end of a match.
+			hs.Close()
+		}
 	}()
-	wait := func() error {
-		if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return err
+	wait := sync.OnceValue(func() error {
+		<-shut
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return fmt.Errorf("viewer: %w", err)
 		}
 		return nil
-	}
+	})
 	return "http://" + ln.Addr().String(), wait, nil
 }
+
+// viewerShutdown bounds the wait for the viewer's requests to end once it
+// is told to stop, after which their connections are closed. The pages
+// watching a match have that long to be told how it ended.
+const viewerShutdown = 2 * time.Second
 
 // viewFlags are the flags of match and tournament that start a viewer.
 type viewFlags struct {

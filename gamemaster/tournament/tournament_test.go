@@ -1,10 +1,12 @@
 package tournament
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -168,23 +170,38 @@ func testPlayers(log *startLog) func(spec string) (player.Player, error) {
 
 func bundled(t testing.TB, keys ...string) []*games.Game {
 	t.Helper()
-	var gs []*games.Game
-	for _, k := range keys {
-		g, err := games.Open(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
+	gs, err := openBundled(keys...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return gs
 }
 
+func openBundled(keys ...string) ([]*games.Game, error) {
+	var gs []*games.Game
+	for _, k := range keys {
+		g, err := games.Open(k)
+		if err != nil {
+			return nil, err
+		}
+		gs = append(gs, g)
+	}
+	return gs, nil
+}
+
+// resumeGames are the games of the resume tests.
+var resumeGames = []string{"ticTacToe", "connectFour"}
+
 // newTournament is the tournament of the resume tests: four players, two
-// of each kind, over ticTacToe and connectFour: 2 games x 12 assignments.
+// of each kind, over resumeGames: 2 games x 12 assignments.
 func newTournament(t testing.TB, dir string, log *startLog) *Tournament {
+	return resumeTournament(dir, bundled(t, resumeGames...), log)
+}
+
+func resumeTournament(dir string, gs []*games.Game, log *startLog) *Tournament {
 	return &Tournament{
 		Dir:        dir,
-		Games:      bundled(t, "ticTacToe", "connectFour"),
+		Games:      gs,
 		Players:    []string{"random", "legal", "random", "legal"},
 		Parallel:   2,
 		StartClock: 5 * time.Second,
@@ -353,63 +370,105 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 }
 
-// TestResumeAfterKill runs the tournament in another process, kills it
-// with SIGKILL at a random moment, and resumes it here.
-func TestResumeAfterKill(t *testing.T) {
-	if os.Getenv("GGP_TOURNAMENT_CHILD") != "" {
-		t.Skip("in the child process")
-	}
-	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTournamentChild$")
-	cmd.Env = append(os.Environ(), "GGP_TOURNAMENT_CHILD="+dir)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait for some matches to complete, then kill at a random moment.
-	want := 1 + rand.IntN(resumeTotal/2)
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if len(completedRecords(t, dir)) >= want {
-			break
+// childDir, in the environment, makes the test binary the child process
+// of TestResumeAfterKill: it runs the tournament in that folder instead
+// of the tests (TestMain).
+const childDir = "GGP_TOURNAMENT_CHILD"
+
+// TestMain runs the tournament of TestResumeAfterKill when the binary is
+// its child process, and the tests otherwise.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(childDir); dir != "" {
+		if err := runChildTournament(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
 		}
-		time.Sleep(20 * time.Millisecond)
+		os.Exit(0)
 	}
-	time.Sleep(time.Duration(rand.IntN(100)) * time.Millisecond)
-	cmd.Process.Kill()
-	cmd.Wait()
-	before := completedRecords(t, dir)
-	t.Logf("killed with %d completed records", len(before))
-	if len(before) == 0 || len(before) == resumeTotal {
-		t.Fatalf("child completed %d matches before the kill; output:\n%s", len(before), out.String())
-	}
-	checkResumed(t, dir, before)
+	os.Exit(m.Run())
 }
 
-// TestTournamentChild is the tournament that TestResumeAfterKill kills.
-func TestTournamentChild(t *testing.T) {
-	dir := os.Getenv("GGP_TOURNAMENT_CHILD")
-	if dir == "" {
-		t.Skip("run by TestResumeAfterKill")
+// Lines the child tournament prints as it goes.
+const (
+	childPlayed = "match played"
+	childMove   = "move asked"
+)
+
+// runChildTournament runs the resume tests' tournament in dir, a match at
+// a time, and prints childPlayed as each match ends and childMove as each
+// player is asked for a move, so that its parent kills it when it
+// chooses.
+func runChildTournament(dir string) error {
+	gs, err := openBundled(resumeGames...)
+	if err != nil {
+		return err
 	}
-	tr := newTournament(t, dir, nil)
+	tr := resumeTournament(dir, gs, nil)
 	tr.Parallel = 1
-	// Slow the matches so that the kill lands in the middle.
 	tr.NewPlayer = func(spec string) (player.Player, error) {
 		p, err := testPlayers(nil)(spec)
 		return slowPlayer{p}, err
 	}
-	if _, err := tr.Run(context.Background()); err != nil {
-		t.Fatal(err)
+	tr.Progress = func(p Progress) {
+		if p.Match != nil {
+			fmt.Println(childPlayed)
+		}
 	}
+	_, err = tr.Run(context.Background())
+	return err
 }
 
+// slowPlayer tells of every move it is asked for and takes 10 ms to
+// answer, so that the kill of TestResumeAfterKill lands in the middle of
+// a match.
 type slowPlayer struct{ player.Player }
 
 func (p slowPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
+	fmt.Println(childMove)
 	time.Sleep(10 * time.Millisecond)
 	return p.Player.Play(ctx, id, last)
+}
+
+// TestResumeAfterKill runs the tournament in another process, kills it
+// with SIGKILL at a random moment, some moves into a match after some
+// matches have completed, and resumes it here.
+func TestResumeAfterKill(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), childDir+"="+dir)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// A match of either game asks for at least 10 moves.
+	wantPlayed, wantMoves := 1+rand.IntN(resumeTotal/2), rand.IntN(10)
+	lines := bufio.NewScanner(stdout)
+	for played, moves := 0, 0; played < wantPlayed || moves < wantMoves; {
+		if !lines.Scan() {
+			cmd.Wait()
+			t.Fatalf("child ended after %d matches, before the kill:\n%s", played, errOut.String())
+		}
+		switch lines.Text() {
+		case childPlayed:
+			played, moves = played+1, 0
+		case childMove:
+			moves++
+		}
+	}
+	cmd.Process.Kill()
+	io.Copy(io.Discard, stdout)
+	cmd.Wait()
+	before := completedRecords(t, dir)
+	t.Logf("killed with %d completed records", len(before))
+	if len(before) == 0 || len(before) == resumeTotal {
+		t.Fatalf("child completed %d matches before the kill:\n%s", len(before), errOut.String())
+	}
+	checkResumed(t, dir, before)
 }
 
 func TestManifestMismatch(t *testing.T) {

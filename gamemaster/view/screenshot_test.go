@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"maps"
 	"math/rand/v2"
 	"net/http/httptest"
@@ -52,7 +53,7 @@ func TestScreenshots(t *testing.T) {
 	if out == "" {
 		t.Skip("set GGP_VIEW_SCREENSHOTS to a folder to write the screenshots")
 	}
-	if _, err := os.Stat(gamestest.Games()); err != nil {
+	if _, err := os.Stat(gamestest.Games()); errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no ../shared/games for the examples")
 	}
 	ctx := browser(t)

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +46,7 @@ type gdl2Result struct {
 // at random, every other role's seat chooses from its turn, told only its
 // own move and percepts, and all of them think at once, as they do on a
 // server. A seat's answer must be legal in the true state and in time.
-func playGDLII(t *testing.T, d *gdl.Description, seats []gdl2Seat, start, play time.Duration, seed uint64) gdl2Result {
+func playGDLII(t testing.TB, d *gdl.Description, seats []gdl2Seat, start, play time.Duration, seed uint64) gdl2Result {
 	t.Helper()
 	ctx := context.Background()
 	r, err := testFactory(ctx, d)
@@ -255,72 +254,84 @@ func (p *determinizer) usable(ctx context.Context, s *reasoner.State, moves []re
 
 func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { return nil }
 
-// TestStrengthGDLII plays mcts against an opponent in GDL-II games, both
-// roles, and reports its mean goal with a 95% interval. The opponent, the
-// games and the matches per role come from the environment:
+// BenchmarkStrengthGDLII measures mcts against an opponent in GDL-II
+// games, both roles: every iteration plays one match of every game in
+// every role, and the benchmark reports mcts's mean goal in each game
+// with the half-width of its 95% interval. The opponent and the games
+// come from the environment; -benchtime sets the matches per role:
 //
-//	GGP_STRENGTH=1 GGP_GDL2_OPPONENT=sample GGP_GDL2_GAMES=kriegTTT_4x4,blind_breakthrough_5x5 \
-//	GGP_GDL2_MATCHES=30 go test -run StrengthGDLII -v -timeout 5h ./player/local/
+//	GGP_GDL2_OPPONENT=sample GGP_GDL2_GAMES=kriegTTT_4x4,blind_breakthrough_5x5 \
+//	go test -run '^$' -bench StrengthGDLII -benchtime 30x -timeout 5h ./player/local/
 //
 // The opponent is random, sample (a determinizer: one state drawn from its
 // view, searched as if it were the true one) or cheat (a determinizer
 // shown the true state). GGP_GDL2_OURS=sample or cheat seats that
 // determinizer in mcts's place, to see what the game gives a role between
 // equal players; GGP_GDL2_PLAYER=mcts:SETTINGS sets mcts's settings;
-// GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and
-// 1 s. It fails on any fault of mcts: an error, an illegal move or an
-// answer after the clock.
-func TestStrengthGDLII(t *testing.T) {
-	strength(t)
+// GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and 1 s. It fails
+// on any fault of mcts: an error, an illegal move or an answer after the
+// clock.
+func BenchmarkStrengthGDLII(b *testing.B) {
 	opponent := cmp.Or(os.Getenv("GGP_GDL2_OPPONENT"), "sample")
-	games := strings.Split(cmp.Or(os.Getenv("GGP_GDL2_GAMES"), "kriegTTT_4x4,blind_breakthrough_5x5"), ",")
-	n, err := strconv.Atoi(cmp.Or(os.Getenv("GGP_GDL2_MATCHES"), "30"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := strings.Split(cmp.Or(os.Getenv("GGP_GDL2_GAMES"), "kriegTTT_4x4,blind_breakthrough_5x5"), ",")
 	const start, play = 5 * time.Second, time.Second
-	for _, game := range games {
-		d := loadGameII(t, game)
-		roles := d.Roles()
-		var players []int // the roles a player takes, not nature's
-		for i, r := range roles {
+	type game struct {
+		key     string
+		d       *gdl.Description
+		players []int   // the roles a player takes, not nature's
+		goals   [][]int // of mcts, per role
+	}
+	var games []*game
+	for _, key := range keys {
+		g := &game{key: key, d: loadGameII(b, key)}
+		for i, r := range g.d.Roles() {
 			if r != reasoner.Nature {
-				players = append(players, i)
+				g.players = append(g.players, i)
 			}
 		}
-		var all []int
-		for _, ours := range players {
-			var goals []int
-			for k := range n {
+		g.goals = make([][]int, len(g.d.Roles()))
+		games = append(games, g)
+	}
+	for k := 0; b.Loop(); k++ {
+		for _, g := range games {
+			roles := g.d.Roles()
+			for _, ours := range g.players {
 				seats := make([]gdl2Seat, len(roles))
-				for _, i := range players {
+				for _, i := range g.players {
 					switch {
 					case i == ours && os.Getenv("GGP_GDL2_OURS") != "":
 						seats[i] = &determinizer{cheat: os.Getenv("GGP_GDL2_OURS") == "cheat"}
 					case i == ours:
-						seats[i] = newPlayer(t, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(t)}).(gdl2Seat)
+						seats[i] = newPlayer(b, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(b)}).(gdl2Seat)
 					case opponent == "random":
-						seats[i] = newPlayer(t, "random", Options{}).(gdl2Seat)
+						seats[i] = newPlayer(b, "random", Options{}).(gdl2Seat)
 					default:
 						seats[i] = &determinizer{cheat: opponent == "cheat"}
 					}
 				}
-				res := playGDLII(t, d, seats, start, play, uint64(k+1))
+				res := playGDLII(b, g.d, seats, start, play, uint64(k+1))
 				for _, f := range res.faults {
 					if strings.Contains(f, ": "+roles[ours]+": ") {
-						t.Errorf("%s: mcts as %s: %s", game, roles[ours], f)
+						b.Errorf("%s: mcts as %s: %s", g.key, roles[ours], f)
 					} else {
-						t.Logf("%s: opponent fault: %s", game, f)
+						b.Logf("%s: opponent fault: %s", g.key, f)
 					}
 				}
-				goals = append(goals, res.goals[ours])
-				t.Logf("%s %d/%d: mcts as %s against %s: goals %v", game, k+1, n, roles[ours], opponent, res.goals)
+				g.goals[ours] = append(g.goals[ours], res.goals[ours])
+				b.Logf("%s %d: mcts as %s against %s: goals %v", g.key, k+1, roles[ours], opponent, res.goals)
 			}
-			mean, half := meanCI95(goals)
-			t.Logf("RESULT %s: mcts as %s against %s: %d matches, mean goal %.1f ± %.1f", game, roles[ours], opponent, len(goals), mean, half)
-			all = append(all, goals...)
+		}
+	}
+	for _, g := range games {
+		var all []int
+		for _, ours := range g.players {
+			mean, half := meanCI95(g.goals[ours])
+			b.Logf("RESULT %s: mcts as %s against %s: %d matches, mean goal %.1f ± %.1f", g.key, g.d.Roles()[ours], opponent, len(g.goals[ours]), mean, half)
+			all = append(all, g.goals[ours]...)
 		}
 		mean, half := meanCI95(all)
-		t.Logf("RESULT %s: mcts against %s, all roles: %d matches, mean goal %.1f ± %.1f", game, opponent, len(all), mean, half)
+		b.Logf("RESULT %s: mcts against %s, all roles: %d matches, mean goal %.1f ± %.1f", g.key, opponent, len(all), mean, half)
+		b.ReportMetric(mean, "goal/"+g.key)
+		b.ReportMetric(half, "goal-ci95/"+g.key)
 	}
 }

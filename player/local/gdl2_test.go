@@ -10,7 +10,7 @@ import (
 )
 
 // loadGameII reads a public GDL-II game, or skips the test without them.
-func loadGameII(t *testing.T, key string) *gdl.Description {
+func loadGameII(t testing.TB, key string) *gdl.Description {
 	t.Helper()
 	file, src := gamestest.ReadGameII(t, key)
 	d, err := gdl.ParseFile(file, src)

@@ -35,7 +35,8 @@ func TestEndedMatchLeavesNoGoroutines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPlayer(t, "mcts:workers=2", Options{NewReasoner: playertest.Faulty(testFactory, false, delay)})
+			slow, inNext := playertest.SlowNext(testFactory, delay)
+			p := newPlayer(t, "mcts:workers=2", Options{NewReasoner: slow})
 			roles := playertest.Reference(t, d).Roles()
 			bg := context.Background()
 			m := &player.Match{ID: "m", Role: roles[0], Rules: d, StartClock: 2 * time.Second, PlayClock: time.Second}
@@ -67,7 +68,7 @@ func TestEndedMatchLeavesNoGoroutines(t *testing.T) {
 				}
 				call <- play()
 			}
-			time.Sleep(200 * time.Millisecond)
+			<-inNext // the search, deciding or pondering, is in a slow call
 			end := func() error { return p.Stop(bg, "m", nil) }
 			if tt.abort {
 				end = func() error { return p.Abort(bg, "m") }

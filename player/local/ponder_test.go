@@ -12,6 +12,11 @@ import (
 	"github.com/ggp-go/ggp/reasoner"
 )
 
+// noPonderWait is how long TestPonder waits for the search to enter Next
+// after an answer before it holds that the player does not ponder: long
+// past the moment pondering starts, however loaded the machine.
+const noPonderWait = 2 * time.Second
+
 // TestPonder checks that the mcts player searches on between its answer
 // and the next call when pondering is on, and not when it is off; that
 // the next call stops it and still answers in time; and that Stop ends it.
@@ -26,7 +31,8 @@ func TestPonder(t *testing.T) {
 	} {
 		t.Run(tt.spec, func(t *testing.T) {
 			var logged strings.Builder
-			p := newPlayer(t, tt.spec, Options{Log: log.New(&logged, "", 0)})
+			reasoners, inNext := playertest.SlowNext(testFactory, 0)
+			p := newPlayer(t, tt.spec, Options{Log: log.New(&logged, "", 0), NewReasoner: reasoners})
 			bg := context.Background()
 			ref := playertest.Reference(t, d)
 			const clock = time.Second
@@ -34,14 +40,6 @@ func TestPonder(t *testing.T) {
 			defer cancel()
 			if err := p.Start(sctx, &player.Match{ID: "m", Role: ref.Roles()[0], Rules: d, StartClock: clock, PlayClock: clock}); err != nil {
 				t.Fatal(err)
-			}
-			iterations := func() int64 {
-				mm, err := p.(*mctsPlayer).matches.get("m")
-				if err != nil {
-					t.Fatal(err)
-				}
-				<-mm.ready
-				return mm.search.Stats().Iterations
 			}
 			s0, _ := ref.Initial(bg)
 			var last []reasoner.Move
@@ -57,14 +55,23 @@ func TestPonder(t *testing.T) {
 				if strings.Contains(logged.String(), "busy") {
 					t.Fatalf("turn %d: the search was not stopped for the call:\n%s", turn, logged.String())
 				}
-				before := iterations()
-				time.Sleep(200 * time.Millisecond)
-				after := iterations()
-				// The search answers once its workers have stopped, so
-				// without pondering no iteration runs after the answer.
-				// Pondering runs thousands in 200 ms.
-				if pondered := after > before; pondered != tt.ponder {
-					t.Errorf("turn %d: %d iterations between the answer and the next call, want pondering %v", turn, after-before, tt.ponder)
+				// The search answers once its workers have stopped, so a
+				// search after the answer is pondering. Pondering enters
+				// Next at once and goes on until the next call; without
+				// it none is entered, which a while without one shows.
+				wait := noPonderWait
+				if tt.ponder {
+					wait = 10 * time.Second // for a loaded machine
+				}
+				select {
+				case <-inNext:
+					if !tt.ponder {
+						t.Errorf("turn %d: a search after the answer, with pondering off", turn)
+					}
+				case <-time.After(wait):
+					if tt.ponder {
+						t.Errorf("turn %d: no search after the answer, with pondering on", turn)
+					}
 				}
 				legal, _ := ref.Legal(bg, s0, 1)
 				last = []reasoner.Move{m, legal[0]}

@@ -32,11 +32,11 @@ func strength(t *testing.T) {
 }
 
 // testLog returns a logger that writes to the test's log.
-func testLog(t *testing.T) *log.Logger {
+func testLog(t testing.TB) *log.Logger {
 	return log.New(testWriter{t}, "", 0)
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSuffix(string(p), "\n"))

@@ -27,6 +27,10 @@ type toyGame struct {
 	panicAt   int64         // Next panics on every call whose number is a multiple
 	calls     atomic.Int64
 	forks     atomic.Int32
+
+	// nexting, if not nil, is closed when Next is first called: the
+	// search is under way.
+	nexting chan struct{}
 }
 
 func (g *toyGame) state(m map[string]string) *reasoner.State {
@@ -67,6 +71,9 @@ func (g *toyGame) Legal(ctx context.Context, s *reasoner.State, role int) ([]rea
 
 func (g *toyGame) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
 	n := g.calls.Add(1)
+	if n == 1 && g.nexting != nil {
+		close(g.nexting)
+	}
 	if g.panicAt > 0 && n%g.panicAt == 0 {
 		panic("toy reasoner failure")
 	}

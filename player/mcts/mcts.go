@@ -401,6 +401,11 @@ type Search struct {
 	// (TryBest). The workers never publish it: their loop takes no more
 	// locks and allocates nothing for it.
 	advice atomic.Pointer[rootAdvice]
+	// advised, if not nil, is called by the goroutine that runs the
+	// search after each advice it publishes, every settleCheck and when
+	// Run returns: a hook for the tests, which wait for it rather than
+	// poll TryBest.
+	advised func()
 
 	iterations atomic.Int64
 	expansions atomic.Int64
@@ -655,8 +660,11 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 // TryBest.
 func (s *Search) advise() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.publishAdvice()
+	s.mu.Unlock()
+	if s.advised != nil {
+		s.advised()
+	}
 }
 
 // acquire returns a reasoner instance for a worker: one from the pool, or a

@@ -478,6 +478,13 @@ func TestTryBest(t *testing.T) {
 // runs.
 func TestTryBestDuringRun(t *testing.T) {
 	s := newSearch(t, nim(30), Config{Workers: 2})
+	advised := make(chan struct{}, 1) // keeps the last advice the test has not seen
+	s.advised = func() {
+		select {
+		case advised <- struct{}{}:
+		default: // one is kept already
+		}
+	}
 	root := s.State()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
@@ -486,13 +493,14 @@ func TestTryBestDuringRun(t *testing.T) {
 	// Wait for the search's first publication of a move chosen by its
 	// statistics.
 	for {
+		select {
+		case <-advised:
+		case <-ctx.Done():
+			t.Fatal("TryBest never answered during Run")
+		}
 		if _, ok := s.TryBest(0, root); ok {
 			break
 		}
-		if ctx.Err() != nil {
-			t.Fatal("TryBest never answered during Run")
-		}
-		time.Sleep(time.Millisecond)
 	}
 	legal := s.Legal(0)
 	// Then TryBest answers every time, whoever holds the tree.

@@ -37,6 +37,7 @@ func TestClosedSearchLeavesNoGoroutines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := tt.game()
 			g.nextDelay = tt.nextDelay
+			g.nexting = make(chan struct{})
 			s := newSearch(t, g, tt.cfg)
 			if !tt.closeDuring {
 				run(t, s, 50*time.Millisecond)
@@ -46,7 +47,7 @@ func TestClosedSearchLeavesNoGoroutines(t *testing.T) {
 				defer cancel()
 				ran := make(chan error, 1)
 				go func() { ran <- s.Run(ctx) }()
-				time.Sleep(100 * time.Millisecond)
+				<-g.nexting // Run is under way
 				s.Close()
 				select {
 				case <-ran:
@@ -66,11 +67,12 @@ func TestClosedSearchLeavesNoGoroutines(t *testing.T) {
 func TestCloseBound(t *testing.T) {
 	g := nim(30)
 	g.nextDelay = 500 * time.Millisecond
+	g.nexting = make(chan struct{})
 	s := newSearch(t, g, Config{Workers: 2, Heuristic: Off, GRAVE: Off})
 	s.closeWait = 50 * time.Millisecond
 	ran := make(chan error, 1)
 	go func() { ran <- s.Run(context.Background()) }()
-	time.Sleep(100 * time.Millisecond) // the workers are in Next
+	<-g.nexting // a worker is in Next, for longer than closeWait
 	start := time.Now()
 	err := s.Close()
 	if waited := time.Since(start); err == nil {

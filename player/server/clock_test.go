@@ -156,6 +156,13 @@ func TestStartWhileStopping(t *testing.T) {
 	p := newPlayer(t, "mcts:workers=1", local.Options{})
 	s := New(p)
 	s.ErrorLog = log.New(io.Discard, "", 0)
+	startWaits := make(chan struct{}, 1)
+	s.startWaits = func() {
+		select {
+		case startWaits <- struct{}{}:
+		default: // a later START, which nothing awaits
+		}
+	}
 	base := "http://" + serveLoopback(t, s)
 	start := func(id string) string { return "(START " + id + " red (" + rules + ") 1 1)" }
 
@@ -179,7 +186,7 @@ func TestStartWhileStopping(t *testing.T) {
 		}
 		started <- r
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-startWaits // START c3 waits for c2 to end
 	expect(t, "STOP c2 after START c3", post(t, base, "(STOP c2 NIL)"), "done")
 	expect(t, "START c3 sent before STOP c2", <-started, "ready")
 	if m := post(t, base, "(PLAY c3 NIL)"); !strings.HasPrefix(m, "(drop ") {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -231,25 +232,20 @@ func TestAbandonedMatch(t *testing.T) {
 	s2base := "http://" + serveLoopback(t, s)
 	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	start := time.Now()
+	// The server reckons abandonment by a clock the test moves.
+	var now atomic.Int64
+	now.Store(time.Now().UnixNano())
+	s.abandonClock = func() time.Time { return time.Unix(0, now.Load()) }
+	sent := time.Now()
 	expect(t, "first START", post(t, s2base, "(START old xplayer ("+rules+") 1 1)"), "ready")
+	answered := time.Now()
 	expect(t, "START at once", post(t, s2base, "(START new xplayer ("+rules+") 1 1)"), "busy")
-	// Abandoned one play clock after the start clock's deadline: about
-	// 2 s after the first START.
-	var reply string
-	for time.Since(start) < 10*time.Second {
-		if reply = post(t, s2base, "(START new xplayer ("+rules+") 1 1)"); reply == "ready" {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	waited := time.Since(start)
-	if reply != "ready" {
-		t.Fatalf("START after the old match fell silent: %q after %v", reply, waited)
-	}
-	if waited < 2*time.Second {
-		t.Errorf("the old match was given up after %v, before its deadline and one play clock (2 s)", waited)
-	}
+	// Abandoned one play clock after the start clock's deadline: 2 s
+	// after the first START was received, between sent and answered.
+	now.Store(sent.Add(2 * time.Second).UnixNano())
+	expect(t, "START just before the old match is abandoned", post(t, s2base, "(START new xplayer ("+rules+") 1 1)"), "busy")
+	now.Store(answered.Add(2*time.Second + time.Millisecond).UnixNano())
+	expect(t, "START once the old match is abandoned", post(t, s2base, "(START new xplayer ("+rules+") 1 1)"), "ready")
 	if got := rec.aborted(); len(got) != 1 || got[0] != "old" {
 		t.Errorf("aborted %v, want [old]", got)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/local"
@@ -23,7 +22,8 @@ func TestServerOutOfOrderPlay(t *testing.T) {
 	tests := []struct {
 		name string
 		// clock is the play clock; the second PLAY is sent once the third
-		// has been answered when waitThird, else shortly after it.
+		// has been answered when waitThird, else once the third has
+		// reached the player.
 		clock     string
 		waitThird bool
 	}{
@@ -36,7 +36,7 @@ func TestServerOutOfOrderPlay(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// FullClock: a PLAY that thinks answers at its deadline, so
 			// that one answered at once stands out.
-			p := newPlayer(t, "mcts", local.Options{Search: mcts.Config{Workers: 1}, FullClock: mcts.On})
+			p := watchPlays(newPlayer(t, "mcts", local.Options{Search: mcts.Config{Workers: 1}, FullClock: mcts.On}))
 			_, base := testServer(t, p)
 			ctx := context.Background()
 			ref := playertest.Reference(t, d)
@@ -53,6 +53,7 @@ func TestServerOutOfOrderPlay(t *testing.T) {
 
 			s0, _ := ref.Initial(ctx)
 			first := reasoner.Move(post(t, base, "(PLAY m1 NIL)"))
+			<-p.entered // the first PLAY's
 			if !slices.Contains(legal(s0, 0), first) {
 				t.Fatalf("first PLAY: %q is not legal", first)
 			}
@@ -77,10 +78,9 @@ func TestServerOutOfOrderPlay(t *testing.T) {
 			}
 			go send("third", "(PLAY m1 "+format(j2)+")")
 			var got []reply
+			<-p.entered // the third PLAY has reached the player
 			if tt.waitThird {
 				got = append(got, <-replies)
-			} else {
-				time.Sleep(300 * time.Millisecond)
 			}
 			go send("second", "(PLAY m1 "+format(j1)+")")
 			for len(got) < 2 {

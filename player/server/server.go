@@ -129,6 +129,14 @@ type Server struct {
 	changed chan struct{} // closed and replaced when match changes
 	// startWaiting is set while a START waits for the current match to end.
 	startWaiting bool
+	// abandonClock, if not nil, stands for time.Now when the server
+	// reckons whether the current match is abandoned: a hook for the
+	// tests, which move it past a silent match's end without waiting.
+	abandonClock func() time.Time
+	// startWaits, if not nil, is called, without s.mu, when a START
+	// begins to wait for the current match to end: a hook for the tests,
+	// which end that match once a START waits.
+	startWaits func()
 }
 
 type serverMatch struct {
@@ -439,7 +447,7 @@ func (s *Server) handle(ctx context.Context, msg string, received time.Time, fro
 func (s *Server) info() string {
 	s.mu.Lock()
 	status := "available"
-	if s.match != nil && !s.abandoned(time.Now()) {
+	if s.match != nil && !s.abandoned(s.abandonNow()) {
 		status = "busy"
 	}
 	s.mu.Unlock()
@@ -516,18 +524,22 @@ func (s *Server) claim(ctx context.Context, m *serverMatch, received time.Time) 
 		case old == nil:
 			s.setMatch(m)
 			return nil, nil
-		case s.abandoned(time.Now()):
+		case s.abandoned(s.abandonNow()):
 			s.setMatch(m)
 			return old, nil
 		case old.id == m.id || waited || (s.startWaiting && !waiting):
 			return nil, old
 		}
-		if !waiting {
+		began := !waiting
+		if began {
 			waiting, s.startWaiting = true, true
 			defer func() { s.startWaiting = false }() // runs under s.mu
 		}
 		changed := s.changed
 		s.mu.Unlock()
+		if began && s.startWaits != nil {
+			s.startWaits()
+		}
 		select {
 		case <-changed:
 		case <-wait.C:
@@ -597,6 +609,14 @@ func (s *Server) abandoned(now time.Time) bool {
 		least = DefaultAbandonMin
 	}
 	return now.Sub(m.due) > max(time.Duration(clocks)*m.playClock, least)
+}
+
+// abandonNow is the time by which abandoned reckons.
+func (s *Server) abandonNow() time.Time {
+	if s.abandonClock != nil {
+		return s.abandonClock()
+	}
+	return time.Now()
 }
 
 func (s *Server) play(ctx context.Context, msg *protocol.Message, movesErr error, received time.Time, from string) string {

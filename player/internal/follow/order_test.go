@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ggp-go/ggp/gdl"
@@ -94,51 +95,8 @@ func TestPlayInOrder(t *testing.T) {
 // its deadline, and its joint move is played once the earlier one
 // arrives.
 func TestPlayOutOfOrder(t *testing.T) {
-	t.Run("waiting", func(t *testing.T) {
-		g := startCounted(t)
-		var mu sync.Mutex
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		later := make(chan error, 1)
-		go func() {
-			mu.Lock()
-			defer mu.Unlock()
-			stale, err := g.Play(ctx, &mu, j2)
-			if err == nil && stale {
-				err = errors.New("the later PLAY is stale")
-			}
-			later <- err
-		}()
-		for {
-			mu.Lock()
-			n := len(g.early)
-			mu.Unlock()
-			if n == 1 {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-		mu.Lock()
-		stale, err := g.Play(ctx, &mu, j1)
-		if err != nil || !stale {
-			t.Errorf("the earlier PLAY, arriving second: stale %v, %v; want stale", stale, err)
-		}
-		if want := stateAfter(t, g, j1); !g.State.Equal(want) {
-			t.Errorf("state after the earlier PLAY %v, want %v", g.State, want)
-		}
-		mu.Unlock()
-		if err := <-later; err != nil {
-			t.Fatal(err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if want := stateAfter(t, g, j1, j2); !g.State.Equal(want) {
-			t.Errorf("state after the later PLAY %v, want %v", g.State, want)
-		}
-		if stale, err := g.Play(ctx, &mu, j3); err != nil || stale {
-			t.Errorf("the next PLAY: stale %v, %v", stale, err)
-		}
-	})
+	// In a bubble, so that the test knows when the later PLAY waits.
+	t.Run("waiting", func(t *testing.T) { synctest.Test(t, testPlayWaiting) })
 	t.Run("gave up", func(t *testing.T) {
 		g := startCounted(t)
 		var mu sync.Mutex
@@ -163,4 +121,47 @@ func TestPlayOutOfOrder(t *testing.T) {
 			t.Errorf("the next PLAY: stale %v, %v", stale, err)
 		}
 	})
+}
+
+func testPlayWaiting(t *testing.T) {
+	g := startCounted(t)
+	var mu sync.Mutex
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	later := make(chan error, 1)
+	go func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stale, err := g.Play(ctx, &mu, j2)
+		if err == nil && stale {
+			err = errors.New("the later PLAY is stale")
+		}
+		later <- err
+	}()
+	synctest.Wait() // the later PLAY waits
+	mu.Lock()
+	if len(g.early) != 1 {
+		t.Fatalf("%d PLAYs waiting, want the later one", len(g.early))
+	}
+	mu.Unlock()
+	mu.Lock()
+	stale, err := g.Play(ctx, &mu, j1)
+	if err != nil || !stale {
+		t.Errorf("the earlier PLAY, arriving second: stale %v, %v; want stale", stale, err)
+	}
+	if want := stateAfter(t, g, j1); !g.State.Equal(want) {
+		t.Errorf("state after the earlier PLAY %v, want %v", g.State, want)
+	}
+	mu.Unlock()
+	if err := <-later; err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := stateAfter(t, g, j1, j2); !g.State.Equal(want) {
+		t.Errorf("state after the later PLAY %v, want %v", g.State, want)
+	}
+	if stale, err := g.Play(ctx, &mu, j3); err != nil || stale {
+		t.Errorf("the next PLAY: stale %v, %v", stale, err)
+	}
 }

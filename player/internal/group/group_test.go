@@ -3,6 +3,7 @@ package group
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -59,6 +60,10 @@ func TestCloseBound(t *testing.T) {
 // TestWaitKeepsOpen checks that Wait, unlike Close, leaves the group open,
 // and that several waiters are all woken by the last Leave.
 func TestWaitKeepsOpen(t *testing.T) {
+	synctest.Test(t, testWaitKeepsOpen)
+}
+
+func testWaitKeepsOpen(t *testing.T) {
 	var g Group
 	if left := g.Wait(context.Background()); left != 0 {
 		t.Fatalf("Wait on an empty group: %d", left)
@@ -70,7 +75,7 @@ func TestWaitKeepsOpen(t *testing.T) {
 	for range 2 {
 		go func() { woken <- g.Wait(context.Background()) }()
 	}
-	time.Sleep(10 * time.Millisecond)
+	synctest.Wait() // the waiters are blocked, or have returned
 	select {
 	case n := <-woken:
 		t.Fatalf("Wait returned %d while one was under way", n)

@@ -8,7 +8,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/internal/leaktest"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -79,12 +79,28 @@ func Faulty(base reasoner.Factory, panics bool, delay time.Duration) reasoner.Fa
 	}
 }
 
+// SlowNext returns a factory whose reasoners' forks sleep for delay in
+// Next, ignoring its context, as Faulty's do, and a channel on which a
+// fork's Next, as it begins, tells a test that waits on it: the test then
+// knows that a search is held in a slow call.
+func SlowNext(base reasoner.Factory, delay time.Duration) (reasoner.Factory, <-chan struct{}) {
+	entered := make(chan struct{})
+	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		r, err := base(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		return &faulty{Reasoner: r, delay: delay, entered: entered}, nil
+	}, entered
+}
+
 // faulty wraps a reasoner; its forks misbehave.
 type faulty struct {
 	reasoner.Reasoner
-	forked bool
-	panics bool
-	delay  time.Duration
+	forked  bool
+	panics  bool
+	delay   time.Duration
+	entered chan struct{} // told, if waited on, when a fork's Next begins
 }
 
 func (f *faulty) Fork() (reasoner.Reasoner, error) {
@@ -92,7 +108,7 @@ func (f *faulty) Fork() (reasoner.Reasoner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay}, nil
+	return &faulty{Reasoner: r, forked: true, panics: f.panics, delay: f.delay, entered: f.entered}, nil
 }
 
 func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
@@ -100,54 +116,18 @@ func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.M
 		if f.panics {
 			panic("faulty reasoner")
 		}
+		select {
+		case f.entered <- struct{}{}:
+		default: // nobody waits
+		}
 		time.Sleep(f.delay)
 	}
 	return f.Reasoner.Next(ctx, s, joint)
 }
 
-// NoGoroutines fails the test if, after waiting up to within for them to
-// end, goroutines other than the caller's are left whose stacks show a
-// function whose full name contains one of funcs, such as
-// "ggp/player/mcts.(*Search).": what an owner that waits for its
-// goroutines leaves behind once it has returned. The wait only lets a
-// goroutine that has signalled its end exit; within should be well short
-// of what a goroutine nobody waits for takes to end.
+// NoGoroutines fails the test if goroutines showing one of funcs are
+// left after within: see leaktest.NoGoroutines, which it calls.
 func NoGoroutines(t testing.TB, within time.Duration, funcs ...string) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		left := goroutinesWith(funcs)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("%d goroutines left after %v:\n\n%s", len(left), within, strings.Join(left, "\n\n"))
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// goroutinesWith returns the stacks of the goroutines other than the
-// caller's that show one of funcs.
-func goroutinesWith(funcs []string) []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var left []string
-	for _, st := range strings.Split(string(buf), "\n\n")[1:] { // the caller's first
-		for _, f := range funcs {
-			if strings.Contains(st, f) {
-				left = append(left, st)
-				break
-			}
-		}
-	}
-	return left
+	leaktest.NoGoroutines(t, within, funcs...)
 }

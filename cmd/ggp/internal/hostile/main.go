@@ -119,6 +119,9 @@ type child struct {
 	cmd  *exec.Cmd
 	addr string
 	log  *lockedBuf
+	// drained is closed once the rest of the player's output is read,
+	// which stop waits for before Wait closes the pipe.
+	drained chan struct{}
 }
 
 type lockedBuf struct {
@@ -162,13 +165,18 @@ func startPlayer(args ...string) *child {
 		cmd.Process.Kill()
 		fatal(fmt.Errorf("ggp play did not start: %q %v\n%s", line, err, c.log))
 	}
-	go io.Copy(io.Discard, out)
+	c.drained = make(chan struct{})
+	go func() {
+		defer close(c.drained)
+		io.Copy(io.Discard, out)
+	}()
 	c.addr = m[1]
 	return c
 }
 
 func (c *child) stop() {
 	c.cmd.Process.Kill()
+	<-c.drained // at the end of the output of the killed process
 	c.cmd.Wait()
 }
 
@@ -577,8 +585,15 @@ func soak() {
 		w.Header().Set("Content-Type", "text/acl")
 		io.WriteString(w, reply)
 	})}
-	go proxy.Serve(ln)
-	defer proxy.Close()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		proxy.Serve(ln)
+	}()
+	defer func() {
+		proxy.Close()
+		<-served
+	}()
 	t0 := time.Now()
 	results := map[string]int{}
 	for i := range *soakN {
