@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/internal/leaktest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -174,7 +174,7 @@ func TestMatchLeavesNoGoroutines(t *testing.T) {
 			default:
 				t.Error("Run returned with a call still running")
 			}
-			leaktest.NoGoroutines(t, 200*time.Millisecond, matchFuncs...)
+			gamestest.NoGoroutines(t, 200*time.Millisecond, matchFuncs...)
 		})
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/internal/leaktest"
+	"github.com/ggp-go/ggp/games/gamestest"
 )
 
 // viewerFuncs is what the stacks of the goroutines of a viewer's server
@@ -63,5 +63,5 @@ func TestViewLeavesNoGoroutines(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("ggp view did not return after the interrupt")
 	}
-	leaktest.NoGoroutines(t, 200*time.Millisecond, viewerFuncs...)
+	gamestest.NoGoroutines(t, 200*time.Millisecond, viewerFuncs...)
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster"
-	"github.com/ggp-go/ggp/internal/leaktest"
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -108,5 +108,5 @@ func TestTournamentLeavesNoGoroutines(t *testing.T) {
 	if n := stops.underWay(); n != 0 {
 		t.Errorf("Run returned with %d STOPs under way", n)
 	}
-	leaktest.NoGoroutines(t, 200*time.Millisecond, tournamentFuncs...)
+	gamestest.NoGoroutines(t, 200*time.Millisecond, tournamentFuncs...)
 }

@@ -1,8 +1,11 @@
-// Package gamestest finds the shared test data: the public game corpus and
-// the reference traces in the folder shared beside the checkout
-// (../shared/games and ../shared/conformance from the module root). Tests
-// call it instead of spelling out a path relative to their own package,
-// and skip when the folder is absent, as in a user's fresh clone.
+// Package gamestest holds what the tests across the tree share. It finds
+// the shared test data: the public game corpus and the reference traces
+// in the folder shared beside the checkout (../shared/games and
+// ../shared/conformance from the module root). Tests call it instead of
+// spelling out a path relative to their own package, and skip when the
+// folder is absent, as in a user's fresh clone. It also says whether the
+// race detector is on (Race), and checks that the code under test left
+// no goroutine behind (NoGoroutines).
 package gamestest
 
 import (

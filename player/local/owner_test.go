@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 )
@@ -79,7 +80,7 @@ func TestEndedMatchLeavesNoGoroutines(t *testing.T) {
 			if err := <-call; err != nil {
 				t.Errorf("the call under way at the end: %v", err)
 			}
-			playertest.NoGoroutines(t, 200*time.Millisecond, matchFuncs...)
+			gamestest.NoGoroutines(t, 200*time.Millisecond, matchFuncs...)
 		})
 	}
 }

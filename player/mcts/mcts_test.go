@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -378,7 +378,7 @@ func TestRunStopsMidCall(t *testing.T) {
 	if d := time.Since(start); d < delay {
 		t.Errorf("Run returned after %v, before its workers' calls of %v returned", d, delay)
 	}
-	playertest.NoGoroutines(t, 100*time.Millisecond, searchFuncs)
+	gamestest.NoGoroutines(t, 100*time.Millisecond, searchFuncs)
 	if m, err := s.Best(0); err != nil || !slices.Contains(s.Legal(0), m) {
 		t.Errorf("Best = %q, %v; want a legal move", m, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/player/internal/playertest"
+	"github.com/ggp-go/ggp/games/gamestest"
 )
 
 // searchFuncs is what the stacks of a search's goroutines show: its
@@ -55,7 +55,7 @@ func TestClosedSearchLeavesNoGoroutines(t *testing.T) {
 					t.Fatal("Run went on for a second after Close")
 				}
 			}
-			playertest.NoGoroutines(t, 200*time.Millisecond, searchFuncs)
+			gamestest.NoGoroutines(t, 200*time.Millisecond, searchFuncs)
 		})
 	}
 }
@@ -87,7 +87,7 @@ func TestCloseBound(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not end once the calls returned")
 	}
-	playertest.NoGoroutines(t, 200*time.Millisecond, searchFuncs)
+	gamestest.NoGoroutines(t, 200*time.Millisecond, searchFuncs)
 	if err := s.Run(context.Background()); err == nil {
 		t.Error("Run after Close: no error")
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/local"
@@ -97,7 +98,7 @@ func TestShutdownCancelsCalls(t *testing.T) {
 			default:
 				t.Error("Serve returned with the player's START still held")
 			}
-			playertest.NoGoroutines(t, time.Second, serverFuncs...)
+			gamestest.NoGoroutines(t, time.Second, serverFuncs...)
 			<-replied
 		})
 	}
@@ -120,5 +121,5 @@ func TestShutdownEndsMatch(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	playertest.NoGoroutines(t, time.Second, append(serverFuncs, "ggp/player/local.", "ggp/player/mcts.")...)
+	gamestest.NoGoroutines(t, time.Second, append(serverFuncs, "ggp/player/local.", "ggp/player/mcts.")...)
 }

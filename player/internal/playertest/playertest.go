@@ -15,7 +15,6 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/internal/leaktest"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -123,11 +122,4 @@ func (f *faulty) Next(ctx context.Context, s *reasoner.State, joint []reasoner.M
 		time.Sleep(f.delay)
 	}
 	return f.Reasoner.Next(ctx, s, joint)
-}
-
-// NoGoroutines fails the test if goroutines showing one of funcs are
-// left after within: see leaktest.NoGoroutines, which it calls.
-func NoGoroutines(t testing.TB, within time.Duration, funcs ...string) {
-	t.Helper()
-	leaktest.NoGoroutines(t, within, funcs...)
 }

@@ -1,7 +1,4 @@
-// Package leaktest checks that the code under test leaves no goroutine
-// behind: that every goroutine it started has an owner that waited for it.
-// It is imported only by tests.
-package leaktest
+package gamestest
 
 import (
 	"runtime"
@@ -10,7 +7,9 @@ import (
 	"time"
 )
 
-// NoGoroutines fails the test if, after waiting up to within for them to
+// NoGoroutines checks that the code under test left no goroutine behind:
+// that every goroutine it started has an owner that waited for it. It
+// fails the test if, after waiting up to within for them to
 // end, goroutines other than the caller's are left whose stacks show a
 // function whose full name contains one of funcs, such as
 // "ggp/player/mcts.(*Search).": what an owner that waits for its
