@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,4 +203,105 @@ func readRows(t *testing.T, page string) []tableRow {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// TestDocsPages checks that each page of docs/results is what the
+// command it names writes: run again as written, with none of its
+// tournament folders at hand, it gives the page back unchanged.
+func TestDocsPages(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("..", "..", "..", "..", "docs", "results", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 {
+		t.Skip("no docs/results pages")
+	}
+	t.Setenv("RUNS", t.TempDir()) // every $RUNS folder missing
+	for _, page := range pages {
+		t.Run(filepath.Base(page), func(t *testing.T) {
+			text, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args, err := writtenBy(string(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			copyOf := filepath.Join(t.TempDir(), "page.md")
+			if err := os.WriteFile(copyOf, text, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			i := slices.Index(args, "-o")
+			if i < 0 || i+1 >= len(args) {
+				t.Fatalf("the command %q has no -o", args)
+			}
+			written := args[i+1]
+			args[i+1] = copyOf
+			for j, a := range args {
+				args[j] = strings.Replace(a, "$RUNS", os.Getenv("RUNS"), 1)
+			}
+			if err := run(args, nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(copyOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(string(text), "-o "+written, "-o "+copyOf, 1)
+			if string(got) != want {
+				t.Errorf("written again, %s differs:\n%s", page, got)
+			}
+		})
+	}
+}
+
+// writtenBy returns the arguments of the command a page names, unquoted
+// as a shell would.
+func writtenBy(text string) ([]string, error) {
+	const prefix = "go run ./cmd/ggp/internal/resultstable "
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			return shellWords(rest)
+		}
+	}
+	return nil, errors.New("no line naming the command")
+}
+
+// shellWords splits s into words as a shell would, for the quoting that
+// command writes: single quotes, and '\'' for a quote inside them.
+func shellWords(s string) ([]string, error) {
+	var words []string
+	var word strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			word.WriteByte(c)
+		case c == '\'':
+			quoted, inWord = true, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			word.WriteByte(s[i])
+			inWord = true
+		case c == ' ':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unclosed quote in %q", s)
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words, nil
 }
