@@ -268,7 +268,7 @@ func writtenBy(text string) ([]string, error) {
 }
 
 // shellWords splits s into words as a shell would, for the quoting that
-// command writes: single quotes, and '\'' for a quote inside them.
+// command writes: single quotes, and '\” for a quote inside them.
 func shellWords(s string) ([]string, error) {
 	var words []string
 	var word strings.Builder
