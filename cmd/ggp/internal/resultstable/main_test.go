@@ -268,7 +268,8 @@ func writtenBy(text string) ([]string, error) {
 }
 
 // shellWords splits s into words as a shell would, for the quoting that
-// command writes: single quotes, and '\” for a quote inside them.
+// command writes: words in single quotes, a quote inside them closed,
+// escaped with a backslash and opened again.
 func shellWords(s string) ([]string, error) {
 	var words []string
 	var word strings.Builder
