@@ -84,14 +84,14 @@ func run(args []string, stdout io.Writer) error {
 	var rows []tableRow
 	for _, dir := range dirs {
 		res, err := readResults(dir)
-		run := runName(dir)
+		name := runName(dir)
 		switch {
 		case err == nil:
-			rows = append(rows, rowsOf(run, res, *perGame)...)
+			rows = append(rows, rowsOf(name, res, *perGame)...)
 		case errors.Is(err, fs.ErrNotExist) && *out != "":
-			kept := recordedRows(old, run)
+			kept := recordedRows(old, name)
 			if len(kept) == 0 {
-				return fmt.Errorf("%s: no %s, and %s has no row of the run %s to keep", dir, tournament.ResultsFile, *out, run)
+				return fmt.Errorf("%s: no %s, and %s has no row of the run %s to keep", dir, tournament.ResultsFile, *out, name)
 			}
 			rows = append(rows, kept...)
 		default:
