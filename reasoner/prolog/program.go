@@ -202,117 +202,159 @@ func planBody(body []gdl.Literal, bound0, whole map[string]bool, cost func(*gdl.
 	if bound0 == nil {
 		bound0 = map[string]bool{}
 	}
-	bound := maps.Clone(bound0)
-	placed := make([]bool, len(tests))
-	out := make([]gdl.Literal, 0, len(body))
-	var allPositives []gdl.Literal
+	pl := &bodyPlan{
+		positives: positives,
+		tests:     tests,
+		whole:     whole,
+		cost:      cost,
+		bound:     maps.Clone(bound0),
+		placed:    make([]bool, len(tests)),
+		done:      make([]bool, len(positives)),
+		isPinned:  make([]bool, len(positives)),
+		out:       make([]gdl.Literal, 0, len(body)),
+	}
 	for _, p := range positives {
-		allPositives = append(allPositives, p)
+		pl.allPositives = append(pl.allPositives, p)
 	}
-	place := func() {
-		for i, t := range tests {
-			if placed[i] {
-				continue
-			}
-			ready := true
-			for _, v := range literalVars(t, nil) {
-				if !bound[v] {
-					ready = false
-					break
-				}
-			}
-			// A disjunction may bind variables of its own, so it waits only
-			// for those it shares with the positive literals, and for
-			// those that some disjunct does not bind: a disjunct such as
-			// (distinct ?x 2) or (not (p ?x)) is a test, sound only once
-			// ?x is bound.
-			if o, ok := t.(*gdl.Or); ok && !ready {
-				ready = true
-				binds := disjunctionBinds(o)
-				for _, v := range literalVars(o, nil) {
-					if !bound[v] && (usedElsewhere(v, allPositives) || !binds[v]) {
-						ready = false
-						break
-					}
-				}
-			}
-			if ready {
-				placed[i] = true
-				out = append(out, t)
-				if o, ok := t.(*gdl.Or); ok {
-					for _, v := range literalVars(o, nil) {
-						bound[v] = true
-					}
-				}
-			}
-		}
-	}
-	place()
-	done := make([]bool, len(positives))
-	isPinned := make([]bool, len(positives))
-	unpinned := 0
 	for i, p := range positives {
-		isPinned[i] = pinned != nil && pinned(p)
-		if !isPinned[i] {
-			unpinned++
+		pl.isPinned[i] = pinned != nil && pinned(p)
+		if !pl.isPinned[i] {
+			pl.unpinned++
 		}
 	}
-	// progress reports whether a recursive call has a variable bound by
-	// the body or by a part of a head argument.
-	progress := func(p *gdl.Sentence) bool {
-		for _, v := range literalVars(p, nil) {
-			if bound[v] && !whole[v] {
-				return true
-			}
-		}
-		return false
-	}
-	const stepCost = 1.5 // a recursive call that makes progress
+	pl.placeTests()
 	for range positives {
-		best := -1
-		bestCost := 0.0
-		for i, p := range positives {
-			if done[i] {
-				continue
-			}
-			if isPinned[i] && unpinned > 0 && !progress(p) {
-				continue
-			}
-			if cost == nil {
-				if isPinned[i] && unpinned > 0 {
-					continue // written order, recursion after the rest
-				}
-				best = i
-				break
-			}
-			c := stepCost
-			if !isPinned[i] {
-				c = cost(p, bound)
-			}
-			if best < 0 || c < bestCost {
-				best, bestCost = i, c
-			}
-		}
-		if best < 0 { // only recursive calls without progress remain
-			best = slices.Index(done, false)
-		}
-		done[best] = true
-		if !isPinned[best] {
-			unpinned--
-		}
-		out = append(out, positives[best])
-		for _, v := range literalVars(positives[best], nil) {
-			bound[v] = true
-		}
-		place()
+		pl.placePositive(pl.nextPositive())
+		pl.placeTests()
 	}
 	// Unsafe tests (variables never bound) go last, in written order.
 	for i, t := range tests {
-		if !placed[i] {
-			out = append(out, t)
+		if !pl.placed[i] {
+			pl.out = append(pl.out, t)
 		}
 	}
-	return out
+	return pl.out
+}
+
+// A bodyPlan is planBody's order of a body under way: the literals placed
+// so far and the variables they bind.
+type bodyPlan struct {
+	positives    []*gdl.Sentence
+	allPositives []gdl.Literal // positives, as literals
+	tests        []gdl.Literal
+	whole        map[string]bool
+	cost         func(*gdl.Sentence, map[string]bool) float64
+	bound        map[string]bool // variables bound by the literals placed
+	placed       []bool          // of tests
+	done         []bool          // of positives
+	isPinned     []bool          // of positives: recursive calls
+	unpinned     int             // positives not pinned and not done
+	out          []gdl.Literal
+}
+
+// stepCost is the cost of a recursive call that makes progress.
+const stepCost = 1.5
+
+// placeTests places every test whose variables are bound.
+func (pl *bodyPlan) placeTests() {
+	for i, t := range pl.tests {
+		if pl.placed[i] {
+			continue
+		}
+		if pl.testReady(t) {
+			pl.placed[i] = true
+			pl.out = append(pl.out, t)
+			if o, ok := t.(*gdl.Or); ok {
+				for _, v := range literalVars(o, nil) {
+					pl.bound[v] = true
+				}
+			}
+		}
+	}
+}
+
+// testReady reports whether the test t can be placed: its variables are
+// bound, or it is a disjunction that binds those still free.
+func (pl *bodyPlan) testReady(t gdl.Literal) bool {
+	ready := true
+	for _, v := range literalVars(t, nil) {
+		if !pl.bound[v] {
+			ready = false
+			break
+		}
+	}
+	// A disjunction may bind variables of its own, so it waits only for
+	// those it shares with the positive literals, and for those that some
+	// disjunct does not bind: a disjunct such as (distinct ?x 2) or (not
+	// (p ?x)) is a test, sound only once ?x is bound.
+	if o, ok := t.(*gdl.Or); ok && !ready {
+		ready = true
+		binds := disjunctionBinds(o)
+		for _, v := range literalVars(o, nil) {
+			if !pl.bound[v] && (usedElsewhere(v, pl.allPositives) || !binds[v]) {
+				ready = false
+				break
+			}
+		}
+	}
+	return ready
+}
+
+// progress reports whether a recursive call has a variable bound by the
+// body or by a part of a head argument.
+func (pl *bodyPlan) progress(p *gdl.Sentence) bool {
+	for _, v := range literalVars(p, nil) {
+		if pl.bound[v] && !pl.whole[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// nextPositive returns the index of the positive literal to place next:
+// the cheapest, recursive calls only once they make progress or nothing
+// else is left; in written order without a cost.
+func (pl *bodyPlan) nextPositive() int {
+	best := -1
+	bestCost := 0.0
+	for i, p := range pl.positives {
+		if pl.done[i] {
+			continue
+		}
+		if pl.isPinned[i] && pl.unpinned > 0 && !pl.progress(p) {
+			continue
+		}
+		if pl.cost == nil {
+			if pl.isPinned[i] && pl.unpinned > 0 {
+				continue // written order, recursion after the rest
+			}
+			best = i
+			break
+		}
+		c := stepCost
+		if !pl.isPinned[i] {
+			c = pl.cost(p, pl.bound)
+		}
+		if best < 0 || c < bestCost {
+			best, bestCost = i, c
+		}
+	}
+	if best < 0 { // only recursive calls without progress remain
+		best = slices.Index(pl.done, false)
+	}
+	return best
+}
+
+// placePositive places the positive literal i, binding its variables.
+func (pl *bodyPlan) placePositive(i int) {
+	pl.done[i] = true
+	if !pl.isPinned[i] {
+		pl.unpinned--
+	}
+	pl.out = append(pl.out, pl.positives[i])
+	for _, v := range literalVars(pl.positives[i], nil) {
+		pl.bound[v] = true
+	}
 }
 
 // disjunctionBinds returns the variables that every disjunct of o binds:

@@ -377,37 +377,8 @@ func (g *grounder) abstractGroup(group []posKey, rules map[posKey][]passRule, ty
 	for _, p := range group {
 		posOf[p.rel] = p.pos
 	}
-	// Which relations have derivations through an eq rule.
-	hasEq := map[int]bool{}
-	for changed := true; changed; {
-		changed = false
-		for _, p := range group {
-			if hasEq[p.rel] {
-				continue
-			}
-			if slices.ContainsFunc(rules[p], func(pr passRule) bool {
-				return pr.eq || slices.ContainsFunc(pr.lits, func(pl passLit) bool { return hasEq[pr.c.body[pl.lit].rel] })
-			}) {
-				hasEq[p.rel], changed = true, true
-			}
-		}
-	}
-	bottom, tied := map[int]int{}, map[int]int{}
-	for _, p := range group {
-		rel := g.rels[p.rel]
-		bottom[p.rel] = g.relation(fmt.Sprintf("%s without %d", rel.name, p.pos+1), rel.arity-1)
-		if hasEq[p.rel] {
-			tied[p.rel] = g.relation(fmt.Sprintf("%s tied %d", rel.name, p.pos+1), rel.arity)
-		}
-		done[p.rel] = true
-		if g.abstracted == nil {
-			g.abstracted = map[int]bool{}
-		}
-		g.abstracted[p.rel] = true
-		if e, ok := tied[p.rel]; ok {
-			g.abstracted[e] = true
-		}
-	}
+	hasEq := derivedThroughEq(group, rules)
+	bottom, tied := g.abstractRelations(group, hasEq, done)
 	replaced := map[*clause]bool{}
 	var added []*clause
 	for _, p := range group {
@@ -447,23 +418,8 @@ func (g *grounder) abstractGroup(group []posKey, rules map[posKey][]passRule, ty
 			}
 		}
 	}
-	// R(x̄) :- R⊥(x̄ without k), T(x_k).   R(x̄) :- Rᵉ(x̄).
 	for _, p := range group {
-		arity := g.rels[p.rel].arity
-		head := literal{kind: litPos, rel: p.rel}
-		for v := range arity {
-			head.args = append(head.args, pat{kind: patVar, v: v})
-			head.vars = append(head.vars, v)
-		}
-		c := &clause{head: head, nvars: arity, pos: rules[p][0].c.pos}
-		c.body = append(c.body, dropArg(renamed(head, bottom[p.rel]), p.pos))
-		for _, t := range types {
-			c.body = append(c.body, literal{kind: litPos, rel: t, args: []pat{{kind: patVar, v: p.pos}}, vars: []int{p.pos}})
-		}
-		added = append(added, c)
-		if hasEq[p.rel] {
-			added = append(added, &clause{head: head, nvars: arity, pos: c.pos, body: []literal{renamed(head, tied[p.rel])}})
-		}
+		added = append(added, g.joinRules(p, rules[p][0].c.pos, types, bottom, tied)...)
 	}
 	rules2 := make([]*clause, 0, len(g.rules)+len(added))
 	for _, c := range g.rules {
@@ -476,6 +432,72 @@ func (g *grounder) abstractGroup(group []posKey, rules map[posKey][]passRule, ty
 	for _, c := range append(rules2, added...) {
 		g.rules = append(g.rules, x.expand(c)...)
 	}
+}
+
+// derivedThroughEq returns the relations of group that have derivations
+// through an eq rule, directly or through a pass literal.
+func derivedThroughEq(group []posKey, rules map[posKey][]passRule) map[int]bool {
+	hasEq := map[int]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range group {
+			if hasEq[p.rel] {
+				continue
+			}
+			if slices.ContainsFunc(rules[p], func(pr passRule) bool {
+				return pr.eq || slices.ContainsFunc(pr.lits, func(pl passLit) bool { return hasEq[pr.c.body[pl.lit].rel] })
+			}) {
+				hasEq[p.rel], changed = true, true
+			}
+		}
+	}
+	return hasEq
+}
+
+// abstractRelations makes, for each relation of group, R⊥, the relation
+// without the abstracted argument, and Rᵉ, R through an eq rule, where
+// hasEq says it has such derivations; it marks them done and abstracted.
+func (g *grounder) abstractRelations(group []posKey, hasEq, done map[int]bool) (bottom, tied map[int]int) {
+	bottom, tied = map[int]int{}, map[int]int{}
+	for _, p := range group {
+		rel := g.rels[p.rel]
+		bottom[p.rel] = g.relation(fmt.Sprintf("%s without %d", rel.name, p.pos+1), rel.arity-1)
+		if hasEq[p.rel] {
+			tied[p.rel] = g.relation(fmt.Sprintf("%s tied %d", rel.name, p.pos+1), rel.arity)
+		}
+		done[p.rel] = true
+		if g.abstracted == nil {
+			g.abstracted = map[int]bool{}
+		}
+		g.abstracted[p.rel] = true
+		if e, ok := tied[p.rel]; ok {
+			g.abstracted[e] = true
+		}
+	}
+	return bottom, tied
+}
+
+// joinRules returns the rules that derive the relation of p again from
+// its abstractions, at the source position pos:
+//
+//	R(x̄) :- R⊥(x̄ without k), T(x_k).   R(x̄) :- Rᵉ(x̄).
+func (g *grounder) joinRules(p posKey, pos gdl.Pos, types []int, bottom, tied map[int]int) []*clause {
+	arity := g.rels[p.rel].arity
+	head := literal{kind: litPos, rel: p.rel}
+	for v := range arity {
+		head.args = append(head.args, pat{kind: patVar, v: v})
+		head.vars = append(head.vars, v)
+	}
+	c := &clause{head: head, nvars: arity, pos: pos}
+	c.body = append(c.body, dropArg(renamed(head, bottom[p.rel]), p.pos))
+	for _, t := range types {
+		c.body = append(c.body, literal{kind: litPos, rel: t, args: []pat{{kind: patVar, v: p.pos}}, vars: []int{p.pos}})
+	}
+	out := []*clause{c}
+	if e, ok := tied[p.rel]; ok {
+		out = append(out, &clause{head: head, nvars: arity, pos: c.pos, body: []literal{renamed(head, e)}})
+	}
+	return out
 }
 
 // maxTypeFacts bounds the facts of a type that a negated call spells out

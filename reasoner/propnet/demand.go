@@ -110,117 +110,144 @@ func (g *grounder) demand() {
 // deriving their demand, and whether it found another relation to derive
 // whole.
 func (g *grounder) rewrite(byHead [][]*clause, queries []int, eligible, whole []bool) ([]*clause, bool) {
-	magic := map[demandKey]int{}
-	ads := make([][]adornment, len(g.rels))
-	seen := map[demandKey]bool{}
-	var queue []demandKey
-	grew := false
-	request := func(k demandKey) {
-		if !seen[k] {
-			seen[k] = true
-			queue = append(queue, k)
-		}
+	r := &demandRewriter{
+		g: g, eligible: eligible, whole: whole,
+		magic: map[demandKey]int{},
+		ads:   make([][]adornment, len(g.rels)),
+		seen:  map[demandKey]bool{},
 	}
 	for _, q := range queries {
-		request(demandKey{q, 0})
+		r.request(demandKey{q, 0})
 	}
-	var out []*clause
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
+	for len(r.queue) > 0 {
+		k := r.queue[0]
+		r.queue = r.queue[1:]
 		if k.ad != 0 && whole[k.rel] {
-			request(demandKey{k.rel, 0})
+			r.request(demandKey{k.rel, 0})
 			continue
 		}
-		if k.ad != 0 && !slices.Contains(ads[k.rel], k.ad) {
-			ads[k.rel] = append(ads[k.rel], k.ad)
-			if len(ads[k.rel]) > maxAdornments {
-				whole[k.rel], grew = true, true
+		if k.ad != 0 && !slices.Contains(r.ads[k.rel], k.ad) {
+			r.ads[k.rel] = append(r.ads[k.rel], k.ad)
+			if len(r.ads[k.rel]) > maxAdornments {
+				whole[k.rel], r.grew = true, true
 			}
 		}
 		var filter *literal
 		if k.ad != 0 {
-			m, ok := magic[k]
-			if !ok {
-				m = g.demandRelation(k)
-				magic[k] = m
-			}
-			filter = &literal{kind: litPos, rel: m, filter: true}
+			filter = &literal{kind: litPos, rel: r.demandOf(k), filter: true}
 		}
 		for _, c := range byHead[k.rel] {
-			nc := c
-			bound := make([]bool, c.nvars)
-			var prefix []literal
-			if filter != nil {
-				f := *filter
-				for a, p := range c.head.args {
-					if a < 64 && k.ad&(1<<a) != 0 {
-						f.args = append(f.args, p)
-						collectVars(p, &f.vars)
-					}
-				}
-				for _, v := range f.vars {
-					bound[v] = true
-				}
-				nc = &clause{head: c.head, nvars: c.nvars, pos: c.pos, except: c.except}
-				nc.body = append([]literal{f}, c.body...)
-				prefix = append(prefix, f)
+			r.rewriteClause(c, k.ad, filter)
+		}
+	}
+	return r.out, r.grew
+}
+
+// A demandRewriter holds the state of one rewrite: the demands requested
+// and their relations, and the rules made so far.
+type demandRewriter struct {
+	g        *grounder
+	eligible []bool // relations a demand may restrict
+	whole    []bool // relations derived whole, with no demand
+	magic    map[demandKey]int
+	ads      [][]adornment // each relation's binding patterns so far
+	seen     map[demandKey]bool
+	queue    []demandKey
+	out      []*clause
+	grew     bool // whether a relation was found to derive whole
+}
+
+// request queues the demand k, once.
+func (r *demandRewriter) request(k demandKey) {
+	if !r.seen[k] {
+		r.seen[k] = true
+		r.queue = append(r.queue, k)
+	}
+}
+
+// demandOf returns the relation holding the demand k, made once.
+func (r *demandRewriter) demandOf(k demandKey) int {
+	m, ok := r.magic[k]
+	if !ok {
+		m = r.g.demandRelation(k)
+		r.magic[k] = m
+	}
+	return m
+}
+
+// rewriteClause adds the rule c for the binding pattern ad, read only
+// where its demand filter holds when it has one, and the rules deriving
+// the demand of each call of its body, in the order sipsOrder binds them.
+func (r *demandRewriter) rewriteClause(c *clause, ad adornment, filter *literal) {
+	nc := c
+	bound := make([]bool, c.nvars)
+	var prefix []literal
+	if filter != nil {
+		f := *filter
+		for a, p := range c.head.args {
+			if a < 64 && ad&(1<<a) != 0 {
+				f.args = append(f.args, p)
+				collectVars(p, &f.vars)
 			}
-			out = append(out, nc)
-			call := func(l *literal) {
-				if !eligible[l.rel] {
-					request(demandKey{l.rel, 0})
-					return
-				}
-				var ad adornment
-				for a, p := range l.args {
-					if a < 64 && patBound(p, bound) {
-						ad |= 1 << a
-					}
-				}
-				if ad == 0 || whole[l.rel] {
-					request(demandKey{l.rel, 0})
-					return
-				}
-				dk := demandKey{l.rel, ad}
-				request(dk)
-				m, ok := magic[dk]
-				if !ok {
-					m = g.demandRelation(dk)
-					magic[dk] = m
-				}
-				head := literal{kind: litPos, rel: m}
-				for a, p := range l.args {
-					if a < 64 && ad&(1<<a) != 0 {
-						head.args = append(head.args, p)
-						collectVars(p, &head.vars)
-					}
-				}
-				out = append(out, &clause{head: head, body: slices.Clone(prefix), nvars: c.nvars, relax: true, pos: c.pos})
-			}
-			taken := make([]bool, len(c.body))
-			for _, i := range sipsOrder(c, bound, eligible) {
-				l := &c.body[i]
-				call(l)
-				prefix = append(prefix, *l)
-				for _, v := range l.vars {
-					bound[v] = true
-				}
-				for j, d := range c.body {
-					if d.kind == litDistinct && !taken[j] && allBound(d.vars, bound) {
-						taken[j] = true
-						prefix = append(prefix, d)
-					}
-				}
-			}
-			for i := range c.body {
-				if l := &c.body[i]; l.kind == litNeg {
-					call(l)
-				}
+		}
+		for _, v := range f.vars {
+			bound[v] = true
+		}
+		nc = &clause{head: c.head, nvars: c.nvars, pos: c.pos, except: c.except}
+		nc.body = append([]literal{f}, c.body...)
+		prefix = append(prefix, f)
+	}
+	r.out = append(r.out, nc)
+	taken := make([]bool, len(c.body))
+	for _, i := range sipsOrder(c, bound, r.eligible) {
+		l := &c.body[i]
+		r.call(c, l, bound, prefix)
+		prefix = append(prefix, *l)
+		for _, v := range l.vars {
+			bound[v] = true
+		}
+		for j, d := range c.body {
+			if d.kind == litDistinct && !taken[j] && allBound(d.vars, bound) {
+				taken[j] = true
+				prefix = append(prefix, d)
 			}
 		}
 	}
-	return out, grew
+	for i := range c.body {
+		if l := &c.body[i]; l.kind == litNeg {
+			r.call(c, l, bound, prefix)
+		}
+	}
+}
+
+// call requests the demand of the call l in the rule c, with the
+// variables bound before it, and adds the rule deriving that demand from
+// the literals before it, prefix.
+func (r *demandRewriter) call(c *clause, l *literal, bound []bool, prefix []literal) {
+	if !r.eligible[l.rel] {
+		r.request(demandKey{l.rel, 0})
+		return
+	}
+	var ad adornment
+	for a, p := range l.args {
+		if a < 64 && patBound(p, bound) {
+			ad |= 1 << a
+		}
+	}
+	if ad == 0 || r.whole[l.rel] {
+		r.request(demandKey{l.rel, 0})
+		return
+	}
+	dk := demandKey{l.rel, ad}
+	r.request(dk)
+	head := literal{kind: litPos, rel: r.demandOf(dk)}
+	for a, p := range l.args {
+		if a < 64 && ad&(1<<a) != 0 {
+			head.args = append(head.args, p)
+			collectVars(p, &head.vars)
+		}
+	}
+	r.out = append(r.out, &clause{head: head, body: slices.Clone(prefix), nvars: c.nvars, relax: true, pos: c.pos})
 }
 
 // demandRelation returns a new relation holding the demand k: the bound

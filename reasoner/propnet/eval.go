@@ -112,8 +112,22 @@ type network struct {
 // compile lays out the kept nodes of g, with inputs replaced by repl, for
 // propagation.
 func (net *network) compile(g *graph, repl []int32, keep []bool) error {
+	order := net.renumber(g, repl, keep)
+	net.layGates(g, order)
+	net.layFanouts()
+	if err := net.layLevels(); err != nil {
+		return err
+	}
+	net.layCycles()
+	net.markEdges()
+	return nil
+}
+
+// renumber numbers the kept nodes of g that no other replaces, in order,
+// points every replaced node at the number of the kept node that computes
+// it, and returns the kept nodes by number.
+func (net *network) renumber(g *graph, repl []int32, keep []bool) (order []int32) {
 	net.renum = make([]int32, len(g.kinds))
-	var order []int32
 	for n := range g.kinds {
 		net.renum[n] = -1
 		if keep[n] && repl[n] == int32(n) {
@@ -127,6 +141,13 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 			net.renum[n] = net.renum[repl[n]]
 		}
 	}
+	return order
+}
+
+// layGates lays out each node of order, the kept nodes of g: whether it
+// is a leaf, the threshold of its count (its inputs for an AND, 1 for an
+// OR, -1 for a NOT) and its inputs.
+func (net *network) layGates(g *graph, order []int32) {
 	count := len(order)
 	net.thr = make([]int32, count)
 	net.leaf = make([]bool, count)
@@ -147,7 +168,11 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		}
 		net.inStart[i+1] = int32(len(net.ins))
 	}
-	// outputs
+}
+
+// layFanouts lays out the readers of each node, the inverse of its inputs.
+func (net *network) layFanouts() {
+	count := len(net.thr)
 	outCount := make([]int32, count+1)
 	for _, in := range net.ins {
 		outCount[in+1]++
@@ -166,14 +191,22 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 			outCount[in]++
 		}
 	}
-	// cycles and levels
-	insOf := func(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
-	comps := sccs(context.Background(), count, insOf)
+}
+
+// insOf returns the inputs of node n of the laid-out network.
+func (net *network) insOf(n int32) []int32 { return net.ins[net.inStart[n]:net.inStart[n+1]] }
+
+// layLevels finds the network's cycles and gives each node its level, one
+// above the highest of its inputs outside its cycle; a NOT in a cycle is
+// errNegationCycle.
+func (net *network) layLevels() error {
+	count := len(net.thr)
+	comps := sccs(context.Background(), count, net.insOf)
 	net.cycle = make([]int32, count)
 	net.cyclePos = make([]int32, count)
 	net.level = make([]int32, count)
 	for _, comp := range comps {
-		isCycle := cyclic(comp, insOf)
+		isCycle := cyclic(comp, net.insOf)
 		lvl := int32(0)
 		for _, n := range comp {
 			net.cycle[n] = -1
@@ -194,7 +227,7 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 			if net.leaf[n] {
 				continue
 			}
-			for _, in := range insOf(n) {
+			for _, in := range net.insOf(n) {
 				if net.cycle[in] < 0 || net.cycle[in] != net.cycle[n] {
 					lvl = max(lvl, net.level[in]+1)
 				}
@@ -204,6 +237,12 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 			net.level[n] = lvl
 		}
 	}
+	return nil
+}
+
+// layCycles moves the thresholds of the nodes of cycles to the cycles'
+// own table, marking the nodes inCycle.
+func (net *network) layCycles() {
 	for _, comp := range net.cycles {
 		net.cycleLevel = append(net.cycleLevel, net.level[comp[0]])
 		net.cycleStart = append(net.cycleStart, int32(len(net.cycleThr)))
@@ -212,6 +251,11 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 			net.thr[n] = inCycle
 		}
 	}
+}
+
+// markEdges flags each edge by its reader: edgeCycle into a node of a
+// cycle, edgeNot into a NOT gate.
+func (net *network) markEdges() {
 	for j, o := range net.outs {
 		e := o << 2
 		if net.thr[o] == inCycle {
@@ -221,7 +265,6 @@ func (net *network) compile(g *graph, repl []int32, keep []bool) error {
 		}
 		net.outs[j] = e
 	}
-	return nil
 }
 
 // bypassNots lets the readers of each NOT gate read its input through a

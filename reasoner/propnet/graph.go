@@ -212,27 +212,137 @@ func (g *graph) gateValue(n int32, val []bool) bool {
 // goals), or nil when all are, tell factor which gates only the next state
 // reads.
 func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs, queries []int32) (repl []int32, keep []bool, err error) {
-	// Each step below is a pass over the whole graph: the deadline and
-	// the heap are looked at between them.
-	expired := func() error {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
-		}
-		return mem.check()
-	}
-	ins := func(n int32) []int32 { return g.ins[n] }
-	comps := sccs(ctx, len(g.kinds), ins)
-	if err := expired(); err != nil {
+	o := &optimiser{g: g, ctx: ctx, mem: mem}
+	comps := sccs(ctx, len(g.kinds), g.inputsOf)
+	if err := o.expired(); err != nil {
 		return nil, nil, err
 	}
 	val, err := g.evaluate(comps)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := expired(); err != nil {
+	if err := o.expired(); err != nil {
 		return nil, nil, err
 	}
-	// Nodes that depend on no base or input are constants.
+	o.repl = g.foldConstants(comps, val)
+	for round := 0; ; round++ {
+		more, err := o.round(round, outputs, queries)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !more {
+			break
+		}
+	}
+	for n := range o.repl {
+		o.repl[n] = o.find(int32(n))
+	}
+	keep = g.reaching(outputs, o.find)
+	return o.repl, keep, nil
+}
+
+// An optimiser holds the state of one optimise: the replacements found so
+// far, and the deadline and heap looked at between passes.
+type optimiser struct {
+	g    *graph
+	ctx  context.Context
+	mem  *memoryBudget
+	repl []int32 // each node to the node that computes it, or one nearer
+}
+
+// expired returns why the optimisation must stop, if it must: each step
+// is a pass over the whole graph, and the deadline and the heap are
+// looked at between them.
+func (o *optimiser) expired() error {
+	if err := o.ctx.Err(); err != nil {
+		return fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, err)
+	}
+	return o.mem.check()
+}
+
+// find returns the node that now computes n.
+func (o *optimiser) find(n int32) int32 {
+	for o.repl[n] != n {
+		n = o.repl[n]
+	}
+	return n
+}
+
+// remap makes every gate read the nodes that now compute its inputs.
+func (o *optimiser) remap() {
+	for n := range o.g.ins {
+		for j, i := range o.g.ins[n] {
+			o.g.ins[n][j] = o.find(i)
+		}
+	}
+}
+
+// round runs one round of merging, absorption (the first round only) and
+// factoring over the nodes some output reads, and reports whether another
+// round is worth its time.
+func (o *optimiser) round(round int, outputs, queries []int32) (more bool, err error) {
+	g, ctx := o.g, o.ctx
+	if err := o.expired(); err != nil {
+		return false, err
+	}
+	roundStart := time.Now()
+	o.remap()
+	// Only the nodes some output reads are worth the work.
+	live := g.reaching(outputs, o.find)
+	if err := o.expired(); err != nil {
+		return false, err
+	}
+	comps := sccsOf(ctx, len(g.kinds), live, g.inputsOf)
+	if err := o.expired(); err != nil {
+		return false, err
+	}
+	// In dependency order; a second pass sees what the first did to the
+	// nodes of cycles.
+	passes := 1
+	for _, comp := range comps {
+		if cyclic(comp, g.inputsOf) {
+			passes = 2
+			break
+		}
+	}
+	for pass := 0; pass < passes; pass++ {
+		if !g.mergePass(ctx, comps, live, o.repl, o.find) {
+			return false, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
+		}
+	}
+	o.remap()
+	if round == 3 {
+		return false, nil
+	}
+	if last := time.Since(roundStart); !timeLeft(ctx, 3*last) {
+		// Another round and the layout would not fit: the layout alone,
+		// about two rounds, must.
+		if !timeLeft(ctx, 2*last) {
+			return false, fmt.Errorf("%w: time limit near optimising the network: no time to lay it out", ErrBudget)
+		}
+		return false, nil
+	}
+	if round == 0 {
+		// Once: it makes no gate, so nothing for the next round to merge.
+		g.absorb(ctx, comps, live, o.repl)
+	}
+	query := live
+	if queries != nil {
+		query = g.reaching(queries, o.find)
+	}
+	var changed bool
+	o.repl, changed = g.factor(ctx, live, o.repl, g.readCounts(live, outputs, o.find), g.outputSet(outputs, o.find), query)
+	return changed, nil
+}
+
+// inputsOf returns the nodes gate n reads.
+func (g *graph) inputsOf(n int32) []int32 { return g.ins[n] }
+
+// foldConstants returns the first replacements of optimise: nodes that
+// depend on no base or input are constants, replaced by their value in
+// val; comps are the graph's strongly connected components in dependency
+// order.
+func (g *graph) foldConstants(comps [][]int32, val []bool) []int32 {
 	dynamic := make([]bool, len(g.kinds))
 	for _, comp := range comps {
 		d := false
@@ -248,7 +358,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs, querie
 			dynamic[n] = d
 		}
 	}
-	repl = make([]int32, len(g.kinds))
+	repl := make([]int32, len(g.kinds))
 	for n := range repl {
 		repl[n] = int32(n)
 		if !dynamic[n] {
@@ -258,79 +368,7 @@ func (g *graph) optimise(ctx context.Context, mem *memoryBudget, outputs, querie
 			}
 		}
 	}
-	find := func(n int32) int32 {
-		for repl[n] != n {
-			n = repl[n]
-		}
-		return n
-	}
-	remap := func() {
-		for n := range g.ins {
-			for j, i := range g.ins[n] {
-				g.ins[n][j] = find(i)
-			}
-		}
-	}
-	for round := 0; ; round++ {
-		if err := expired(); err != nil {
-			return nil, nil, err
-		}
-		roundStart := time.Now()
-		remap()
-		// Only the nodes some output reads are worth the work.
-		live := g.reaching(outputs, find)
-		if err := expired(); err != nil {
-			return nil, nil, err
-		}
-		comps := sccsOf(ctx, len(g.kinds), live, ins)
-		if err := expired(); err != nil {
-			return nil, nil, err
-		}
-		// In dependency order; a second pass sees what the first did to
-		// the nodes of cycles.
-		passes := 1
-		for _, comp := range comps {
-			if cyclic(comp, ins) {
-				passes = 2
-				break
-			}
-		}
-		for pass := 0; pass < passes; pass++ {
-			if !g.mergePass(ctx, comps, live, repl, find) {
-				return nil, nil, fmt.Errorf("%w: time limit reached optimising the network (%v)", ErrBudget, ctx.Err())
-			}
-		}
-		remap()
-		if round == 3 {
-			break
-		}
-		if last := time.Since(roundStart); !timeLeft(ctx, 3*last) {
-			// Another round and the layout would not fit: the layout
-			// alone, about two rounds, must.
-			if !timeLeft(ctx, 2*last) {
-				return nil, nil, fmt.Errorf("%w: time limit near optimising the network: no time to lay it out", ErrBudget)
-			}
-			break
-		}
-		if round == 0 {
-			// Once: it makes no gate, so nothing for the next round to merge.
-			g.absorb(ctx, comps, live, repl)
-		}
-		var changed bool
-		query := live
-		if queries != nil {
-			query = g.reaching(queries, find)
-		}
-		repl, changed = g.factor(ctx, live, repl, g.readCounts(live, outputs, find), g.outputSet(outputs, find), query)
-		if !changed {
-			break
-		}
-	}
-	for n := range repl {
-		repl[n] = find(int32(n))
-	}
-	keep = g.reaching(outputs, find)
-	return repl, keep, nil
+	return repl
 }
 
 // timeLeft reports whether ctx leaves more than d. Each round of
@@ -583,31 +621,8 @@ const maxAbsorbLinks = 1 << 20
 // alone. Each b takes the largest such a, by the inputs before any
 // rewrite, and a is strictly smaller than b, so no cycle is made.
 func (g *graph) absorb(ctx context.Context, comps [][]int32, live []bool, repl []int32) {
-	count := int32(len(g.kinds))
-	inCycle := make([]bool, count)
-	for _, comp := range comps {
-		if cyclic(comp, func(n int32) []int32 { return g.ins[n] }) {
-			for _, n := range comp {
-				inCycle[n] = true
-			}
-		}
-	}
-	candidate := func(n int32) bool {
-		k := g.kinds[n]
-		return live[n] && repl[n] == n && !inCycle[n] && (k == kAnd || k == kOr) && len(g.ins[n]) >= 2
-	}
-	// Each candidate a is indexed by its input that the fewest candidates
-	// read: a gate b that holds all of a's inputs holds that one.
-	uses := make([]int32, count)
-	links := 0
-	for n := range count {
-		if candidate(n) {
-			links += len(g.ins[n])
-			for _, i := range g.ins[n] {
-				uses[i]++
-			}
-		}
-	}
+	ab := newAbsorber(g, comps, live, repl)
+	links := ab.indexCandidates()
 	// The candidates looked at and the inputs compared stay within a few
 	// passes over the links, and a graph of more than maxAbsorbLinks is
 	// left alone, so that a large game's grounding (kalaha_2009's, near
@@ -616,11 +631,79 @@ func (g *graph) absorb(ctx context.Context, comps [][]int32, live []bool, repl [
 		return
 	}
 	maxWork := 4*links + 1<<16
+	for b := range int32(len(ab.orig)) {
+		if b&4095 == 4095 && ctx.Err() != nil {
+			break
+		}
+		if ab.work > maxWork {
+			break
+		}
+		if !ab.candidate(b) || len(g.ins[b]) < 3 {
+			continue
+		}
+		if a := ab.largestSubset(b); a >= 0 {
+			ab.readThrough(b, a)
+		}
+	}
+}
+
+// An absorber holds the state of one absorb: the candidate gates, indexed
+// by one input each, and the inputs of the gates it rewrote.
+type absorber struct {
+	g       *graph
+	live    []bool
+	repl    []int32
+	inCycle []bool
+	// The candidates whose key input is x are byKey[start[x]:start[x+1]].
+	start, byKey []int32
+	orig         [][]int32 // inputs before a rewrite
+	mark         []bool    // the inputs of the gate b looked at
+	work         int       // candidates looked at and inputs compared
+}
+
+func newAbsorber(g *graph, comps [][]int32, live []bool, repl []int32) *absorber {
+	count := len(g.kinds)
+	ab := &absorber{g: g, live: live, repl: repl, inCycle: make([]bool, count), orig: make([][]int32, count), mark: make([]bool, count)}
+	for _, comp := range comps {
+		if cyclic(comp, g.inputsOf) {
+			for _, n := range comp {
+				ab.inCycle[n] = true
+			}
+		}
+	}
+	return ab
+}
+
+// candidate reports whether gate n may absorb or be absorbed: a live AND
+// or OR of two inputs or more, outside cycles, not replaced.
+func (ab *absorber) candidate(n int32) bool {
+	k := ab.g.kinds[n]
+	return ab.live[n] && ab.repl[n] == n && !ab.inCycle[n] && (k == kAnd || k == kOr) && len(ab.g.ins[n]) >= 2
+}
+
+// indexCandidates indexes each candidate a by its input that the fewest
+// candidates read (a gate b that holds all of a's inputs holds that one),
+// and returns the links from candidates to their inputs.
+func (ab *absorber) indexCandidates() (links int) {
+	g := ab.g
+	count := int32(len(g.kinds))
+	uses := make([]int32, count)
+	for n := range count {
+		if ab.candidate(n) {
+			links += len(g.ins[n])
+			for _, i := range g.ins[n] {
+				uses[i]++
+			}
+		}
+	}
+	if links > maxAbsorbLinks {
+		return links
+	}
 	key := make([]int32, count)
-	start := make([]int32, count+1) // index[x] = byKey[start[x]:start[x+1]]
+	ab.start = make([]int32, count+1)
 	for n := range count {
 		key[n] = -1
-		if !candidate(n) {
+		if !ab.candidate(n) {
 			continue
 		}
 		k := g.ins[n][0]
@@ -630,80 +713,78 @@ func (g *graph) absorb(ctx context.Context, comps [][]int32, live []bool, repl [
 			}
 		}
 		key[n] = k
-		start[k+1]++
+		ab.start[k+1]++
 	}
 	for x := range count {
-		start[x+1] += start[x]
+		ab.start[x+1] += ab.start[x]
 	}
-	byKey := make([]int32, start[count])
-	fill := slices.Clone(start[:count])
+	ab.byKey = make([]int32, ab.start[count])
+	fill := slices.Clone(ab.start[:count])
 	for n := range count {
 		if k := key[n]; k >= 0 {
-			byKey[fill[k]] = n
+			ab.byKey[fill[k]] = n
 			fill[k]++
 		}
 	}
-	index := func(x int32) []int32 { return byKey[start[x]:start[x+1]] }
-	orig := make([][]int32, count) // inputs before a rewrite
-	inputs := func(n int32) []int32 {
-		if in := orig[n]; in != nil {
-			return in
-		}
-		return g.ins[n]
+	return links
+}
+
+// inputs returns gate n's inputs before any rewrite.
+func (ab *absorber) inputs(n int32) []int32 {
+	if in := ab.orig[n]; in != nil {
+		return in
 	}
-	mark := make([]bool, count)
-	work := 0
-	for b := range count {
-		if b&4095 == 4095 && ctx.Err() != nil {
-			break
-		}
-		if work > maxWork {
-			break
-		}
-		if !candidate(b) || len(g.ins[b]) < 3 {
-			continue
-		}
-		in := g.ins[b]
-		for _, i := range in {
-			mark[i] = true
-		}
-		best := int32(-1)
-		for _, x := range in {
-			work += int(start[x+1] - start[x])
-			for _, a := range index(x) {
-				ain := inputs(a)
-				if a == b || g.kinds[a] != g.kinds[b] || len(ain) >= len(in) || (best >= 0 && len(ain) <= len(inputs(best))) {
-					continue
-				}
-				work += len(ain)
-				all := true
-				for _, i := range ain {
-					if !mark[i] {
-						all = false
-						break
-					}
-				}
-				if all {
-					best = a
+	return ab.g.ins[n]
+}
+
+// largestSubset returns the candidate of b's kind with the most inputs,
+// fewer than b's, all of them inputs of b, or -1.
+func (ab *absorber) largestSubset(b int32) int32 {
+	g := ab.g
+	in := g.ins[b]
+	for _, i := range in {
+		ab.mark[i] = true
+	}
+	best := int32(-1)
+	for _, x := range in {
+		ab.work += int(ab.start[x+1] - ab.start[x])
+		for _, a := range ab.byKey[ab.start[x]:ab.start[x+1]] {
+			ain := ab.inputs(a)
+			if a == b || g.kinds[a] != g.kinds[b] || len(ain) >= len(in) || (best >= 0 && len(ain) <= len(ab.inputs(best))) {
+				continue
+			}
+			ab.work += len(ain)
+			all := true
+			for _, i := range ain {
+				if !ab.mark[i] {
+					all = false
+					break
 				}
 			}
-		}
-		for _, i := range in {
-			mark[i] = false
-		}
-		if best < 0 {
-			continue
-		}
-		orig[b] = in
-		rest := []int32{best}
-		for _, i := range in {
-			if _, ok := slices.BinarySearch(inputs(best), i); !ok {
-				rest = append(rest, i)
+			if all {
+				best = a
 			}
 		}
-		slices.Sort(rest)
-		g.ins[b] = rest
 	}
+	for _, i := range in {
+		ab.mark[i] = false
+	}
+	return best
+}
+
+// readThrough rewrites gate b as reading a, whose inputs are all b's,
+// and the rest of its inputs.
+func (ab *absorber) readThrough(b, a int32) {
+	in := ab.g.ins[b]
+	ab.orig[b] = in
+	rest := []int32{a}
+	for _, i := range in {
+		if _, ok := slices.BinarySearch(ab.inputs(a), i); !ok {
+			rest = append(rest, i)
+		}
+	}
+	slices.Sort(rest)
+	ab.g.ins[b] = rest
 }
 
 // simplify rewrites gate n's inputs through find and folds constants: n

@@ -121,126 +121,18 @@ func appendInt32(b []byte, v int32) []byte {
 // roleInputs[r] must be sorted. Truth tables are bitsets over a role's
 // inputs; a network whose tables would exceed maxTableWords is left alone.
 func (g *graph) inputFunctions(live, query []bool, repl []int32, roleInputs [][]int32) bool {
-	const maxTableWords = 1 << 24
-	count := int32(len(g.kinds))
-	const (
-		unknown  = -3
-		visiting = -2
-		notInput = -1
-		constant = len32max
-	)
-	// role[n]: the role whose inputs alone n reads, constant for a
-	// constant, notInput otherwise.
-	role := make([]int32, count)
-	for i := range role {
-		role[i] = unknown
-	}
-	pos := map[int32][2]int32{} // input -> role, position
-	for r, ins := range roleInputs {
-		for i, n := range ins {
-			pos[n] = [2]int32{int32(r), int32(i)}
-		}
-	}
-	words := make([]int, len(roleInputs))
-	for r, ins := range roleInputs {
-		words[r] = (len(ins) + 63) / 64
-	}
-	table := map[int32][]uint64{}
-	total := 0
-	var eval func(n int32) int32
-	eval = func(n int32) int32 {
-		switch role[n] {
-		case visiting:
-			return notInput // a cycle
-		case unknown:
-		default:
-			return role[n]
-		}
-		role[n] = visiting
-		res := int32(notInput)
-		switch g.kinds[n] {
-		case kTrue, kFalse:
-			res = constant
-		case kInput:
-			if p, ok := pos[n]; ok {
-				res = p[0]
-			}
-		case kAnd, kOr, kNot:
-			res = constant
-			for _, i := range g.ins[n] {
-				ri := eval(i)
-				switch {
-				case ri == notInput:
-					res = notInput
-				case ri == constant:
-				case res == constant:
-					res = ri
-				case res != ri:
-					res = notInput
-				}
-				if res == notInput {
-					break
-				}
-			}
-			if res == constant {
-				res = notInput // folded away by optimise; not worth a table
-			}
-		}
-		if res >= 0 && res != constant {
-			total += words[res]
-			if total > maxTableWords {
-				res = notInput
-			} else {
-				table[n] = g.truthTable(n, int(res), roleInputs[res], pos, table)
-			}
-		}
-		role[n] = res
-		return res
-	}
-	made := map[string]int32{}
-	canonical := func(r int32, t []uint64) int32 {
-		key := string(int32Bytes([]int32{r})) + string(uint64Bytes(t))
-		if n, ok := made[key]; ok {
-			return n
-		}
-		ins := roleInputs[r]
-		var on, off []int32
-		for i, n := range ins {
-			if t[i/64]&(1<<(i%64)) != 0 {
-				on = append(on, n)
-			} else {
-				off = append(off, n)
-			}
-		}
-		var n int32
-		switch {
-		case len(on) == 0:
-			n = nodeFalse
-		case len(off) == 0:
-			n = nodeTrue
-		case len(on) == 1:
-			n = on[0]
-		case len(off) == 1:
-			n = g.add(kNot, off[0])
-		case len(on) <= len(off):
-			n = g.add(kOr, on...)
-		default:
-			n = g.add(kNot, g.add(kOr, off...))
-		}
-		made[key] = n
-		return n
-	}
+	f := newMoveFunctions(g, roleInputs)
 	changed := false
-	for n := range count {
-		if !live[n] || query[n] || repl[n] != n || g.isLeaf(n) || eval(n) != notInput {
+	for n := range int32(len(g.kinds)) {
+		if !live[n] || query[n] || repl[n] != n || g.isLeaf(n) || f.roleOf(n) != roleNone {
 			continue
 		}
 		for j, i := range g.ins[n] {
 			if g.isLeaf(i) {
 				continue
 			}
-			if r := eval(i); r >= 0 && r != constant {
-				if c := canonical(r, table[i]); c != i {
+			if r := f.roleOf(i); r >= 0 && r != roleConstant {
+				if c := f.canonical(r, f.table[i]); c != i {
 					g.ins[n][j] = c
 					changed = true
 				}
@@ -250,8 +142,154 @@ func (g *graph) inputFunctions(live, query []bool, repl []int32, roleInputs [][]
 	return changed
 }
 
+// maxTableWords bounds the words of inputFunctions' truth tables over a
+// network.
+const maxTableWords = 1 << 24
+
+// The roles of inputFunctions' gates besides a role's index.
+const (
+	roleUnknown  = -3 // not evaluated yet
+	roleVisiting = -2 // being evaluated: met again, a cycle
+	roleNone     = -1 // reads other nodes than one role's inputs
+	roleConstant = len32max
+)
+
 // len32max marks a constant in inputFunctions' roles.
 const len32max = 1<<31 - 1
+
+// moveFunctions holds what inputFunctions learns of a graph's gates,
+// functions of the move played: which role's inputs alone each reads,
+// their truth tables, and the gates it made for each table.
+type moveFunctions struct {
+	g          *graph
+	roleInputs [][]int32
+	// role[n]: the role whose inputs alone n reads, roleConstant for a
+	// constant, roleNone otherwise, or roleUnknown not evaluated yet.
+	role  []int32
+	pos   map[int32][2]int32 // input -> role, position
+	words []int              // words of a truth table, per role
+	table map[int32][]uint64 // gate -> the inputs that make it true
+	total int                // words in table
+	made  map[string]int32   // role and truth table -> gate
+}
+
+func newMoveFunctions(g *graph, roleInputs [][]int32) *moveFunctions {
+	f := &moveFunctions{
+		g:          g,
+		roleInputs: roleInputs,
+		role:       make([]int32, len(g.kinds)),
+		pos:        map[int32][2]int32{},
+		words:      make([]int, len(roleInputs)),
+		table:      map[int32][]uint64{},
+		made:       map[string]int32{},
+	}
+	for i := range f.role {
+		f.role[i] = roleUnknown
+	}
+	for r, ins := range roleInputs {
+		for i, n := range ins {
+			f.pos[n] = [2]int32{int32(r), int32(i)}
+		}
+		f.words[r] = (len(ins) + 63) / 64
+	}
+	return f
+}
+
+// roleOf returns the role whose inputs alone gate n reads, making its
+// truth table, or roleNone; a constant gate is roleNone too, as optimise
+// folds it away.
+func (f *moveFunctions) roleOf(n int32) int32 {
+	switch f.role[n] {
+	case roleVisiting:
+		return roleNone // a cycle
+	case roleUnknown:
+	default:
+		return f.role[n]
+	}
+	f.role[n] = roleVisiting
+	res := int32(roleNone)
+	switch f.g.kinds[n] {
+	case kTrue, kFalse:
+		res = roleConstant
+	case kInput:
+		if p, ok := f.pos[n]; ok {
+			res = p[0]
+		}
+	case kAnd, kOr, kNot:
+		res = f.gateRole(n)
+	}
+	if res >= 0 && res != roleConstant {
+		f.total += f.words[res]
+		if f.total > maxTableWords {
+			res = roleNone
+		} else {
+			f.table[n] = f.g.truthTable(n, int(res), f.roleInputs[res], f.pos, f.table)
+		}
+	}
+	f.role[n] = res
+	return res
+}
+
+// gateRole returns the one role whose inputs the inputs of gate n read,
+// or roleNone.
+func (f *moveFunctions) gateRole(n int32) int32 {
+	res := int32(roleConstant)
+	for _, i := range f.g.ins[n] {
+		ri := f.roleOf(i)
+		switch {
+		case ri == roleNone:
+			res = roleNone
+		case ri == roleConstant:
+		case res == roleConstant:
+			res = ri
+		case res != ri:
+			res = roleNone
+		}
+		if res == roleNone {
+			break
+		}
+	}
+	if res == roleConstant {
+		res = roleNone // folded away by optimise; not worth a table
+	}
+	return res
+}
+
+// canonical returns a gate of the truth table t over role r's inputs: the
+// OR of the moves that make it true, or the negation of the OR of those
+// that make it false, whichever is smaller; made once per table.
+func (f *moveFunctions) canonical(r int32, t []uint64) int32 {
+	key := string(int32Bytes([]int32{r})) + string(uint64Bytes(t))
+	if n, ok := f.made[key]; ok {
+		return n
+	}
+	g := f.g
+	var on, off []int32
+	for i, n := range f.roleInputs[r] {
+		if t[i/64]&(1<<(i%64)) != 0 {
+			on = append(on, n)
+		} else {
+			off = append(off, n)
+		}
+	}
+	var n int32
+	switch {
+	case len(on) == 0:
+		n = nodeFalse
+	case len(off) == 0:
+		n = nodeTrue
+	case len(on) == 1:
+		n = on[0]
+	case len(off) == 1:
+		n = g.add(kNot, off[0])
+	case len(on) <= len(off):
+		n = g.add(kOr, on...)
+	default:
+		n = g.add(kNot, g.add(kOr, off...))
+	}
+	f.made[key] = n
+	return n
+}
 
 // truthTable returns the inputs of roleInputs (one role's) that make gate
 // n true, as a bitset, from the tables of its inputs.

@@ -446,140 +446,191 @@ type winPattern struct {
 // findWinFacts returns each role's wins on facts, by move, then by count
 // of facts.
 func (net *network) findWinFacts() [][]winPattern {
-	gn := net.goalNet
 	out := make([][]winPattern, len(net.roles))
-	if gn == nil || net.queriesReadInputs {
+	if net.goalNet == nil || net.queriesReadInputs {
 		return out
 	}
-	nb := int32(len(net.bases))
-	vars := make(map[int32]int32, len(net.bases))
-	for j, n := range net.bases {
-		vars[n] = int32(j)
+	f := newWinFinder(net)
+	for role := range net.roles {
+		out[role] = f.roleWins(role)
 	}
-	goalVars := make(map[int32]int32, len(gn.bases))
-	for j, n := range gn.bases {
-		goalVars[n] = int32(j)
-	}
+	return out
+}
+
+// A winFinder looks for the wins on facts of each role in turn, sharing
+// the variables of the regression and the bound on patterns kept.
+type winFinder struct {
+	net      *network
+	nb       int32           // the number of bases: the first input variable
+	vars     map[int32]int32 // base or input node of the network to variable
+	goalVars map[int32]int32 // base node of the goal network to variable
 	// Inputs are variables nb and up: their roles and move numbers.
-	var inputRole, inputMove []int32
+	inputRole, inputMove []int32
+	st                   *stepper
+	goals                *kleene
+	work                 int // regression work of the current role
+	total                int // patterns kept, over every role
+	seeds                []seed
+}
+
+func newWinFinder(net *network) *winFinder {
+	gn := net.goalNet
+	f := &winFinder{
+		net:      net,
+		nb:       int32(len(net.bases)),
+		vars:     make(map[int32]int32, len(net.bases)),
+		goalVars: make(map[int32]int32, len(gn.bases)),
+		st:       newStepper(net),
+		goals:    newKleene(gn),
+	}
+	for j, n := range net.bases {
+		f.vars[n] = int32(j)
+	}
+	for j, n := range gn.bases {
+		f.goalVars[n] = int32(j)
+	}
 	for role, ps := range net.legal {
 		for i, p := range ps {
 			if p.input >= 0 {
-				if _, dup := vars[p.input]; !dup {
-					vars[p.input] = nb + int32(len(inputRole))
-					inputRole = append(inputRole, int32(role))
-					inputMove = append(inputMove, int32(i))
+				if _, dup := f.vars[p.input]; !dup {
+					f.vars[p.input] = f.nb + int32(len(f.inputRole))
+					f.inputRole = append(f.inputRole, int32(role))
+					f.inputMove = append(f.inputMove, int32(i))
 				}
 			}
 		}
 	}
-	work := 0
-	st := newStepper(net)
-	goals := newKleene(gn)
-	total := 0
-	var seeds []seed
-	for role := range net.roles {
-		best := gn.bestGoal(role)
-		if best < 0 {
-			continue
+	return f
+}
+
+// roleWins returns the verified wins on facts of role, by move, then by
+// count of facts.
+func (f *winFinder) roleWins(role int) []winPattern {
+	gn := f.net.goalNet
+	best := gn.bestGoal(role)
+	if best < 0 {
+		return nil
+	}
+	goal := gn.goals[role][best].node
+	// Each role has the same budget: one that needs more is left with
+	// what it found within it.
+	f.work, f.st.work = 0, 0
+	cur := f.regressor(f.net, f.vars, role)
+	ends := f.endTerms(cur, f.regressor(gn, f.goalVars, role), goal)
+	cands := f.candidates(cur, ends)
+	sortWinPatterns(cands)
+	return f.verified(role, cands, goal)
+}
+
+func (f *winFinder) regressor(on *network, vars map[int32]int32, role int) *regressor {
+	return &regressor{net: on, vars: vars, nb: f.nb, inputRole: f.inputRole, role: int32(role), memo: map[int64][][]int32{}, work: &f.work}
+}
+
+// endTerms returns terms over the next state for the goal and the
+// terminal: a term of the goal alone where it makes the terminal true (a
+// line of four, both), and else with a term of the terminal's, read only
+// then.
+func (f *winFinder) endTerms(cur, onGoals *regressor, goal int32) [][]int32 {
+	var ends, unended [][]int32
+	for _, t := range onGoals.terms(goal, false, 0) {
+		if f.terminalWith(t) {
+			ends = append(ends, t)
+		} else {
+			unended = append(unended, t)
 		}
-		goal := gn.goals[role][best].node
-		// Each role has the same budget: one that needs more is left
-		// with what it found within it.
-		work, st.work = 0, 0
-		mk := func(on *network, vars map[int32]int32) *regressor {
-			return &regressor{net: on, vars: vars, nb: nb, inputRole: inputRole, role: int32(role), memo: map[int64][][]int32{}, work: &work}
-		}
-		cur := mk(net, vars)
-		// Terms over the next state for the goal and the terminal: a
-		// term of the goal alone where it makes the terminal true (a
-		// line of four, both), and else with a term of the terminal's,
-		// read only then.
-		var ends, unended [][]int32
-		for _, t := range mk(gn, goalVars).terms(goal, false, 0) {
-			seeds = seeds[:0]
-			for _, l := range t {
-				seeds = append(seeds, seed{l >> 1, l&1 == 0})
-			}
-			st.states.run(seeds, net.bases)
-			ended := st.states.value(net.terminal) == valTrue
-			st.work += st.states.reset()
-			if ended {
-				ends = append(ends, t)
-			} else {
-				unended = append(unended, t)
-			}
-		}
-		if len(unended) > 0 {
-			ends = append(ends, cur.product(unended, cur.terms(net.terminal, false, 0))...)
-		}
-		var cands []winPattern
-		for _, t := range ends {
-			acc := always
-			for _, l := range t {
-				if acc = cur.product(acc, cur.terms(net.next[l>>1], l&1 == 1, 0)); len(acc) == 0 {
-					break
-				}
-			}
-			for _, c := range acc {
-				// One move of role, which ends the term, and facts.
-				if k := len(c); k > 1 && c[k-1]>>1 >= nb && c[k-1]&1 == 0 && c[k-2]>>1 < nb {
-					v := c[k-1]>>1 - nb
-					cands = append(cands, winPattern{inputMove[v], c[:k-1]})
-				}
-			}
-		}
-		slices.SortFunc(cands, func(a, b winPattern) int {
-			if a.move != b.move {
-				return int(a.move - b.move)
-			}
-			if len(a.lits) != len(b.lits) {
-				return len(a.lits) - len(b.lits)
-			}
-			return slices.Compare(a.lits, b.lits)
-		})
-		var kept []winPattern
-		for i, c := range cands {
-			if i > 0 && c.move == cands[i-1].move && slices.Equal(c.lits, cands[i-1].lits) {
-				continue
-			}
-			if total >= maxWinPatterns || work+st.work > maxWinWork {
+	}
+	if len(unended) > 0 {
+		ends = append(ends, cur.product(unended, cur.terms(f.net.terminal, false, 0))...)
+	}
+	return ends
+}
+
+// terminalWith reports whether the facts lits (a base's variable times
+// two, plus one where it is false) make the state terminal.
+func (f *winFinder) terminalWith(lits []int32) bool {
+	f.seeds = f.seeds[:0]
+	for _, l := range lits {
+		f.seeds = append(f.seeds, seed{l >> 1, l&1 == 0})
+	}
+	st := f.st
+	st.states.run(f.seeds, f.net.bases)
+	ended := st.states.value(f.net.terminal) == valTrue
+	st.work += st.states.reset()
+	return ended
+}
+
+// candidates regresses each end term through the next-state functions to
+// the terms of one move of the role, which ends the term, and facts.
+func (f *winFinder) candidates(cur *regressor, ends [][]int32) []winPattern {
+	var cands []winPattern
+	for _, t := range ends {
+		acc := always
+		for _, l := range t {
+			if acc = cur.product(acc, cur.terms(f.net.next[l>>1], l&1 == 1, 0)); len(acc) == 0 {
 				break
 			}
-			if subsumed(kept, c) {
-				continue
-			}
-			// Facts that make the state terminal already say nothing
-			// for a playout, which asks in live states only.
-			seeds = seeds[:0]
-			for _, l := range c.lits {
-				seeds = append(seeds, seed{l >> 1, l&1 == 0})
-			}
-			st.states.run(seeds, net.bases)
-			over := st.states.value(net.terminal) == valTrue
-			st.work += st.states.reset()
-			if over {
-				continue
-			}
-			// The verifier's seeds: the move played, the role's other
-			// moves not, and the facts.
-			seeds = seeds[:0]
-			for i, p := range net.legal[role] {
-				if p.input >= 0 {
-					seeds = append(seeds, seed{p.input, int32(i) == c.move})
-				}
-			}
-			for _, l := range c.lits {
-				seeds = append(seeds, seed{net.bases[l>>1], l&1 == 0})
-			}
-			if st.wins(seeds, goals, goal) {
-				kept = append(kept, winPattern{c.move, slices.Clone(c.lits)})
-				total++
+		}
+		for _, c := range acc {
+			if k := len(c); k > 1 && c[k-1]>>1 >= f.nb && c[k-1]&1 == 0 && c[k-2]>>1 < f.nb {
+				v := c[k-1]>>1 - f.nb
+				cands = append(cands, winPattern{f.inputMove[v], c[:k-1]})
 			}
 		}
-		out[role] = kept
 	}
-	return out
+	return cands
+}
+
+// sortWinPatterns sorts patterns by move, then by count of facts, then by
+// facts.
+func sortWinPatterns(pats []winPattern) {
+	slices.SortFunc(pats, func(a, b winPattern) int {
+		if a.move != b.move {
+			return int(a.move - b.move)
+		}
+		if len(a.lits) != len(b.lits) {
+			return len(a.lits) - len(b.lits)
+		}
+		return slices.Compare(a.lits, b.lits)
+	})
+}
+
+// verified returns the candidates, sorted, that the verifier shows to win
+// for role, without duplicates and those another kept one subsumes,
+// within the bounds on patterns and work.
+func (f *winFinder) verified(role int, cands []winPattern, goal int32) []winPattern {
+	var kept []winPattern
+	for i, c := range cands {
+		if i > 0 && c.move == cands[i-1].move && slices.Equal(c.lits, cands[i-1].lits) {
+			continue
+		}
+		if f.total >= maxWinPatterns || f.work+f.st.work > maxWinWork {
+			break
+		}
+		if subsumed(kept, c) {
+			continue
+		}
+		// Facts that make the state terminal already say nothing for a
+		// playout, which asks in live states only.
+		if f.terminalWith(c.lits) {
+			continue
+		}
+		// The verifier's seeds: the move played, the role's other moves
+		// not, and the facts.
+		f.seeds = f.seeds[:0]
+		for i, p := range f.net.legal[role] {
+			if p.input >= 0 {
+				f.seeds = append(f.seeds, seed{p.input, int32(i) == c.move})
+			}
+		}
+		for _, l := range c.lits {
+			f.seeds = append(f.seeds, seed{f.net.bases[l>>1], l&1 == 0})
+		}
+		if f.st.wins(f.seeds, f.goals, goal) {
+			kept = append(kept, winPattern{c.move, slices.Clone(c.lits)})
+			f.total++
+		}
+	}
+	return kept
 }
 
 // subsumed reports whether a pattern of pats, sorted by move and then by

@@ -4,7 +4,7 @@
 # game at competition clocks, each player on a core of its own, and prints
 # the mean goal of each with its 95% interval.
 #
-# Usage: docs/peer-tournament.sh --opponent HOST:PORT --out DIR [flags] [-- TOURNAMENT FLAGS]
+# Usage: .ci/peer-tournament.sh --opponent HOST:PORT --out DIR [flags] [-- TOURNAMENT FLAGS]
 #
 #   --opponent HOST:PORT  the other player, already serving (OPPONENT)
 #   --out DIR             the tournament folder; run the same command again

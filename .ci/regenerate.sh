@@ -10,7 +10,7 @@
 # and the script replaces what lies between them with a text block: the
 # command after "$ ", then everything it printed on standard output.
 #
-# Usage: docs/regenerate.sh [-n] [DOC [PATTERN]]
+# Usage: .ci/regenerate.sh [-n] [DOC [PATTERN]]
 #
 #   DOC      a page: a name under docs/ (strength.md) or a path;
 #            default: README.md and every docs/*.md

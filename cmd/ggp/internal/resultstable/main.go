@@ -1,0 +1,392 @@
+// Command resultstable turns tournament folders into the markdown tables
+// the documentation links to, so that no figure of a match is typed by
+// hand:
+//
+//	go run ./cmd/ggp/internal/resultstable [-games] [-title TITLE] [-o FILE] DIR...
+//
+// Each DIR is a folder written by ggp tournament --out, whose results.json
+// it reads. A row sums up the tournament's first player (the first of
+// --players, the one a comparison measures) over its matches of one game
+// (with -games) or of all games: the completed matches in which it held a
+// role, its mean goal with the 95% interval (its mean over the roles it
+// held, when it held several), its wins, draws and losses against the one
+// other player of a match, its timeouts, connection errors and illegal
+// moves, and the verdict of the sequential test when the tournament ran
+// one (--sprt).
+//
+// With -o the page is written to FILE, and a DIR that has no results.json
+// keeps the rows FILE already has for it, marked recorded: the figures of
+// a tournament whose folder is not at hand are carried over as they were,
+// never typed again, until the tournament is played again. Without -o the
+// page goes to standard output, and every DIR must have results.json.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ggp-go/ggp/gamemaster/tournament"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "resultstable:", err)
+		os.Exit(1)
+	}
+}
+
+// The sources of a row.
+const (
+	sourceResults  = "results.json"
+	sourceRecorded = "recorded"
+)
+
+// header names the columns of the table, in order.
+var header = []string{"run", "game", "player", "against", "matches", "mean goal", "won, drawn, lost", "TO, CE, IL", "SPRT", "source"}
+
+// maxResultsBytes bounds the results.json read: a tournament of 100,000
+// matches writes about 40 MB.
+const maxResultsBytes = 256 << 20
+
+// run is the command with its arguments, writing to stdout when no -o is
+// given.
+func run(args []string, stdout io.Writer) error {
+	flags := flag.NewFlagSet("resultstable", flag.ContinueOnError)
+	out := flags.String("o", "", "write the page to `FILE`, keeping its rows of the folders without results.json")
+	perGame := flags.Bool("games", false, "a row per game besides the row of all games")
+	title := flags.String("title", "Tournament results", "the page's heading")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
+	dirs := flags.Args()
+	if len(dirs) == 0 {
+		return errors.New("no tournament folder given")
+	}
+	var old []tableRow
+	if *out != "" {
+		text, err := os.ReadFile(*out)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if old, err = parseRows(string(text)); err != nil {
+			return fmt.Errorf("%s: %w", *out, err)
+		}
+	}
+	var rows []tableRow
+	for _, dir := range dirs {
+		res, err := readResults(dir)
+		name := runName(dir)
+		switch {
+		case err == nil:
+			rows = append(rows, rowsOf(name, res, *perGame)...)
+		case errors.Is(err, fs.ErrNotExist) && *out != "":
+			kept := recordedRows(old, name)
+			if len(kept) == 0 {
+				return fmt.Errorf("%s: no %s, and %s has no row of the run %s to keep", dir, tournament.ResultsFile, *out, name)
+			}
+			rows = append(rows, kept...)
+		default:
+			return err
+		}
+	}
+	var page bytes.Buffer
+	writePage(&page, *title, command(args), rows)
+	if *out == "" {
+		_, err := stdout.Write(page.Bytes())
+		return err
+	}
+	return os.WriteFile(*out, page.Bytes(), 0o644)
+}
+
+// readResults reads the results.json of the tournament folder dir.
+func readResults(dir string) (*tournament.Results, error) {
+	path := filepath.Join(dir, tournament.ResultsFile)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxResultsBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(data) > maxResultsBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxResultsBytes)
+	}
+	var res tournament.Results
+	if err := json.Unmarshal(data, &res); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(res.Players) == 0 {
+		return nil, fmt.Errorf("%s: no players", path)
+	}
+	return &res, nil
+}
+
+// runName is the name of a tournament folder in the table: its last
+// element, as the documentation's commands name it (--out $RUNS/NAME).
+func runName(dir string) string { return filepath.Base(filepath.Clean(dir)) }
+
+// command returns the command line that writes the page again, with the
+// folders under $RUNS written so when RUNS is set.
+func command(args []string) string {
+	runs := os.Getenv("RUNS")
+	words := []string{"go run ./cmd/ggp/internal/resultstable"}
+	for _, a := range args {
+		if runs != "" {
+			if rel, err := filepath.Rel(runs, a); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+				a = "$RUNS/" + filepath.ToSlash(rel)
+			}
+		}
+		if strings.ContainsAny(a, " \t'\"") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
+}
+
+// A tableRow is one row of the table, its cells in the order of header.
+type tableRow []string
+
+type rowKey struct{ run, game string }
+
+func (r tableRow) key() rowKey { return rowKey{r[0], r[1]} }
+
+// rowsOf returns the rows of the tournament res, named run: one per game
+// with perGame, then the row of all games.
+func rowsOf(run string, res *tournament.Results, perGame bool) []tableRow {
+	player := res.Players[0]
+	shown := player
+	if len(res.Standings) > 0 && res.Standings[0].Player == player && res.Standings[0].Name != "" {
+		shown += " (" + res.Standings[0].Name + ")"
+	}
+	against := "-"
+	if len(res.Players) > 1 {
+		against = strings.Join(res.Players[1:], ", ")
+	}
+	var games []string
+	if perGame {
+		games = slices.Clone(res.Games)
+		for _, m := range res.Matches {
+			if !slices.Contains(games, m.Game) {
+				games = append(games, m.Game)
+			}
+		}
+	}
+	var rows []tableRow
+	for _, game := range append(games, "") {
+		s := summarize(res.Matches, player, game)
+		name, sprt := game, "-"
+		if game == "" {
+			name = "all"
+			if res.SPRT != nil {
+				sprt = fmt.Sprintf("%s after %d", res.SPRT.Verdict, res.SPRT.Matches)
+			}
+		}
+		rows = append(rows, tableRow{
+			run, name, shown, against,
+			fmt.Sprint(len(s.scores)), s.meanCell(), s.outcomeCell(),
+			fmt.Sprintf("%d, %d, %d", s.errors.TO, s.errors.CE, s.errors.IL),
+			sprt, sourceResults,
+		})
+	}
+	return rows
+}
+
+// A summary is a player's results over some matches.
+type summary struct {
+	scores              []float64 // per completed match: its mean goal over the roles it held
+	wins, draws, losses int       // against the one other player of a match
+	errors              tournament.ErrorCounts
+}
+
+// summarize sums up player's matches of game, or of every game when game
+// is empty.
+func summarize(matches []tournament.MatchResult, player, game string) summary {
+	var s summary
+	for _, m := range matches {
+		if game != "" && m.Game != game {
+			continue
+		}
+		var mine, theirs []int // seats
+		for i, p := range m.Players {
+			if p == player {
+				mine = append(mine, i)
+			} else {
+				theirs = append(theirs, i)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		for _, i := range mine {
+			if i < len(m.Errors) {
+				s.errors.TO += m.Errors[i].TO
+				s.errors.CE += m.Errors[i].CE
+				s.errors.IL += m.Errors[i].IL
+			}
+		}
+		if !m.Completed || len(m.Goals) != len(m.Players) {
+			continue
+		}
+		score := meanGoal(m.Goals, mine)
+		s.scores = append(s.scores, score)
+		if len(theirs) == 0 || !onePlayer(m.Players, theirs) {
+			continue
+		}
+		switch other := meanGoal(m.Goals, theirs); {
+		case score > other:
+			s.wins++
+		case score < other:
+			s.losses++
+		default:
+			s.draws++
+		}
+	}
+	return s
+}
+
+// meanGoal returns the mean of the goals of the seats.
+func meanGoal(goals []int, seats []int) float64 {
+	sum := 0
+	for _, i := range seats {
+		sum += goals[i]
+	}
+	return float64(sum) / float64(len(seats))
+}
+
+// onePlayer reports whether the seats are all held by one player.
+func onePlayer(players []string, seats []int) bool {
+	for _, i := range seats[1:] {
+		if players[i] != players[seats[0]] {
+			return false
+		}
+	}
+	return true
+}
+
+// meanCell writes the mean goal and its interval.
+func (s summary) meanCell() string {
+	if len(s.scores) == 0 {
+		return "-"
+	}
+	mean, half := tournament.MeanCI95(s.scores)
+	if half < 0 {
+		return fmt.Sprintf("%.1f", mean)
+	}
+	return fmt.Sprintf("%.1f ± %.1f", mean, half)
+}
+
+// outcomeCell writes the wins, draws and losses, or "-" without a match
+// against one other player.
+func (s summary) outcomeCell() string {
+	if s.wins+s.draws+s.losses == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d, %d, %d", s.wins, s.draws, s.losses)
+}
+
+// recordedRows returns the rows of old of the run, marked recorded, in
+// their order.
+func recordedRows(old []tableRow, run string) []tableRow {
+	var rows []tableRow
+	for _, r := range old {
+		if r[0] == run {
+			r = slices.Clone(r)
+			r[len(r)-1] = sourceRecorded
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// writePage writes the page: the heading, how it was made, the legend and
+// the table.
+func writePage(w io.Writer, title, cmd string, rows []tableRow) {
+	fmt.Fprintf(w, "# %s\n\n", title)
+	fmt.Fprintf(w, "<!-- Written by resultstable: change the tournaments, not this file. -->\n\n")
+	fmt.Fprintf(w, "Written by\n\n```\n%s\n```\n\n", cmd)
+	fmt.Fprintf(w, "from the results.json of each tournament folder (`ggp tournament --out DIR`). A row is the first player of the tournament over its matches of a game, or of all games: its mean goal with the 95%% interval, its wins, draws and losses against the other player, its timeouts, connection errors and illegal moves, and the sequential test's verdict. Source `%s`: computed from the folder; `%s`: the folder was not at hand when the page was written, and the row is carried over from the page as it was.\n\n", sourceResults, sourceRecorded)
+	writeRow(w, header)
+	sep := make([]string, len(header))
+	for i := range sep {
+		sep[i] = "---"
+	}
+	writeRow(w, sep)
+	for _, r := range rows {
+		writeRow(w, r)
+	}
+}
+
+func writeRow(w io.Writer, cells []string) {
+	escaped := make([]string, len(cells))
+	for i, c := range cells {
+		escaped[i] = strings.ReplaceAll(c, "|", `\|`)
+	}
+	fmt.Fprintf(w, "| %s |\n", strings.Join(escaped, " | "))
+}
+
+// parseRows reads the rows of a page writePage wrote, in order; a run and
+// game have one row at most.
+func parseRows(text string) ([]tableRow, error) {
+	var rows []tableRow
+	seen := map[rowKey]bool{}
+	seenHeader := false
+	for n, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := splitCells(line)
+		switch {
+		case !seenHeader:
+			if !slices.Equal(cells, header) {
+				return nil, fmt.Errorf("line %d: a table whose columns are not %s", n+1, strings.Join(header, ", "))
+			}
+			seenHeader = true
+			continue
+		case strings.Trim(strings.Join(cells, ""), "-") == "":
+			continue // the separator
+		case len(cells) != len(header):
+			return nil, fmt.Errorf("line %d: %d cells, want %d", n+1, len(cells), len(header))
+		}
+		r := tableRow(cells)
+		if seen[r.key()] {
+			return nil, fmt.Errorf("line %d: a second row of run %s, game %s", n+1, r[0], r[1])
+		}
+		seen[r.key()] = true
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// splitCells returns the cells of a table's line, unescaped.
+func splitCells(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(line, "|")
+	line = strings.TrimSuffix(line, "|")
+	var cells []string
+	var cell strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line) && line[i+1] == '|':
+			cell.WriteByte('|')
+			i++
+		case line[i] == '|':
+			cells = append(cells, strings.TrimSpace(cell.String()))
+			cell.Reset()
+		default:
+			cell.WriteByte(line[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(cell.String()))
+}
