@@ -137,8 +137,10 @@ func TestGDLIIPercepts(t *testing.T) {
 		t.Error("Sees of a move never legal: no error")
 	}
 	// The percepts are ready made: a call allocates their slice alone.
+	// The race detector's instrumentation moves values to the heap, so
+	// the count holds only without it.
 	joint := tests[2].joint
-	if n := testing.AllocsPerRun(100, func() { r.Sees(ctx, s, joint, 1) }); n > 1 {
+	if n := testing.AllocsPerRun(100, func() { r.Sees(ctx, s, joint, 1) }); n > 1 && !gamestest.Race {
 		t.Errorf("Sees allocates %v times a call, want at most once", n)
 	}
 }
