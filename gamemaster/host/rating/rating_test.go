@@ -428,9 +428,9 @@ func TestProblems(t *testing.T) {
 		{name: "unknown status", bad: []Result{{MatchID: "x", Game: "g", Players: []string{"a", "b"}, Goals: []int{0, 100}, Status: 7}}, want: []string{"unknown status 7"}},
 		{name: "repeat", bad: []Result{match("1", "a b", 100, 0)}, want: []string{"repeats result 0; counted once"}},
 		{
-			name:    "conflict",
-			bad:     []Result{match("x", "a c", 100, 0), match("x", "a c", 0, 100)},
-			want:    []string{"conflicts with a later result", "conflicts with result 2"},
+			name: "conflict",
+			bad:  []Result{match("x", "a c", 100, 0), match("x", "a c", 0, 100)},
+			want: []string{"conflicts with a later result", "conflicts with result 2"},
 		},
 		{
 			name:    "bad and good share an ID",
