@@ -237,7 +237,7 @@ func fit(n int, pairs []pair, lambda float64) (beta, variance []float64, err err
 		return nil, nil, fmt.Errorf("no convergence in %d Newton steps", maxNewtonSteps)
 	}
 	curvature(beta, pairs, lambda, grad, hess)
-	inv, err := hess.inverse()
+	diag, err := hess.inverseDiagonal()
 	if err != nil {
 		return nil, nil, fmt.Errorf("inverting the information matrix: %w", err)
 	}
@@ -248,7 +248,7 @@ func fit(n int, pairs []pair, lambda float64) (beta, variance []float64, err err
 	// satisfies.
 	variance = make([]float64, n)
 	for i := range variance {
-		variance[i] = max(0, inv.at(i, i)-1/(float64(n)*lambda))
+		variance[i] = max(0, diag[i]-1/(float64(n)*lambda))
 	}
 	return beta, variance, nil
 }

@@ -52,8 +52,11 @@
 // groups that never met, the interval includes the prior's uncertainty
 // about how the groups compare, and is wide, as it should be.
 //
-// The fit works on a dense matrix of the players rated together: time
-// grows as the cube of their number, about a second for a thousand.
+// The fit works on a dense matrix of the players rated together, so its
+// time grows as the cube of their number: on a 2-core test machine, a
+// table of 100 players takes under 10 ms, 300 players 0.1 s and 1000
+// players 5 s (BenchmarkCompute). A host computes ratings when results
+// change, not for every page shown.
 package rating
 
 import (
