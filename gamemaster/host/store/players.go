@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -130,5 +131,24 @@ func (s *Store) SetSettingOnce(ctx context.Context, key, value string) (bool, er
 func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 	_, err := s.db.exec().exec(ctx, `INSERT INTO ggp_host_setting (key, value) VALUES (?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
+
+// HostPausePrefix starts the reason of a pause by the host (the player
+// did not answer INFO), which the host lifts when the player answers
+// again; a pause by the player's owner stays until the owner lifts it.
+const HostPausePrefix = "host: "
+
+// HostPaused reports whether p was paused by the host.
+func HostPaused(p Player) bool { return p.Paused && strings.HasPrefix(p.PauseReason, HostPausePrefix) }
+
+// HostPause pauses a player for the host, with reason, or resumes one the
+// host paused; a player its owner paused is left alone.
+func (s *Store) HostPause(ctx context.Context, name string, paused bool, reason string) error {
+	if paused {
+		reason = HostPausePrefix + reason
+	}
+	_, err := s.db.exec().exec(ctx, `UPDATE ggp_host_player SET paused = ?, pause_reason = ?
+		WHERE name = ? AND (NOT paused OR pause_reason LIKE ?)`, paused, reason, name, HostPausePrefix+"%")
 	return err
 }

@@ -66,6 +66,11 @@ type Config struct {
 	// workers die so often is discarded. Zero means 5.
 	MaxAttempts int
 
+	// OnFinish, if not nil, is called after a worker of this process
+	// stored the outcome of a match: counted is false when the match's
+	// outcome was stored before (it was played twice) and was kept.
+	OnFinish func(args MatchArgs, counted bool)
+
 	// Logf, if not nil, is told of the queue's events.
 	Logf func(format string, args ...any)
 }
@@ -416,6 +421,9 @@ func (w *matchWorker[TDriver, TTx]) Work(ctx context.Context, job *river.Job[Mat
 	}
 	if !counted {
 		s.logf("match %s/%s: played again after its result was stored: not counted again", a.Tournament, a.ID)
+	}
+	if s.cfg.OnFinish != nil {
+		s.cfg.OnFinish(a, counted)
 	}
 	return nil
 }
