@@ -89,6 +89,11 @@ type Config struct {
 
 // Defaults of Config.
 const (
+	// DefaultLongestStart and DefaultLongestPlay are the clocks a worker
+	// that is not told the longest match assumes: Tiltyard's largest.
+	DefaultLongestStart = 240 * time.Second
+	DefaultLongestPlay  = 45 * time.Second
+
 	DefaultCheckEvery   = time.Minute
 	DefaultCheckTimeout = 5 * time.Second
 )
@@ -99,7 +104,7 @@ type Host struct {
 	cfg    Config
 	games  []hostGame
 	viewer *view.Server
-	rng   *rand.Rand // used by Run's goroutine alone
+	rng    *rand.Rand // used by Run's goroutine alone
 }
 
 // hostGame is a game the host schedules, with the number of its players.
