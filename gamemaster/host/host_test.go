@@ -14,6 +14,7 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/host"
+	"github.com/ggp-go/ggp/gamemaster/host/internal/pgtest"
 	"github.com/ggp-go/ggp/gamemaster/host/netguard"
 	"github.com/ggp-go/ggp/gamemaster/host/store"
 	"github.com/ggp-go/ggp/gamemaster/record"
@@ -29,6 +30,7 @@ import (
 type fixture struct {
 	t        *testing.T
 	dir      string
+	dsn      string // PostgreSQL's, or "" for SQLite in dir
 	factory  reasoner.Factory
 	policy   *netguard.Policy
 	st       *store.Store
@@ -37,7 +39,7 @@ type fixture struct {
 	finished chan store.MatchArgs
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T, dsn string) *fixture {
 	t.Helper()
 	factory, err := backend.New("", backend.Options{})
 	if err != nil {
@@ -47,7 +49,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, dir: t.TempDir(), factory: factory, policy: policy, finished: make(chan store.MatchArgs, 100)}
+	f := &fixture{t: t, dir: t.TempDir(), dsn: dsn, factory: factory, policy: policy, finished: make(chan store.MatchArgs, 100)}
 	f.open(2)
 	return f
 }
@@ -57,7 +59,7 @@ func (f *fixture) open(workers int) {
 	t := f.t
 	t.Helper()
 	w := &host.Worker{Referee: &gamemaster.Referee{NewReasoner: f.factory}, NewPlayer: host.SeatPlayers(f.policy, f.factory)}
-	cfg := store.Config{Dir: f.dir, Workers: workers, MaxMatch: time.Minute, OnFinish: func(a store.MatchArgs, counted bool) {
+	cfg := store.Config{DSN: f.dsn, Dir: f.dir, Workers: workers, MaxMatch: time.Minute, OnFinish: func(a store.MatchArgs, counted bool) {
 		if counted {
 			f.finished <- a
 		}
@@ -159,7 +161,14 @@ func (f *fixture) playRound() []store.MatchArgs {
 }
 
 func TestHostRegisterPlayRateRestartResume(t *testing.T) {
-	f := newFixture(t)
+	testRegisterPlayRateRestartResume(t, newFixture(t, ""))
+}
+
+func TestHostOnPostgres(t *testing.T) {
+	testRegisterPlayRateRestartResume(t, newFixture(t, pgtest.Start(t)))
+}
+
+func testRegisterPlayRateRestartResume(t *testing.T, f *fixture) {
 	f.register("alice", f.servePlayer("random"))
 	f.register("bob", f.servePlayer("legal"))
 
@@ -240,7 +249,7 @@ func TestHostRegisterPlayRateRestartResume(t *testing.T) {
 			t.Errorf("export: %v", err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(f.dir, store.SQLiteFile)); err != nil {
-		t.Errorf("no database file: %v", err)
+	if _, err := os.Stat(filepath.Join(f.dir, store.SQLiteFile)); (err == nil) != (f.dsn == "") {
+		t.Errorf("database file: %v, want one with SQLite alone", err)
 	}
 }
