@@ -154,7 +154,7 @@ func runHostExport(ctx context.Context, env *environment, args []string) error {
 // and work its queue: ggp host and ggp worker.
 type queueFlags struct {
 	db, data, allow, backend *string
-	workers                  *int
+	workers, maxAttempts     *int
 	allowAll                 *bool
 	maxMatch, rescueAfter    *time.Duration
 	rescueDelay              *time.Duration
@@ -174,6 +174,7 @@ func addQueueFlags(flags *flag.FlagSet, withData bool) *queueFlags {
 	q.maxMatch = flags.Duration("max-match", 0, "longest a match may take before it is aborted (default: what the clocks allow, at most 1000 steps)")
 	q.rescueAfter = flags.Duration("rescue-after", 0, "time after which a match whose worker died is played again from the start; must exceed --max-match (default: --max-match + 1m)")
 	q.rescueDelay = flags.Duration("retry-delay", time.Second, "wait before a match whose worker stopped is played again")
+	q.maxAttempts = flags.Int("max-attempts", store.DefaultMaxAttempts, "times a match is started before it is given up, when its workers keep dying or stopping")
 	q.backend = addBackendFlag(flags)
 	return q
 }
@@ -225,8 +226,8 @@ func (q *queueFlags) open(ctx context.Context, env *environment, policy *netguar
 	w := &host.Worker{Referee: &gamemaster.Referee{NewReasoner: factory}, NewPlayer: host.SeatPlayers(policy, factory)}
 	cfg := store.Config{
 		DSN: *q.db, Dir: *q.data, Workers: *q.workers, MaxMatch: maxMatch, RescueAfter: *q.rescueAfter,
-		RetryDelay: *q.rescueDelay,
-		Logf:       func(format string, args ...any) { fmt.Fprintf(env.stderr, format+"\n", args...) },
+		RetryDelay: *q.rescueDelay, MaxAttempts: *q.maxAttempts,
+		Logf: func(format string, args ...any) { fmt.Fprintf(env.stderr, format+"\n", args...) },
 	}
 	if *q.workers > 0 {
 		cfg.Play = w.Play

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/host"
-	"github.com/ggp-go/ggp/gamemaster/host/internal/pgtest"
+	"github.com/ggp-go/ggp/gamemaster/host/pgtest"
 	"github.com/ggp-go/ggp/gamemaster/host/netguard"
 	"github.com/ggp-go/ggp/gamemaster/host/store"
 	"github.com/ggp-go/ggp/gamemaster/record"

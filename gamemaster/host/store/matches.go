@@ -65,7 +65,7 @@ type Match struct {
 	Error                string
 	Record               []byte // the record so far while queued
 	Created, Finished    time.Time
-	Attempts             int
+	Attempts             int // times its job was started
 }
 
 // Statuses of a match.
@@ -109,10 +109,11 @@ func (s *Store) Enqueue(ctx context.Context, args MatchArgs) (int64, error) {
 	return jobID, err
 }
 
-// started counts an attempt at a match.
-func (s *Store) started(ctx context.Context, a MatchArgs, jobID int64) error {
-	_, err := s.db.exec().exec(ctx, `UPDATE ggp_host_match SET attempts = attempts + 1, record = ''
-		WHERE tournament = ? AND id = ? AND job_id = ? AND status = ?`, a.Tournament, a.ID, jobID, StatusQueued)
+// started records that attempt (River's count of the job's starts,
+// those cut short by a dead worker included) at a match began.
+func (s *Store) started(ctx context.Context, a MatchArgs, jobID int64, attempt int) error {
+	_, err := s.db.exec().exec(ctx, `UPDATE ggp_host_match SET attempts = ?, record = ''
+		WHERE tournament = ? AND id = ? AND job_id = ? AND status = ?`, attempt, a.Tournament, a.ID, jobID, StatusQueued)
 	return err
 }
 

@@ -389,7 +389,7 @@ func (w *matchWorker[TDriver, TTx]) Work(ctx context.Context, job *river.Job[Mat
 	s := w.b.s
 	a := job.Args
 	s.logf("match %s/%s: attempt %d", a.Tournament, a.ID, job.Attempt)
-	if err := s.started(ctx, a, job.ID); err != nil {
+	if err := s.started(ctx, a, job.ID, job.Attempt); err != nil {
 		return err
 	}
 	out, err := s.cfg.Play(ctx, a, func(rec []byte) {

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ggp-go/ggp/gamemaster/host/pgtest"
+	"github.com/ggp-go/ggp/gamemaster/host/store"
+	"github.com/ggp-go/ggp/gamemaster/tournament"
+	"github.com/ggp-go/ggp/player/players"
+	"github.com/ggp-go/ggp/player/server"
+	"github.com/ggp-go/ggp/reasoner/backend"
+)
+
+var (
+	hostKills  = flag.Int("host.kills", 1, "workers killed with SIGKILL mid-match in TestWorkersKilledMidTournament (20 for the full run)")
+	hostRounds = flag.Int("host.rounds", 4, "rounds of the tournament of TestWorkersKilledMidTournament")
+)
+
+// mainEnv makes this test binary run ggp's main instead of the tests, so
+// that tests can start ggp processes (ggp worker) from it.
+const mainEnv = "GGP_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(mainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// slowPlayer serves a random player over HTTP, a fresh one for every
+// match so that it plays any number of matches at once, and answers every
+// PLAY after delay, so that a match lasts long enough to be cut.
+func slowPlayer(t *testing.T, delay time.Duration) string {
+	factory, err := backend.New("", backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newServer := func() http.Handler {
+		p, err := players.New("random", factory)
+		if err != nil {
+			t.Error(err)
+			return http.NotFoundHandler()
+		}
+		return server.New(p)
+	}
+	var mu sync.Mutex
+	byMatch := map[string]http.Handler{}
+	info := newServer()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			return
+		}
+		fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(string(body)))
+		h := info
+		if len(fields) >= 2 && !strings.EqualFold(fields[0], "info") {
+			mu.Lock()
+			if byMatch[fields[1]] == nil {
+				byMatch[fields[1]] = newServer()
+			}
+			h = byMatch[fields[1]]
+			mu.Unlock()
+		}
+		if len(fields) > 0 && strings.EqualFold(fields[0], "play") {
+			time.Sleep(delay) // the player thinks
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// workerProc is a ggp worker process, whose stderr lines starting a match
+// are sent on starts.
+type workerProc struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed once its output is read
+}
+
+func startWorker(t *testing.T, dsn string, starts chan<- *workerProc) *workerProc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "worker", "--db", dsn, "--workers", "2", "--allow-all",
+		"--max-match", "20s", "--rescue-after", "21s", "--retry-delay", "100ms", "--max-attempts", "50")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &workerProc{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), ": attempt ") {
+				select {
+				case starts <- w:
+				default:
+				}
+			}
+		}
+	}()
+	return w
+}
+
+// TestWorkersKilledMidTournament plays a tournament on a PostgreSQL
+// queue with two ggp worker processes, killing one with SIGKILL while it
+// plays a match -host.kills times and starting another in its place. Every
+// match must complete exactly once, as many as the same tournament played
+// in-process.
+func TestWorkersKilledMidTournament(t *testing.T) {
+	dsn := pgtest.Start(t)
+	a, b := slowPlayer(t, 100*time.Millisecond), slowPlayer(t, 100*time.Millisecond)
+	common := []string{"--games", "ticTacToe", "--players", a + "," + b, "--rounds", strconv.Itoa(*hostRounds),
+		"--startclock", "1", "--playclock", "1"}
+
+	// The same tournament in-process, for the count.
+	local := t.TempDir()
+	var out, errs bytes.Buffer
+	env := &environment{stdin: strings.NewReader(""), stdout: &out, stderr: &errs}
+	if code := run(context.Background(), env, append([]string{"tournament", "--out", local, "--parallel", "2"}, common...)); code != 0 {
+		t.Fatalf("in-process tournament: exit %d\n%s", code, errs.String())
+	}
+	want := readResults(t, local)
+
+	starts := make(chan *workerProc)
+	workers := []*workerProc{startWorker(t, dsn, starts), startWorker(t, dsn, starts)}
+	defer func() {
+		for _, w := range workers {
+			w.cmd.Process.Signal(syscall.SIGTERM)
+			w.cmd.Wait()
+		}
+	}()
+	queued := t.TempDir()
+	finished := make(chan int, 1)
+	var qout, qerrs bytes.Buffer
+	go func() {
+		env := &environment{stdin: strings.NewReader(""), stdout: &qout, stderr: &qerrs}
+		finished <- run(context.Background(), env, append([]string{"tournament", "--db", dsn, "--out", queued, "--parallel", "20"}, common...))
+	}()
+	killed := 0
+	var code int
+wait:
+	for {
+		select {
+		case w := <-starts:
+			if killed == *hostKills {
+				continue
+			}
+			if err := w.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			w.cmd.Wait()
+			<-w.done
+			killed++
+			for i := range workers {
+				if workers[i] == w {
+					workers[i] = startWorker(t, dsn, starts)
+				}
+			}
+		case code = <-finished:
+			break wait
+		}
+	}
+	if code != 0 {
+		t.Fatalf("queued tournament: exit %d\n%s", code, qerrs.String())
+	}
+	if killed != *hostKills {
+		t.Errorf("killed %d workers, want %d: the tournament ended first", killed, *hostKills)
+	}
+	got := readResults(t, queued)
+	if len(got.Matches) != len(want.Matches) || got.Completed() != want.Completed() || got.Completed() != len(got.Matches) {
+		t.Errorf("queued tournament: %d matches, %d completed; in-process: %d, %d", len(got.Matches), got.Completed(), len(want.Matches), want.Completed())
+	}
+	seen := map[string]int{}
+	for _, m := range got.Matches {
+		seen[m.ID]++
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("match %s counted %d times", id, n)
+		}
+	}
+
+	st, err := store.Open(context.Background(), store.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ms, err := st.Matches(context.Background(), store.MatchFilter{Tournament: filepath.Base(queued)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed := 0
+	for _, m := range ms {
+		if m.Status != store.StatusDone || !m.Completed {
+			t.Errorf("match %s: %s, completed %v: %s", m.ID, m.Status, m.Completed, m.Error)
+		}
+		if m.Attempts > 1 {
+			replayed++
+		}
+	}
+	if len(ms) != len(want.Matches) {
+		t.Errorf("the store holds %d matches, want %d", len(ms), len(want.Matches))
+	}
+	if replayed == 0 {
+		t.Errorf("no match was played again after its worker was killed")
+	}
+	t.Logf("%d workers killed; %d matches, %d completed once each; %d played again from the start", killed, len(ms), got.Completed(), replayed)
+}
+
+func readResults(t *testing.T, dir string) *tournament.Results {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, tournament.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res tournament.Results
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	return &res
+}
