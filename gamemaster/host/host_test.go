@@ -14,8 +14,8 @@ import (
 
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/host"
-	"github.com/ggp-go/ggp/gamemaster/host/pgtest"
 	"github.com/ggp-go/ggp/gamemaster/host/netguard"
+	"github.com/ggp-go/ggp/gamemaster/host/pgtest"
 	"github.com/ggp-go/ggp/gamemaster/host/store"
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/games"
@@ -59,7 +59,7 @@ func (f *fixture) open(workers int) {
 	t := f.t
 	t.Helper()
 	w := &host.Worker{Referee: &gamemaster.Referee{NewReasoner: f.factory}, NewPlayer: host.SeatPlayers(f.policy, f.factory)}
-	cfg := store.Config{DSN: f.dsn, Dir: f.dir, Workers: workers, MaxMatch: time.Minute, OnFinish: func(a store.MatchArgs, counted bool) {
+	cfg := store.Config{DSN: f.dsn, Dir: f.dir, Workers: workers, MaxMatch: time.Minute, Logf: t.Logf, OnFinish: func(a store.MatchArgs, counted bool) {
 		if counted {
 			f.finished <- a
 		}
@@ -80,7 +80,7 @@ func (f *fixture) open(workers int) {
 		Store: st, Games: []*games.Game{game}, Policy: f.policy,
 		StartClock: host.Range{Min: time.Second, Max: 2 * time.Second},
 		PlayClock:  host.Range{Min: time.Second, Max: time.Second},
-		RecordsDir: filepath.Join(f.dir, "records"),
+		RecordsDir: filepath.Join(f.dir, "records"), CheckTimeout: time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -252,4 +252,20 @@ func testRegisterPlayRateRestartResume(t *testing.T, f *fixture) {
 	if _, err := os.Stat(filepath.Join(f.dir, store.SQLiteFile)); (err == nil) != (f.dsn == "") {
 		t.Errorf("database file: %v, want one with SQLite alone", err)
 	}
+}
+
+func decodeJSON(t *testing.T, resp *http.Response, v any) {
+	t.Helper()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("answer: %v", err)
+	}
+}
+
+func ticTacToeRules(t *testing.T) string {
+	t.Helper()
+	g, err := games.Lookup("ticTacToe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(g.Rules)
 }
