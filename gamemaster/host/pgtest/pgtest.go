@@ -1,4 +1,5 @@
-// Package pgtest starts a throwaway PostgreSQL server for tests: a new
+// Package pgtest starts a throwaway PostgreSQL server for tests and
+// measurements: a new
 // cluster (initdb) in a temporary folder, started with pg_ctl on a free
 // port and stopped when the test ends. Tests that need it skip when
 // PostgreSQL's programs are not installed (.ci/run installs them).
@@ -6,6 +7,7 @@ package pgtest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -35,63 +37,91 @@ func binDir() string {
 	return ""
 }
 
+// ErrNotInstalled is returned by StartIn when PostgreSQL's programs are
+// not installed.
+var ErrNotInstalled = errors.New("PostgreSQL's initdb and pg_ctl are not installed")
+
 // Start starts a PostgreSQL server in a temporary folder and returns the
 // connection string of its database postgres, as user ggp without a
-// password, over TCP on loopback. The server stops when t ends.
+// password, over TCP on loopback. The server stops when t ends; t skips
+// when PostgreSQL is not installed.
 func Start(t testing.TB) string {
 	t.Helper()
+	dsn, stop, err := StartIn(t.TempDir())
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return dsn
+}
+
+// StartIn starts a PostgreSQL server with a new cluster in dir, an empty
+// folder, and returns its connection string (see Start) and what stops it.
+func StartIn(dir string) (dsn string, stop func() error, err error) {
 	bin := binDir()
 	if bin == "" {
-		t.Skip("PostgreSQL's initdb and pg_ctl are not installed")
+		return "", nil, ErrNotInstalled
 	}
-	dir := t.TempDir()
 	// PostgreSQL refuses to run as root: as root, run it as the user
 	// postgres (which Debian's package makes), who must reach the folder.
 	var as []string
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			t.Fatalf("running as root, PostgreSQL needs the user postgres: %v", err)
+			return "", nil, fmt.Errorf("running as root, PostgreSQL needs the user postgres: %w", err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		for d := dir; d != os.TempDir() && d != "/" && d != "."; d = filepath.Dir(d) {
 			if err := os.Chmod(d, 0o755); err != nil {
-				t.Fatal(err)
+				return "", nil, err
 			}
 		}
 		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
+			return "", nil, err
 		}
 		as = []string{"runuser", "-u", "postgres", "--"}
 	}
-	run := func(name string, args ...string) {
-		t.Helper()
+	run := func(name string, args ...string) error {
 		argv := append(slices.Clone(as), append([]string{filepath.Join(bin, name)}, args...)...)
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = dir
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, out.String())
+			return fmt.Errorf("%s: %w\n%s", name, err, out.String())
 		}
+		return nil
 	}
 	data := filepath.Join(dir, "data")
-	run("initdb", "-D", data, "-U", "ggp", "--auth=trust", "-E", "UTF8", "--no-sync")
-	port := freePort(t)
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", port, dir)
-	run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start")
-	t.Cleanup(func() { run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop") })
-	return fmt.Sprintf("postgres://ggp@127.0.0.1:%d/postgres?sslmode=disable", port)
+	if err := run("initdb", "-D", data, "-U", "ggp", "--auth=trust", "-E", "UTF8", "--no-sync"); err != nil {
+		return "", nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c max_connections=200", port, dir)
+	if err := run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start"); err != nil {
+		return "", nil, err
+	}
+	stop = func() error { return run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop") }
+	return fmt.Sprintf("postgres://ggp@127.0.0.1:%d/postgres?sslmode=disable", port), stop, nil
 }
 
 // freePort returns a TCP port free on loopback now.
-func freePort(t testing.TB) int {
-	t.Helper()
+func freePort() (int, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }
