@@ -38,33 +38,52 @@ const hostExamples = `ggp host --data hostdata --games ticTacToe,connectFour --s
 // operator's token, which a flag would show in the process list.
 const operatorTokenEnv = "GGP_OPERATOR_TOKEN"
 
+// hostFlags are the flags of ggp host.
+type hostFlags struct {
+	q                       *queueFlags
+	listen, games, operator *string
+	start, play             *rangeFlag
+	maxMatches              *int
+	checkEvery              *time.Duration
+}
+
+// parseHostFlags parses the arguments of ggp host, which are flags alone.
+func parseHostFlags(env *environment, args []string) (*hostFlags, error) {
+	flags := newFlagSet(env, "host", "[--data DIR | --db postgres://...] [flags]", hostExamples)
+	f := &hostFlags{q: addQueueFlags(flags, true)}
+	f.listen = flags.String("listen", "127.0.0.1:8080", "address of the web pages and API; a host that listens on loopback alone calls players on loopback too")
+	f.games = flags.String("games", "ticTacToe,connectFour,breakthrough", "games to draw matches from: bundled names, .kif files, game folders, or folders of game folders in the repository layout (such as ../shared/games)")
+	f.start = &rangeFlag{r: host.Range{Min: 10 * time.Second, Max: 20 * time.Second}}
+	f.play = &rangeFlag{r: host.Range{Min: 2 * time.Second, Max: 5 * time.Second}}
+	flags.Var(f.start, "startclock", "range the start clock of a match is drawn from: MIN-MAX or one value, seconds or durations")
+	flags.Var(f.play, "playclock", "range the play clock of a match is drawn from: MIN-MAX or one value, seconds or durations")
+	f.maxMatches = flags.Int("max-matches", 0, "most matches queued or in play at once (0: as many as the players allow)")
+	f.checkEvery = flags.Duration("check-every", host.DefaultCheckEvery, "time between two INFO checks of every player")
+	f.operator = flags.String("operator-token", "", "the operator's token (better given in $"+operatorTokenEnv+"); without either, one is made and printed at the first start")
+	rest, err := parseFlags(flags, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("%w: unexpected arguments %q", errUsage, rest)
+	}
+	if *f.q.data == "" {
+		return nil, fmt.Errorf("%w: --data is required: the folder of the database (without --db) and of the exported records", errUsage)
+	}
+	return f, nil
+}
+
 // runHost runs a match host until interrupted, or exports its records.
 func runHost(ctx context.Context, env *environment, args []string) error {
 	if len(args) > 0 && args[0] == "export" {
 		return runHostExport(ctx, env, args[1:])
 	}
-	flags := newFlagSet(env, "host", "[--data DIR | --db postgres://...] [flags]", hostExamples)
-	q := addQueueFlags(flags, true)
-	listen := flags.String("listen", "127.0.0.1:8080", "address of the web pages and API; a host that listens on loopback alone calls players on loopback too")
-	gameList := flags.String("games", "ticTacToe,connectFour,breakthrough", "games to draw matches from: bundled names, .kif files, game folders, or folders of game folders in the repository layout (such as ../shared/games)")
-	start := &rangeFlag{r: host.Range{Min: 10 * time.Second, Max: 20 * time.Second}}
-	play := &rangeFlag{r: host.Range{Min: 2 * time.Second, Max: 5 * time.Second}}
-	flags.Var(start, "startclock", "range the start clock of a match is drawn from: MIN-MAX or one value, seconds or durations")
-	flags.Var(play, "playclock", "range the play clock of a match is drawn from: MIN-MAX or one value, seconds or durations")
-	maxMatches := flags.Int("max-matches", 0, "most matches queued or in play at once (0: as many as the players allow)")
-	checkEvery := flags.Duration("check-every", host.DefaultCheckEvery, "time between two INFO checks of every player")
-	operator := flags.String("operator-token", "", "the operator's token (better given in $"+operatorTokenEnv+"); without either, one is made and printed at the first start")
-	rest, err := parseFlags(flags, args)
+	f, err := parseHostFlags(env, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, rest)
-	}
-	if *q.data == "" {
-		return fmt.Errorf("%w: --data is required: the folder of the database (without --db) and of the exported records", errUsage)
-	}
-	gs, err := openGames(splitList(*gameList))
+	q, start, play, listen := f.q, f.start, f.play, f.listen
+	gs, err := openGames(splitList(*f.games))
 	if err != nil {
 		return err
 	}
@@ -80,7 +99,7 @@ func runHost(ctx context.Context, env *environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	token := *operator
+	token := *f.operator
 	if token == "" {
 		token = os.Getenv(operatorTokenEnv)
 	}
@@ -93,8 +112,8 @@ func runHost(ctx context.Context, env *environment, args []string) error {
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(env.stderr, format+"\n", args...) }
 	h, err := host.New(host.Config{
-		Store: st, Games: gs, StartClock: start.r, PlayClock: play.r, MaxMatches: *maxMatches,
-		Policy: policy, CheckEvery: *checkEvery, RecordsDir: filepath.Join(*q.data, "records"),
+		Store: st, Games: gs, StartClock: start.r, PlayClock: play.r, MaxMatches: *f.maxMatches,
+		Policy: policy, CheckEvery: *f.checkEvery, RecordsDir: filepath.Join(*q.data, "records"),
 		Logf: logf,
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,4 +241,95 @@ func readResults(t *testing.T, dir string) *tournament.Results {
 		t.Fatal(err)
 	}
 	return &res
+}
+
+// TestHostingExamples parses the example service files of docs/hosting:
+// each must be well formed and start ggp host or ggp worker with flags
+// that the command accepts.
+func TestHostingExamples(t *testing.T) {
+	const dsn = "postgres://ggp@db.example.org/ggp"
+	commands := map[string]func(env *environment, args []string) error{
+		"host": func(env *environment, args []string) error { _, err := parseHostFlags(env, args); return err },
+		"worker": func(env *environment, args []string) error {
+			_, err := parseWorkerFlags(env, args)
+			return err
+		},
+	}
+	check := func(t *testing.T, argv []string) {
+		t.Helper()
+		if len(argv) < 2 || filepath.Base(argv[0]) != "ggp" || commands[argv[1]] == nil {
+			t.Fatalf("command %q: want ggp host or ggp worker", argv)
+		}
+		var errs bytes.Buffer
+		env := &environment{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &errs}
+		if err := commands[argv[1]](env, argv[2:]); err != nil {
+			t.Errorf("%q: %v\n%s", argv, err, errs.String())
+		}
+	}
+	units, err := filepath.Glob("../../docs/hosting/*.service")
+	if err != nil || len(units) < 2 {
+		t.Fatalf("systemd units: %v, %v", units, err)
+	}
+	for _, name := range units {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sections := map[string]bool{}
+			var execStart []string
+			for i, line := range strings.Split(string(data), "\n") {
+				line = strings.TrimSpace(line)
+				switch {
+				case line == "" || strings.HasPrefix(line, "#"):
+				case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+					sections[line] = true
+				case strings.Contains(line, "="):
+					if k, v, _ := strings.Cut(line, "="); k == "ExecStart" {
+						execStart = strings.Fields(strings.ReplaceAll(v, "${GGP_DB}", dsn))
+					}
+				default:
+					t.Errorf("line %d: %q is neither a section, a setting nor a comment", i+1, line)
+				}
+			}
+			for _, s := range []string{"[Unit]", "[Service]", "[Install]"} {
+				if !sections[s] {
+					t.Errorf("no %s section", s)
+				}
+			}
+			check(t, execStart)
+		})
+	}
+	t.Run("worker-deployment.json", func(t *testing.T) {
+		data, err := os.ReadFile("../../docs/hosting/worker-deployment.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d struct {
+			APIVersion, Kind string
+			Spec             struct {
+				Replicas int
+				Template struct {
+					Spec struct {
+						Containers []struct {
+							Command, Args []string
+						}
+					}
+				}
+			}
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		if err := dec.Decode(&d); err != nil {
+			t.Fatal(err)
+		}
+		if d.APIVersion != "apps/v1" || d.Kind != "Deployment" || d.Spec.Replicas < 1 || len(d.Spec.Template.Spec.Containers) != 1 {
+			t.Fatalf("want an apps/v1 Deployment of one container, got %+v", d)
+		}
+		c := d.Spec.Template.Spec.Containers[0]
+		args := slices.Clone(c.Args)
+		for i, a := range args {
+			args[i] = strings.ReplaceAll(a, "$(GGP_DB)", dsn)
+		}
+		check(t, append(slices.Clone(c.Command), args...))
+	})
 }

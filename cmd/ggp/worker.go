@@ -12,22 +12,31 @@ import (
 // workerExamples are the examples of ggp worker -h.
 const workerExamples = `ggp worker --db postgres://ggp:secret@db.example.org/ggp --workers 4`
 
-// runWorker plays matches of a host's queue until interrupted.
-func runWorker(ctx context.Context, env *environment, args []string) error {
+// parseWorkerFlags parses the arguments of ggp worker, flags alone.
+func parseWorkerFlags(env *environment, args []string) (*queueFlags, error) {
 	flags := newFlagSet(env, "worker", "--db postgres://... [flags]", workerExamples)
 	q := addQueueFlags(flags, false)
 	rest, err := parseFlags(flags, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(rest) != 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, rest)
+		return nil, fmt.Errorf("%w: unexpected arguments %q", errUsage, rest)
 	}
 	if *q.db == "" {
-		return fmt.Errorf("%w: --db is required: the host's PostgreSQL database", errUsage)
+		return nil, fmt.Errorf("%w: --db is required: the host's PostgreSQL database", errUsage)
 	}
 	if *q.workers < 1 {
-		return fmt.Errorf("%w: --workers must be at least 1", errUsage)
+		return nil, fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	return q, nil
+}
+
+// runWorker plays matches of a host's queue until interrupted.
+func runWorker(ctx context.Context, env *environment, args []string) error {
+	q, err := parseWorkerFlags(env, args)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
