@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -332,4 +333,127 @@ func TestHostingExamples(t *testing.T) {
 		}
 		check(t, append(slices.Clone(c.Command), args...))
 	})
+}
+
+// hostProc is a ggp host process on SQLite, whose stderr lines are sent
+// on lines.
+type hostProc struct {
+	cmd   *exec.Cmd
+	url   string
+	lines chan string
+}
+
+func startHost(t *testing.T, data string) *hostProc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "host", "--data", data, "--listen", "127.0.0.1:0", "--games", "ticTacToe",
+		"--startclock", "1", "--playclock", "1", "--max-matches", "1", "--workers", "1",
+		"--max-match", "10s", "--rescue-after", "11s", "--retry-delay", "100ms", "--max-attempts", "50")
+	cmd.Env = append(os.Environ(), mainEnv+"=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := &hostProc{cmd: cmd, lines: make(chan string, 1000)}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "host: "); ok {
+			h.url = strings.Fields(rest)[0]
+			break
+		}
+	}
+	if h.url == "" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("ggp host printed no address")
+	}
+	go io.Copy(io.Discard, stdout)
+	go func() {
+		defer close(h.lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			h.lines <- sc.Text()
+		}
+	}()
+	return h
+}
+
+// waitLine returns the first line from h that contains s.
+func (h *hostProc) waitLine(t *testing.T, s string) string {
+	t.Helper()
+	for line := range h.lines {
+		if strings.Contains(line, s) {
+			return line
+		}
+	}
+	t.Fatalf("ggp host ended without printing %q", s)
+	return ""
+}
+
+// TestHostKilledOnSQLite kills a ggp host on its SQLite file with SIGKILL
+// while it plays a match, and starts it again on the same folder: the
+// match is played again from the start and stored once, and every match
+// stored before is kept.
+func TestHostKilledOnSQLite(t *testing.T) {
+	data := t.TempDir()
+	h := startHost(t, data)
+	for _, name := range []string{"alice", "bob"} {
+		body := fmt.Sprintf(`{"name":%q,"url":%q}`, name, slowPlayer(t, 100*time.Millisecond))
+		resp, err := http.Post(h.url+"api/host/players", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("registering %s: %s", name, resp.Status)
+		}
+	}
+	// Let one match finish, then kill the host in the next one.
+	h.waitLine(t, ": attempt 1")
+	line := h.waitLine(t, ": attempt 1")
+	id := strings.TrimSuffix(strings.TrimPrefix(line, "match host/"), ": attempt 1")
+	if err := h.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	h.cmd.Wait()
+	for range h.lines {
+	}
+
+	h = startHost(t, data)
+	h.waitLine(t, "match host/"+id+": attempt 2")
+	// The match after it starts once it is done (one match at a time).
+	h.waitLine(t, ": attempt 1")
+	h.cmd.Process.Signal(syscall.SIGTERM)
+	h.cmd.Wait()
+
+	st, err := store.Open(context.Background(), store.Config{Dir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ms, err := st.Matches(context.Background(), store.MatchFilter{Tournament: "host"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := 0
+	for _, m := range ms {
+		if m.ID == id && (m.Status != store.StatusDone || !m.Completed || m.Attempts != 2) {
+			t.Errorf("killed match %s: %s, completed %v, %d attempts; want done and completed at the second", id, m.Status, m.Completed, m.Attempts)
+		}
+		if m.Status == store.StatusDone {
+			done++
+			if !m.Completed {
+				t.Errorf("match %s: not completed: %s", m.ID, m.Error)
+			}
+		}
+	}
+	if done < 2 {
+		t.Errorf("%d matches done, want the first and the killed one", done)
+	}
 }
