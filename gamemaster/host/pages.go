@@ -88,8 +88,9 @@ var pageTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 	"elo":   func(x float64) string { return strconv.FormatFloat(x, 'f', 0, 64) },
 	"query": url.QueryEscape,
 	"live":  func(id string) string { return "/match?src=" + url.QueryEscape(view.LiveSource(id)) },
+	// The viewer's only folder, 0, is RecordsDir, where Export writes.
 	"saved": func(t, id string) string {
-		return "/match?src=" + url.QueryEscape(safeName(t)+"/"+safeName(id)+".json")
+		return "/match?src=" + url.QueryEscape("0/"+safeName(t)+"/"+safeName(id)+".json")
 	},
 }).Parse(pagesHTML))
 
