@@ -180,9 +180,9 @@ func (h *Host) Run(ctx context.Context) error {
 	check := time.NewTicker(cmpOr(h.cfg.CheckEvery, DefaultCheckEvery))
 	defer check.Stop()
 	h.CheckPlayers(ctx)
-	var since time.Time
+	var pub publisher
 	for {
-		since = h.publish(ctx, since)
+		h.publish(ctx, &pub)
 		if _, err := h.Schedule(ctx); err != nil && ctx.Err() == nil {
 			h.logf("host: scheduling: %v", err)
 		}

@@ -62,26 +62,66 @@ func secureHeaders(h http.Handler) http.Handler {
 	})
 }
 
-// publish shows the matches in play in the viewer and exports the
-// finished ones into its folder, from since; it returns the new since.
-func (h *Host) publish(ctx context.Context, since time.Time) time.Time {
+// keepEnded is how many finished matches stay published in the viewer
+// as live, for the pages that watched them to see their end; older ones
+// are read from the exported records.
+const keepEnded = 100
+
+// publisher shows the host's matches in play in the viewer. It belongs to
+// the goroutine of Host.Run.
+type publisher struct {
+	live  map[string]bool // published and in play, by match id
+	ended []string        // published and finished, oldest first
+	since time.Time       // of the last export
+}
+
+// publish shows the matches in play in the viewer, each finished one in
+// its final state, and exports the finished ones into the viewer's folder.
+func (h *Host) publish(ctx context.Context, p *publisher) {
 	live, err := h.cfg.Store.Matches(ctx, store.MatchFilter{Status: store.StatusQueued, WithRecord: true})
 	if err != nil {
 		h.logf("host: matches in play: %v", err)
+		return
 	}
+	now := map[string]bool{}
 	for _, m := range live {
-		if len(m.Record) == 0 {
-			continue
-		}
-		if rec, err := record.Unmarshal(m.Record); err == nil {
+		if rec := parseRecord(m.Record); rec != nil {
 			h.viewer.Publish(rec)
+			now[rec.MatchID] = true
 		}
 	}
-	next, err := Export(ctx, h.cfg.Store, h.cfg.RecordsDir, since)
-	if err != nil {
+	if p.since, err = Export(ctx, h.cfg.Store, h.cfg.RecordsDir, p.since); err != nil {
 		h.logf("host: exporting records: %v", err)
 	}
-	return next
+	for id := range p.live {
+		if now[id] {
+			continue
+		}
+		// Finished (or gone back on the queue): show its final state.
+		if ms, err := h.cfg.Store.Matches(ctx, store.MatchFilter{ID: id, Status: store.StatusDone, WithRecord: true}); err == nil && len(ms) > 0 {
+			if rec := parseRecord(ms[0].Record); rec != nil {
+				h.viewer.Publish(rec)
+			}
+		}
+		p.ended = append(p.ended, id)
+	}
+	p.live = now
+	for len(p.ended) > keepEnded {
+		h.viewer.Unpublish(p.ended[0])
+		p.ended = p.ended[1:]
+	}
+}
+
+// parseRecord returns the record of data, nil if there is none.
+func parseRecord(data []byte) *record.Record {
+	if len(data) == 0 {
+		return nil
+	}
+	rec, err := record.Unmarshal(data)
+	if err != nil {
+		return nil
+	}
+	return rec
 }
 
 var pageTemplates = template.Must(template.New("").Funcs(template.FuncMap{
