@@ -204,11 +204,7 @@ func (h *Host) apiPlayers(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	out := []PlayerView{}
-	for _, p := range ps {
-		out = append(out, viewOf(p))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, views(ps, viewOf))
 }
 
 func (h *Host) apiChange(w http.ResponseWriter, r *http.Request) {
@@ -258,11 +254,7 @@ func (h *Host) apiMatches(w http.ResponseWriter, r *http.Request) {
 		h.writeError(w, r, err)
 		return
 	}
-	out := []MatchView{}
-	for _, m := range ms {
-		out = append(out, matchViewOf(m))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, views(ms, matchViewOf))
 }
 
 // MatchView is a match as the API shows it.
@@ -276,6 +268,16 @@ type MatchView struct {
 	Goals      []int    `json:"goals,omitempty"`
 	Error      string   `json:"error,omitempty"`
 	Attempts   int      `json:"attempts"`
+}
+
+// views returns the view of every x, an empty list (not null in JSON) for
+// none.
+func views[T, V any](xs []T, view func(T) V) []V {
+	out := make([]V, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, view(x))
+	}
+	return out
 }
 
 func matchViewOf(m store.Match) MatchView {

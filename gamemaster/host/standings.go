@@ -43,24 +43,16 @@ func (h *Host) Standings(ctx context.Context) (*Standings, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Standings{Overall: rep.Overall, Games: rep.Games, Players: []PlayerView{}, Live: []MatchView{}, Recent: []MatchView{}}
 	ps, err := h.cfg.Store.Players(ctx)
 	if err != nil {
 		return nil, err
-	}
-	for _, p := range ps {
-		st.Players = append(st.Players, viewOf(p))
 	}
 	live, err := h.cfg.Store.Matches(ctx, store.MatchFilter{Tournament: Tournament, Status: store.StatusQueued})
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range live {
-		st.Live = append(st.Live, matchViewOf(m))
-	}
-	for _, m := range done[:min(len(done), recentMatches)] {
-		st.Recent = append(st.Recent, matchViewOf(m))
-	}
+	st := &Standings{Overall: rep.Overall, Games: rep.Games, Players: views(ps, viewOf),
+		Live: views(live, matchViewOf), Recent: views(done[:min(len(done), recentMatches)], matchViewOf)}
 	return st, nil
 }
 

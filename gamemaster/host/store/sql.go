@@ -75,6 +75,18 @@ func (e sqlExec) query(ctx context.Context, q string, scan func(func(...any) err
 		return err
 	}
 	defer rows.Close()
+	return scanRows(rows, scan)
+}
+
+// rowScanner is what *sql.Rows and pgx.Rows share.
+type rowScanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// scanRows calls scan for every row of rows.
+func scanRows(rows rowScanner, scan func(func(...any) error) error) error {
 	for rows.Next() {
 		if err := scan(rows.Scan); err != nil {
 			return err
@@ -106,12 +118,7 @@ func (e pgxExec) query(ctx context.Context, q string, scan func(func(...any) err
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows.Scan); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRows(rows, scan)
 }
 
 // migrations are the host's own tables, in order; the version reached is
