@@ -74,12 +74,13 @@ const (
 	StatusDone   = "done"   // its outcome stored
 )
 
-// ErrDone is returned by Enqueue for a match completed before.
-var ErrDone = errors.New("match completed before")
+// ErrDone is returned by Enqueue for a match on the queue or completed
+// before.
+var ErrDone = errors.New("match queued or completed before")
 
 // Enqueue puts a match on the queue and returns its job's id. A match of
 // the same tournament and id that did not complete is queued again; one
-// that completed is not (ErrDone).
+// still on the queue or completed is not (ErrDone).
 func (s *Store) Enqueue(ctx context.Context, args MatchArgs) (int64, error) {
 	names := make([]string, len(args.Seats))
 	for i, seat := range args.Seats {
