@@ -70,6 +70,9 @@ func parseHostFlags(env *environment, args []string) (*hostFlags, error) {
 	if *f.q.data == "" {
 		return nil, fmt.Errorf("%w: --data is required: the folder of the database (without --db) and of the exported records", errUsage)
 	}
+	if *f.q.db == "" && *f.q.workers < 1 {
+		return nil, fmt.Errorf("%w: a host on SQLite plays its matches itself: --workers must be at least 1 (workers elsewhere need --db)", errUsage)
+	}
 	return f, nil
 }
 
