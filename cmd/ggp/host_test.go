@@ -9,23 +9,20 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/gamemaster/host/hosttest"
 	"github.com/ggp-go/ggp/gamemaster/host/pgtest"
 	"github.com/ggp-go/ggp/gamemaster/host/store"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
-	"github.com/ggp-go/ggp/player/players"
-	"github.com/ggp-go/ggp/player/server"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -46,48 +43,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// slowPlayer serves a random player over HTTP, a fresh one for every
-// match so that it plays any number of matches at once, and answers every
-// PLAY after delay, so that a match lasts long enough to be cut.
+// slowPlayer serves a random player that answers every PLAY after delay.
 func slowPlayer(t *testing.T, delay time.Duration) string {
 	factory, err := backend.New("", backend.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	newServer := func() http.Handler {
-		p, err := players.New("random", factory)
-		if err != nil {
-			t.Error(err)
-			return http.NotFoundHandler()
-		}
-		return server.New(p)
-	}
-	var mu sync.Mutex
-	byMatch := map[string]http.Handler{}
-	info := newServer()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		if err != nil {
-			return
-		}
-		fields := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(string(body)))
-		h := info
-		if len(fields) >= 2 && !strings.EqualFold(fields[0], "info") {
-			mu.Lock()
-			if byMatch[fields[1]] == nil {
-				byMatch[fields[1]] = newServer()
-			}
-			h = byMatch[fields[1]]
-			mu.Unlock()
-		}
-		if len(fields) > 0 && strings.EqualFold(fields[0], "play") {
-			time.Sleep(delay) // the player thinks
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + "/"
+	return hosttest.SlowPlayer(t, "random", factory, delay)
 }
 
 // workerProc is a ggp worker process, whose stderr lines starting a match
