@@ -29,7 +29,7 @@ import (
 const hostExamples = `ggp host --data hostdata --games ticTacToe,connectFour --startclock 10-20 --playclock 2-5
 
   On PostgreSQL, with workers on other machines (ggp worker --db ...):
-  ggp host --db postgres://ggp@db.example.org/ggp --listen :8080 --workers 0 --games ../shared/games
+  ggp host --db postgres://ggp@db.example.org/ggp --data /var/lib/ggp --listen :8080 --workers 0 --games ../shared/games
 
   Export every record into a folder:
   ggp host export --data hostdata --out records`
@@ -179,7 +179,7 @@ type queueFlags struct {
 	workers, maxAttempts     *int
 	allowAll                 *bool
 	maxMatch, rescueAfter    *time.Duration
-	rescueDelay              *time.Duration
+	retryDelay              *time.Duration
 }
 
 func addQueueFlags(flags *flag.FlagSet, withData bool) *queueFlags {
@@ -195,7 +195,7 @@ func addQueueFlags(flags *flag.FlagSet, withData bool) *queueFlags {
 	q.allowAll = flags.Bool("allow-all", false, "allow every player address: for a private host whose players are all trusted")
 	q.maxMatch = flags.Duration("max-match", 0, "longest a match may take before it is aborted (default: what the clocks allow, at most 1000 steps)")
 	q.rescueAfter = flags.Duration("rescue-after", 0, "time after which a match whose worker died is played again from the start; must exceed --max-match (default: --max-match + 1m)")
-	q.rescueDelay = flags.Duration("retry-delay", time.Second, "wait before a match whose worker stopped is played again")
+	q.retryDelay = flags.Duration("retry-delay", time.Second, "wait before a match whose worker stopped is played again")
 	q.maxAttempts = flags.Int("max-attempts", store.DefaultMaxAttempts, "times a match is started before it is given up, when its workers keep dying or stopping")
 	q.backend = addBackendFlag(flags)
 	return q
@@ -248,7 +248,7 @@ func (q *queueFlags) open(ctx context.Context, env *environment, policy *netguar
 	w := &host.Worker{Referee: &gamemaster.Referee{NewReasoner: factory}, NewPlayer: host.SeatPlayers(policy, factory)}
 	cfg := store.Config{
 		DSN: *q.db, Dir: *q.data, Workers: *q.workers, MaxMatch: maxMatch, RescueAfter: *q.rescueAfter,
-		RetryDelay: *q.rescueDelay, MaxAttempts: *q.maxAttempts,
+		RetryDelay: *q.retryDelay, MaxAttempts: *q.maxAttempts,
 		Logf: func(format string, args ...any) { fmt.Fprintf(env.stderr, format+"\n", args...) },
 	}
 	if *q.workers > 0 {
