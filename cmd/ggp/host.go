@@ -179,7 +179,7 @@ type queueFlags struct {
 	workers, maxAttempts     *int
 	allowAll                 *bool
 	maxMatch, rescueAfter    *time.Duration
-	retryDelay              *time.Duration
+	retryDelay               *time.Duration
 }
 
 func addQueueFlags(flags *flag.FlagSet, withData bool) *queueFlags {
