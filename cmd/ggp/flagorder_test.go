@@ -136,6 +136,15 @@ func TestFlagsAnywhere(t *testing.T) {
 			{"--port", "0", "{dir}", "--games", "{dir}"},
 			{"--games", "{dir}", "--port", "0", "{dir}"},
 		}, want: "viewing {dir} at http://127.0.0.1:", varies: port},
+		{cmd: "host", code: 2, orders: [][]string{
+			{"extra", "--data", "{dir}", "--listen", "127.0.0.1:0"},
+			{"--data", "{dir}", "extra", "--listen", "127.0.0.1:0"},
+			{"--data", "{dir}", "--listen", "127.0.0.1:0", "extra"},
+		}, want: `unexpected arguments ["extra"]`},
+		{cmd: "worker", code: 2, orders: [][]string{
+			{"extra", "--db", "postgres://ggp@127.0.0.1:1/ggp"},
+			{"--db", "postgres://ggp@127.0.0.1:1/ggp", "extra"},
+		}, want: `unexpected arguments ["extra"]`},
 	}
 	for _, c := range commands() {
 		if !slices.ContainsFunc(tests, func(tt flagOrderCase) bool { return tt.cmd == c.name }) {

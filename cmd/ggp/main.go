@@ -51,6 +51,8 @@ func commands() []command {
 		{"replay", "print and check a recorded match", runReplay},
 		{"view", "watch, replay and play matches in a web browser", runView},
 		{"play", "serve the GGP HTTP protocol as a player", runPlay},
+		{"host", "run a match service that players register with", runHost},
+		{"worker", "play the matches of a host's queue", runWorker},
 		{"query", "explore a game's rules interactively", runQuery},
 		{"validate", "check game descriptions against the GDL specification", runValidate},
 		{"conform", "check the reasoner against reference traces", runConform},

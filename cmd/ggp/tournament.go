@@ -36,6 +36,13 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *f.db != "" {
+		closeQueue, err := queueTournament(ctx, t, *f.db)
+		if err != nil {
+			return err
+		}
+		defer closeQueue()
+	}
 	bar := false
 	if file, ok := env.stderr.(*os.File); ok && isTerminal(file) {
 		bar = true
@@ -71,6 +78,7 @@ func runTournament(ctx context.Context, env *environment, args []string) error {
 // tournamentFlags are the flags of ggp tournament.
 type tournamentFlags struct {
 	games, players, out, name *string
+	db                        *string
 	rounds, parallel          *int
 	sprt                      *float64
 	nature                    *bool
@@ -97,6 +105,7 @@ func parseTournamentFlags(env *environment, args []string) (*tournamentFlags, er
 	flags.Var(&f.gap, "gap", "pause between the end of a match and the start of the next, for a remote player that restarts between matches: seconds or a duration")
 	f.clocks = addRefereeFlags(flags)
 	f.view = addViewFlags(flags)
+	f.db = flags.String("db", "", "put the matches on the queue of a match host's PostgreSQL database (postgres://...), for its workers (ggp worker) to play")
 	args, err := parseFlags(flags, args)
 	if err != nil {
 		return nil, err

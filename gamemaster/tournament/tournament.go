@@ -111,6 +111,12 @@ type Tournament struct {
 	// factory. Required.
 	NewPlayer func(spec string) (player.Player, error)
 
+	// Runner, if not nil, plays the matches in place of the Referee, such
+	// as by putting them on a queue that workers on other machines take
+	// them from; Run writes the record it returns to the match's file.
+	// The results, their intervals and the sequential test are the same.
+	Runner func(ctx context.Context, m *Match) (*record.Record, error)
+
 	// Progress, if not nil, is called after every match, and once at the
 	// start for the matches completed before; never concurrently.
 	Progress func(Progress)
@@ -558,10 +564,22 @@ func pause(ctx context.Context, d time.Duration, decided <-chan struct{}) {
 	}
 }
 
-// play plays one match with new players.
+// A Match is a match of a tournament as a Runner is given it.
+type Match struct {
+	ID, Tournament        string
+	Game                  *games.Game
+	Players               []string // the specification of each seat's player
+	Labels                []string // the label of each seat's player, as Labels gives it
+	StartClock, PlayClock time.Duration
+}
+
+// play plays one match with new players, or with the Runner.
 func (t *Tournament) play(ctx context.Context, ref *gamemaster.Referee, newPlayer func(string) (player.Player, error), m *Scheduled) (*record.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if t.Runner != nil {
+		return t.runElsewhere(ctx, m)
 	}
 	players := make([]player.Player, len(m.Seats))
 	clocks := make([]time.Duration, len(m.Seats))
@@ -583,6 +601,22 @@ func (t *Tournament) play(ctx context.Context, ref *gamemaster.Referee, newPlaye
 		Record:     m.Record,
 		Tournament: t.name(),
 	})
+}
+
+// runElsewhere plays m with the Runner and writes its record.
+func (t *Tournament) runElsewhere(ctx context.Context, m *Scheduled) (*record.Record, error) {
+	specs := make([]string, len(m.Seats))
+	for i, p := range m.Seats {
+		specs[i] = t.Players[p]
+	}
+	rec, err := t.Runner(ctx, &Match{ID: m.ID, Tournament: t.name(), Game: m.Game, Players: specs, Labels: m.players,
+		StartClock: t.StartClock, PlayClock: t.PlayClock})
+	if rec != nil {
+		if werr := record.WriteFile(m.Record, rec); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return rec, err
 }
 
 func (t *Tournament) writeResults(res *Results) error {

@@ -81,6 +81,12 @@ func TestIndexListsEachMatchOnce(t *testing.T) {
 	if got := ids(idx.Matches); !slices.Equal(got, []string{"copy.0@0/copy.0.json", "copy.1@0/copy.1.json", "solo.1@live/solo.1"}) {
 		t.Errorf("matches once over: %v", got)
 	}
+	// Unpublished, a match is listed by its file alone, if it has one.
+	srv.Unpublish("solo.1")
+	srv.Unpublish("copy.1")
+	if got := ids(index(t, srv).Matches); !slices.Equal(got, []string{"copy.0@0/copy.0.json", "copy.1@0/copy.1.json"}) {
+		t.Errorf("matches once unpublished: %v", got)
+	}
 }
 
 func TestResultNamesRolesAndPlayers(t *testing.T) {

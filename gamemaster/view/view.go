@@ -140,6 +140,21 @@ func (s *Server) Publish(r *record.Record) {
 	s.changed = make(chan struct{})
 }
 
+// Unpublish stops showing the live match id, as when its record has been
+// written to one of the folders, so that a server that publishes matches
+// for days does not keep them all; pages that watch it are woken.
+func (s *Server) Unpublish(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.live[id]; !ok {
+		return
+	}
+	delete(s.live, id)
+	s.order = slices.DeleteFunc(s.order, func(o string) bool { return o == id })
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
 // AddSeat gives a human player a seat page and returns its path on the
 // server, such as "/seat?id=OQ4XH7RZ...". The player is ready to play
 // while the page is open. The id is random: a seat's address belongs to
