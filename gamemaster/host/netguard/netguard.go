@@ -100,7 +100,7 @@ func defaultRefused() []refusedRange {
 		{"10.0.0.0/8", private},
 		{"100.64.0.0/10", "the shared (carrier-grade NAT) range"},
 		{"127.0.0.0/8", "the loopback range"},
-		{"169.254.0.0/16", "the link-local range, which holds cloud metadata services"},
+		{"169.254.0.0/16", "the link-local range of cloud metadata services"},
 		{"172.16.0.0/12", private},
 		{"192.0.0.0/24", "the IETF protocol assignments range"},
 		{"192.168.0.0/16", private},
