@@ -27,6 +27,12 @@
 // (the host's --allow flag, such as --allow 127.0.0.0/8 for a host whose
 // players run on the same machine), or turns the policy off for a private
 // host whose players are all trusted.
+//
+// A remote player (player/remote) is called under a policy by giving it
+// both the policy's client, for GDL messages, and the policy's dialer, for
+// GDL-II messages, which it posts on connections of its own:
+//
+//	c := &remote.Client{URL: u.String(), HTTPClient: p.Client(opts), DialContext: p.DialContext}
 package netguard
 
 import (

@@ -41,18 +41,18 @@ func TestRemotePlayer(t *testing.T) {
 				c := &remote.Client{URL: srv.URL + "/", PlayerName: "tester", HTTPClient: p.Client(ClientOptions{}), DialContext: p.DialContext}
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
-				before := *count
+				before := count()
 				err := call.call(ctx, c)
 				if allow != nil {
-					if err != nil || *count != before+1 {
-						t.Fatalf("error %v with %d requests, want 1 answered", err, *count-before)
+					if err != nil || count() != before+1 {
+						t.Fatalf("error %v with %d requests, want 1 answered", err, count()-before)
 					}
 					rec.check(t, "127.0.0.1")
 					return
 				}
 				var re *RefusedError
-				if !errors.As(err, &re) || *count != before {
-					t.Fatalf("error %v with %d requests, want a refusal before any", err, *count-before)
+				if !errors.As(err, &re) || count() != before {
+					t.Fatalf("error %v with %d requests, want a refusal before any", err, count()-before)
 				}
 				rec.check(t)
 			})
