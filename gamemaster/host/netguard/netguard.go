@@ -130,11 +130,6 @@ func defaultRefused() []refusedRange {
 	return out
 }
 
-var (
-	nat64     = netip.MustParsePrefix("64:ff9b::/96")
-	sixToFour = netip.MustParsePrefix("2002::/16")
-)
-
 // New returns the policy cfg describes, or an error naming the first entry
 // of cfg.Allow that is neither a prefix, an address nor a host name.
 func New(cfg Config) (*Policy, error) {
@@ -251,6 +246,8 @@ func (p *Policy) allowed(addr netip.Addr) bool {
 
 // embeddedIPv4 returns the IPv4 address a NAT64 or 6to4 address leads to.
 func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
+	nat64 := netip.PrefixFrom(netip.AddrFrom16([16]byte{0: 0x00, 1: 0x64, 2: 0xff, 3: 0x9b}), 96)
+	sixToFour := netip.PrefixFrom(netip.AddrFrom16([16]byte{0: 0x20, 1: 0x02}), 16)
 	b := addr.As16()
 	switch {
 	case !addr.Is6():
