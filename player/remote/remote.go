@@ -88,6 +88,13 @@ type Client struct {
 	// MaxResponseSize bounds the size of a response body. If zero,
 	// DefaultMaxResponseSize applies.
 	MaxResponseSize int64
+
+	// DialContext opens the connections of GDL-II messages, which are
+	// posted as the Dresden GameController posts them, on a connection of
+	// their own rather than through HTTPClient. If nil, a net.Dialer with
+	// ConnectTimeout is used. A caller that restricts where HTTPClient
+	// may connect sets the same restriction here.
+	DialContext func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
 var _ player.GDLIIPlayer = (*Client)(nil)
@@ -304,7 +311,11 @@ func (c *Client) sendDresden(ctx context.Context, verb, msg string) (string, err
 	if u.Port() == "" {
 		host = net.JoinHostPort(u.Hostname(), "80")
 	}
-	conn, err := (&net.Dialer{Timeout: ConnectTimeout}).DialContext(ctx, "tcp", host)
+	dial := c.DialContext
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: ConnectTimeout}).DialContext
+	}
+	conn, err := dial(ctx, "tcp", host)
 	if err != nil {
 		return fail(err)
 	}

@@ -27,6 +27,12 @@
 // (the host's --allow flag, such as --allow 127.0.0.0/8 for a host whose
 // players run on the same machine), or turns the policy off for a private
 // host whose players are all trusted.
+//
+// A remote player (player/remote) is called under a policy by giving it
+// both the policy's client, for GDL messages, and the policy's dialer, for
+// GDL-II messages, which it posts on connections of its own:
+//
+//	c := &remote.Client{URL: u.String(), HTTPClient: p.Client(opts), DialContext: p.DialContext}
 package netguard
 
 import (
@@ -100,7 +106,7 @@ func defaultRefused() []refusedRange {
 		{"10.0.0.0/8", private},
 		{"100.64.0.0/10", "the shared (carrier-grade NAT) range"},
 		{"127.0.0.0/8", "the loopback range"},
-		{"169.254.0.0/16", "the link-local range, which holds cloud metadata services"},
+		{"169.254.0.0/16", "the link-local range of cloud metadata services"},
 		{"172.16.0.0/12", private},
 		{"192.0.0.0/24", "the IETF protocol assignments range"},
 		{"192.168.0.0/16", private},
@@ -123,11 +129,6 @@ func defaultRefused() []refusedRange {
 	}
 	return out
 }
-
-var (
-	nat64     = netip.MustParsePrefix("64:ff9b::/96")
-	sixToFour = netip.MustParsePrefix("2002::/16")
-)
 
 // New returns the policy cfg describes, or an error naming the first entry
 // of cfg.Allow that is neither a prefix, an address nor a host name.
@@ -245,6 +246,8 @@ func (p *Policy) allowed(addr netip.Addr) bool {
 
 // embeddedIPv4 returns the IPv4 address a NAT64 or 6to4 address leads to.
 func embeddedIPv4(addr netip.Addr) (netip.Addr, bool) {
+	nat64 := netip.PrefixFrom(netip.AddrFrom16([16]byte{0: 0x00, 1: 0x64, 2: 0xff, 3: 0x9b}), 96)
+	sixToFour := netip.PrefixFrom(netip.AddrFrom16([16]byte{0: 0x20, 1: 0x02}), 16)
 	b := addr.As16()
 	switch {
 	case !addr.Is6():

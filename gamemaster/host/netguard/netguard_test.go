@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -262,23 +263,20 @@ func (r *recorder) check(t *testing.T, want ...string) {
 	}
 }
 
-// server returns a test server on 127.0.0.1 that answers "ok" and counts
-// the requests it receives.
-func server(t *testing.T, handler http.HandlerFunc) (*httptest.Server, *int) {
+// server returns a test server on 127.0.0.1 that runs handler, or answers
+// "ok" if it is nil, and a function that counts the requests received.
+func server(t *testing.T, handler http.HandlerFunc) (*httptest.Server, func() int) {
 	t.Helper()
-	var mu sync.Mutex
-	count := 0
+	var received atomic.Int64
 	if handler == nil {
 		handler = func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		count++
-		mu.Unlock()
+		received.Add(1)
 		handler(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, &count
+	return srv, func() int { return int(received.Load()) }
 }
 
 func get(t *testing.T, c *http.Client, u string) (string, error) {
@@ -320,14 +318,14 @@ func TestClientLoopbackServer(t *testing.T) {
 			tc.cfg.Resolver = resolver
 			var rec recorder
 			p := rec.watch(newPolicy(t, tc.cfg))
-			before := *count
+			before := count()
 			body, err := get(t, p.Client(ClientOptions{}), tc.url)
 			if tc.refuse == "" {
 				if err != nil || body != "ok" {
 					t.Fatalf("got %q, %v; want ok", body, err)
 				}
-				if *count != before+1 {
-					t.Errorf("server saw %d requests, want 1", *count-before)
+				if count() != before+1 {
+					t.Errorf("server saw %d requests, want 1", count()-before)
 				}
 				return
 			}
@@ -335,8 +333,8 @@ func TestClientLoopbackServer(t *testing.T) {
 			if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.refuse) || !strings.Contains(err.Error(), AllowHint) {
 				t.Fatalf("error %v, want a refusal saying %q", err, tc.refuse)
 			}
-			if *count != before {
-				t.Errorf("server saw %d requests, want none", *count-before)
+			if count() != before {
+				t.Errorf("server saw %d requests, want none", count()-before)
 			}
 			rec.check(t)
 		})
@@ -348,17 +346,12 @@ func TestRedirects(t *testing.T) {
 		"rebind.test":   {addrs("10.0.0.5")},
 		"metadata.test": {addrs("::ffff:169.254.169.254")},
 	}}
-	var hops int
-	var mu sync.Mutex
 	srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) {
 		if to := r.URL.Query().Get("to"); to != "" {
 			http.Redirect(w, r, to, http.StatusFound)
 			return
 		}
 		if r.URL.Path == "/loop" {
-			mu.Lock()
-			hops++
-			mu.Unlock()
 			http.Redirect(w, r, "/loop", http.StatusFound)
 			return
 		}
@@ -445,8 +438,8 @@ func TestDNSRebinding(t *testing.T) {
 	if body, err := get(t, c, "http://mixed.test:"+port+"/"); err != nil || body != "ok" {
 		t.Fatalf("mixed: %q, %v; want ok from 127.0.0.1", body, err)
 	}
-	if *count != 2 {
-		t.Errorf("server saw %d requests, want 2", *count)
+	if count() != 2 {
+		t.Errorf("server saw %d requests, want 2", count())
 	}
 	rec.check(t, "127.0.0.1", "127.0.0.1")
 }

@@ -78,6 +78,13 @@ const Scale = 400 / math.Ln10
 // Options.PriorSD is zero.
 const DefaultPriorSD = 400
 
+// The bounds of Options.PriorSD. Outside them the prior either decides
+// every rating or no longer keeps the fit's arithmetic finite.
+const (
+	minPriorSD = 1
+	maxPriorSD = 100000
+)
+
 // z95 is the standard normal quantile of a two-sided 95% interval.
 const z95 = 1.959963984540054
 
@@ -128,7 +135,7 @@ type Result struct {
 // Options change how ratings are computed. The zero value is ready to use.
 type Options struct {
 	// PriorSD is the standard deviation, in rating points, of the prior on
-	// each rating; zero means DefaultPriorSD. Smaller values pull ratings
+	// each rating, 1 to 100000; zero means DefaultPriorSD. Smaller values pull ratings
 	// with little evidence harder towards Mean.
 	PriorSD float64
 	// SkipErrored leaves matches with errors out of the ratings, as if
@@ -228,8 +235,8 @@ func Compute(results []Result, opt Options) (*Report, error) {
 	if sd == 0 {
 		sd = DefaultPriorSD
 	}
-	if !(sd > 0) || math.IsInf(sd, 0) {
-		return nil, fmt.Errorf("rating: prior standard deviation %v: want a positive number of rating points", opt.PriorSD)
+	if !(sd >= minPriorSD && sd <= maxPriorSD) {
+		return nil, fmt.Errorf("rating: prior standard deviation %v: want %v to %v rating points", opt.PriorSD, minPriorSD, maxPriorSD)
 	}
 	lambda := 1 / ((sd / Scale) * (sd / Scale))
 

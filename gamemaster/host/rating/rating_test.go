@@ -458,9 +458,29 @@ func TestProblems(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	for _, sd := range []float64{-1, math.NaN(), math.Inf(1), math.Inf(-1)} {
+	for _, sd := range []float64{-1, 0.5, 1e-300, 1e6, math.NaN(), math.Inf(1), math.Inf(-1)} {
 		if _, err := Compute(nil, Options{PriorSD: sd}); err == nil || !strings.Contains(err.Error(), "prior standard deviation") {
 			t.Errorf("PriorSD %v: error %v, want one about the prior standard deviation", sd, err)
+		}
+	}
+	// The ends of the range work, even on results that push the
+	// arithmetic: one player winning everything.
+	var wins []Result
+	for i := range 50 {
+		wins = append(wins, match(fmt.Sprint(i), "a b c", 100, 0, 0))
+	}
+	for _, sd := range []float64{minPriorSD, maxPriorSD} {
+		rep, err := Compute(wins, Options{PriorSD: sd})
+		if err != nil {
+			t.Fatalf("PriorSD %v: %v", sd, err)
+		}
+		for _, r := range rep.Overall.Ratings {
+			if math.IsNaN(r.Low) || math.IsInf(r.Low, 0) || math.IsNaN(r.High) || math.IsInf(r.High, 0) {
+				t.Errorf("PriorSD %v: %+v, want finite", sd, r)
+			}
+		}
+		if a := rep.Overall.Ratings[0]; a.Player != "a" {
+			t.Errorf("PriorSD %v: first %+v, want a", sd, a)
 		}
 	}
 }
