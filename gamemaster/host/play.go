@@ -42,7 +42,9 @@ func SeatPlayers(policy *netguard.Policy, newReasoner reasoner.Factory) func(sto
 		if _, err := policy.CheckURL(s.Spec); err != nil {
 			return nil, fmt.Errorf("player %s: %w", s.Name, err)
 		}
-		return &remote.Client{URL: s.Spec, PlayerName: s.Name, HTTPClient: client}, nil
+		// GDL-II messages go on connections the client dials itself:
+		// the policy dials those too.
+		return &remote.Client{URL: s.Spec, PlayerName: s.Name, HTTPClient: client, DialContext: policy.DialContext}, nil
 	}
 }
 
