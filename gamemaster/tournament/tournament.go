@@ -390,79 +390,16 @@ func (t *Tournament) Validate() error {
 // match that fails does not stop the tournament: its result says it did
 // not complete, and a later Run plays it again.
 func (t *Tournament) Run(ctx context.Context) (*Results, error) {
-	if t.Dir == "" {
-		return nil, errors.New("tournament: no folder")
-	}
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
-	ms, err := t.Schedule()
-	if err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(t.Dir, MatchesDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	unlock, err := lockFolder(t.Dir)
+	ms, unlock, err := t.open()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := record.RemoveTemp(dir); err != nil {
+	rn := t.newRun(ms)
+	rn.report(Progress{Done: rn.done, Total: len(ms), Skipped: rn.skipped, SPRT: rn.first})
+	if err := t.writeResults(rn.res); err != nil {
 		return nil, err
 	}
-	if err := t.checkManifest(ms); err != nil {
-		return nil, err
-	}
-
-	res := &Results{Name: t.name(), Players: Labels(t.Players), Matches: make([]MatchResult, len(ms))}
-	for _, g := range t.Games {
-		res.Games = append(res.Games, g.Key)
-	}
-	var todo []int
-	for i := range ms {
-		if rec := completed(&ms[i]); rec != nil {
-			res.Matches[i] = resultOf(&ms[i], rec, t.Dir)
-		} else {
-			res.Matches[i] = MatchResult{ID: ms[i].ID, Game: ms[i].Game.Key, Round: ms[i].Round, Players: ms[i].players}
-			todo = append(todo, i)
-		}
-	}
-	var mu sync.Mutex // guards res, done, the test's state and the calls to Progress
-	done := len(ms) - len(todo)
-	skipped := done
-	// The test's state: which matches of todo are pending (not finished in
-	// this run), and whether the test decided.
-	pending := make([]bool, len(ms))
-	decided := make(chan struct{})
-	var stopped bool
-	test := func() *SPRTResult {
-		if t.SPRT == nil {
-			return nil
-		}
-		st := sprtStatus(t.SPRT, res, pending)
-		res.SPRT = &st
-		if st.Verdict != Undecided && !stopped {
-			stopped = true
-			close(decided)
-		}
-		return &st
-	}
-	first := test() // on the matches completed before
-	for _, i := range todo {
-		pending[i] = true
-	}
-	report := func(p Progress) {
-		if t.Progress != nil {
-			t.Progress(p)
-		}
-	}
-	report(Progress{Done: done, Total: len(ms), Skipped: skipped, SPRT: first})
-	if err := t.writeResults(res); err != nil {
-		return nil, err
-	}
-
 	ref := t.Referee
 	if ref == nil {
 		ref = &gamemaster.Referee{}
@@ -471,83 +408,199 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	r.OnStep = nil
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	var writeErr error
 	for range max(t.Parallel, 1) {
-		wg.Go(func() {
-			played := false
-			for i := range jobs {
-				if played {
-					pause(ctx, t.Gap, decided)
-				}
-				mu.Lock()
-				skip := stopped
-				mu.Unlock()
-				if skip {
-					continue
-				}
-				played = true
-				m := &ms[i]
-				rec, err := t.play(ctx, &r, t.NewPlayer, m)
-				mu.Lock()
-				if rec != nil {
-					res.Matches[i] = resultOf(m, rec, t.Dir)
-				}
-				if err != nil {
-					res.Matches[i].Error = err.Error()
-				}
-				done++
-				pending[i] = false
-				p := Progress{Done: done, Total: len(ms), Skipped: skipped, Match: &res.Matches[i], Err: err, SPRT: test()}
-				if werr := t.writeResults(res); werr != nil && writeErr == nil {
-					writeErr = werr
-				}
-				report(p)
-				mu.Unlock()
-			}
-		})
+		wg.Go(func() { rn.work(ctx, &r, jobs) })
 	}
-feed:
-	for _, i := range todo {
+	rn.feed(ctx, jobs)
+	close(jobs)
+	wg.Wait()
+	return rn.finish(ctx)
+}
+
+// open checks the tournament's settings, schedules its matches and takes
+// its folder: locked, cleared of temporary files, its manifest agreeing
+// with the schedule. unlock releases the folder.
+func (t *Tournament) open() (ms []Scheduled, unlock func(), err error) {
+	if t.Dir == "" {
+		return nil, nil, errors.New("tournament: no folder")
+	}
+	if err := t.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if ms, err = t.Schedule(); err != nil {
+		return nil, nil, err
+	}
+	dir := filepath.Join(t.Dir, MatchesDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	if unlock, err = lockFolder(t.Dir); err != nil {
+		return nil, nil, err
+	}
+	err = record.RemoveTemp(dir)
+	if err == nil {
+		err = t.checkManifest(ms)
+	}
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return ms, unlock, nil
+}
+
+// A run is the state of one Run of a tournament, which its goroutines
+// share under mu.
+type run struct {
+	t       *Tournament
+	ms      []Scheduled
+	todo    []int         // the matches of ms not completed before, in order
+	first   *SPRTResult   // the test on the matches completed before
+	decided chan struct{} // closed when the test decides
+
+	mu       sync.Mutex // guards what follows, and the calls to Progress
+	res      *Results
+	done     int
+	skipped  int
+	pending  []bool // the matches of todo not finished in this run
+	stopped  bool   // the test decided
+	writeErr error  // the first error writing the results
+}
+
+// newRun returns the run of ms: the results of the matches completed
+// before, and the matches left to play.
+func (t *Tournament) newRun(ms []Scheduled) *run {
+	rn := &run{t: t, ms: ms, decided: make(chan struct{}), pending: make([]bool, len(ms))}
+	rn.res = &Results{Name: t.name(), Players: Labels(t.Players), Matches: make([]MatchResult, len(ms))}
+	for _, g := range t.Games {
+		rn.res.Games = append(rn.res.Games, g.Key)
+	}
+	for i := range ms {
+		if rec := completed(&ms[i]); rec != nil {
+			rn.res.Matches[i] = resultOf(&ms[i], rec, t.Dir)
+		} else {
+			rn.res.Matches[i] = MatchResult{ID: ms[i].ID, Game: ms[i].Game.Key, Round: ms[i].Round, Players: ms[i].players}
+			rn.todo = append(rn.todo, i)
+		}
+	}
+	rn.done = len(ms) - len(rn.todo)
+	rn.skipped = rn.done
+	rn.first = rn.test()
+	for _, i := range rn.todo {
+		rn.pending[i] = true
+	}
+	return rn
+}
+
+// test updates the sequential test, if any, on the matches finished, and
+// closes decided once it decides. The caller holds mu, or is alone.
+func (rn *run) test() *SPRTResult {
+	if rn.t.SPRT == nil {
+		return nil
+	}
+	st := sprtStatus(rn.t.SPRT, rn.res, rn.pending)
+	rn.res.SPRT = &st
+	if st.Verdict != Undecided && !rn.stopped {
+		rn.stopped = true
+		close(rn.decided)
+	}
+	return &st
+}
+
+func (rn *run) report(p Progress) {
+	if rn.t.Progress != nil {
+		rn.t.Progress(p)
+	}
+}
+
+// work plays the matches it receives from jobs, a gap apart, until jobs
+// is closed; once the test has decided it plays none.
+func (rn *run) work(ctx context.Context, ref *gamemaster.Referee, jobs <-chan int) {
+	played := false
+	for i := range jobs {
+		if played {
+			pause(ctx, rn.t.Gap, rn.decided)
+		}
+		rn.mu.Lock()
+		skip := rn.stopped
+		rn.mu.Unlock()
+		if skip {
+			continue
+		}
+		played = true
+		m := &rn.ms[i]
+		rec, err := rn.t.play(ctx, ref, rn.t.NewPlayer, m)
+		rn.played(i, rec, err)
+	}
+}
+
+// played records the outcome of match i, writes the results and
+// reports it.
+func (rn *run) played(i int, rec *record.Record, err error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rec != nil {
+		rn.res.Matches[i] = resultOf(&rn.ms[i], rec, rn.t.Dir)
+	}
+	if err != nil {
+		rn.res.Matches[i].Error = err.Error()
+	}
+	rn.done++
+	rn.pending[i] = false
+	p := Progress{Done: rn.done, Total: len(rn.ms), Skipped: rn.skipped, Match: &rn.res.Matches[i], Err: err, SPRT: rn.test()}
+	if werr := rn.t.writeResults(rn.res); werr != nil && rn.writeErr == nil {
+		rn.writeErr = werr
+	}
+	rn.report(p)
+}
+
+// feed hands the matches left to play to the workers, in order, until
+// all are handed, ctx is done or the test decides.
+func (rn *run) feed(ctx context.Context, jobs chan<- int) {
+	for _, i := range rn.todo {
 		select {
-		case <-decided:
-			break feed
+		case <-rn.decided:
+			return
 		default:
 		}
 		select {
 		case jobs <- i:
 		case <-ctx.Done():
-			break feed
-		case <-decided:
-			break feed
+			return
+		case <-rn.decided:
+			return
 		}
 	}
-	close(jobs)
-	wg.Wait()
-	if stopped {
+}
+
+// finish completes the results once every worker has returned, writes
+// them and returns them.
+func (rn *run) finish(ctx context.Context) (*Results, error) {
+	res := rn.res
+	if rn.stopped {
 		// The matches the test made unnecessary, never started, are not
 		// part of the results; those that finished after it decided are.
 		kept := res.Matches[:0]
 		for i, m := range res.Matches {
-			if !pending[i] {
+			if !rn.pending[i] {
 				kept = append(kept, m)
 			}
 		}
 		res.Matches = kept
 	}
-	if t.SPRT != nil {
+	if rn.t.SPRT != nil {
 		// As a run on the same folder would see it: with every match
 		// finished, the test stops at the same score.
-		st := sprtStatus(t.SPRT, res, nil)
+		st := sprtStatus(rn.t.SPRT, res, nil)
 		res.SPRT = &st
 	}
 	res.summarize()
-	if err := t.writeResults(res); err != nil && writeErr == nil {
-		writeErr = err
+	if err := rn.t.writeResults(res); err != nil && rn.writeErr == nil {
+		rn.writeErr = err
 	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	return res, writeErr
+	return res, rn.writeErr
 }
 
 // pause waits d, or until ctx is done or decided is closed.
