@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
@@ -113,45 +114,29 @@ func checkOwnLook(t *testing.T, ctx context.Context, want []string) {
 	}
 }
 
-func TestKriegTicTacToeFoundTakenAtItsStep(t *testing.T) {
-	// The person plays oplayer with clicks on the board against an
-	// xplayer that plays (try 2 2), (try 1 1) and (try 3 3): the person
-	// finds row 2, column 2 taken at step 2, and xplayer wins on the
-	// diagonal at step 6. That a square was found taken is said as the
-	// step's, to the person as "you" (their history), never as a sentence
-	// under the board that stays; the winning diagonal is marked from the
-	// true final state; the match page says the moves and what each
-	// player was told in the game's words, "waits" for noop.
-	ctx := browser(t)
+// playFoundTaken plays kriegTicTacToe on v as a person in oplayer's seat,
+// with clicks on the board, against an xplayer that plays (try 2 2),
+// (try 1 1) and (try 3 3): the person finds row 2, column 2 taken at step
+// 2, and xplayer wins on the diagonal at step 6. found, if not nil, is
+// called at the person's turn right after the square was found taken. It
+// returns the record.
+func playFoundTaken(t *testing.T, ctx context.Context, v *viewer, id string, found func()) *record.Record {
+	t.Helper()
 	f := testFactory(t)
-	v := serveViewer(t, "127.0.0.1:0", view.Options{})
 	g, _ := games.Lookup("kriegTicTacToe")
 	inner, err := local.New("random", local.Options{NewReasoner: f, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opp := &scriptedII{GDLIIPlayer: inner.(player.GDLIIPlayer), moves: []reasoner.Move{"(try 2 2)", "(try 1 1)", "(try 3 3)"}}
-	m := v.seat(t, context.Background(), f, g, "found.1", 1, opp, 30*time.Second)
+	m := v.seat(t, context.Background(), f, g, id, 1, opp, 30*time.Second)
 	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(v.url+m.seat))
-
-	boardText := func() string {
-		var s string
-		run(t, ctx, 5*time.Second, chromedp.Text(`#board`, &s))
-		return s
-	}
 	clickCell(t, ctx, 2, 2) // taken
 	if status, _ := awaitTurn(t, ctx, 20*time.Second); status != "to-move" {
 		t.Fatalf("status %s after the square found taken, want the person to try again", status)
 	}
-	var last, history string
-	run(t, ctx, 5*time.Second, chromedp.Text(`#last`, &last), chromedp.Text(`#history li:last-child`, &history))
-	if b := boardText(); strings.Contains(b, "found") || strings.Contains(b, "taken") {
-		t.Errorf("right after the square was found taken the board reads %q, want no sentence of a step under it", b)
-	}
-	for what, text := range map[string]string{"the last step": last, "the history": history} {
-		if !strings.Contains(text, "2.") && !strings.HasPrefix(text, "step 2") || !strings.Contains(text, "you: try row 2, column 2") || !strings.Contains(text, "row 2, column 2 was taken by your opponent") {
-			t.Errorf("%s reads %q, want step 2 told to the person: their try and the square taken", what, text)
-		}
+	if found != nil {
+		found()
 	}
 	clickCell(t, ctx, 1, 2)
 	clickCell(t, ctx, 2, 1)
@@ -163,6 +148,37 @@ func TestKriegTicTacToeFoundTakenAtItsStep(t *testing.T) {
 		t.Fatal("the match failed")
 	}
 	run(t, ctx, 5*time.Second, chromedp.Poll(`!document.getElementById('truth').hidden`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	return rec
+}
+
+func TestKriegTicTacToeFoundTakenAtItsStep(t *testing.T) {
+	// The person plays oplayer with clicks on the board against an
+	// xplayer that plays (try 2 2), (try 1 1) and (try 3 3): the person
+	// finds row 2, column 2 taken at step 2, and xplayer wins on the
+	// diagonal at step 6. That a square was found taken is said as the
+	// step's, to the person as "you" (their history), never as a sentence
+	// under the board that stays; the winning diagonal is marked from the
+	// true final state; the match page says the moves and what each
+	// player was told in the game's words, "waits" for noop.
+	ctx := browser(t)
+	v := serveViewer(t, "127.0.0.1:0", view.Options{})
+	boardText := func() string {
+		var s string
+		run(t, ctx, 5*time.Second, chromedp.Text(`#board`, &s))
+		return s
+	}
+	playFoundTaken(t, ctx, v, "found.1", func() {
+		var last, history string
+		run(t, ctx, 5*time.Second, chromedp.Text(`#last`, &last), chromedp.Text(`#history li:last-child`, &history))
+		if b := boardText(); strings.Contains(b, "found") || strings.Contains(b, "taken") {
+			t.Errorf("right after the square was found taken the board reads %q, want no sentence of a step under it", b)
+		}
+		for what, text := range map[string]string{"the last step": last, "the history": history} {
+			if !strings.HasPrefix(text, "2.") && !strings.HasPrefix(text, "step 2:") || !strings.Contains(text, "you: try row 2, column 2") || !strings.Contains(text, "row 2, column 2 was taken by your opponent") {
+				t.Errorf("%s reads %q, want step 2 told to the person: their try and the square taken", what, text)
+			}
+		}
+	})
 	if b := boardText(); strings.Contains(b, "found") || strings.Contains(b, "taken") {
 		t.Errorf("at the end the board reads %q, want no sentence of step 2 under it", b)
 	}

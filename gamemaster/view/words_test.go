@@ -441,10 +441,26 @@ func TestScreenshotsOfWords(t *testing.T) {
 	playMontyHall(t, ctx, v, "montyhall.1", "switch", nil)
 	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 760))
 	shoot("seat-montyhall-end.png")
-	run(t, ctx, 10*time.Second,
-		chromedp.Navigate(v.url+"/match?src="+view.LiveSource("montyhall.1")),
-		chromedp.WaitVisible(`#players tr.role`))
-	shoot("match-montyhall.png")
+	// shootMatch shoots the match page of the live match id, once ready
+	// (a selector) is shown.
+	shootMatch := func(id, ready, name string) {
+		run(t, ctx, 10*time.Second, chromedp.Navigate(v.url+"/match?src="+view.LiveSource(id)), chromedp.WaitVisible(ready))
+		shoot(name)
+	}
+	shootMatch("montyhall.1", `#players tr.role`, "match-montyhall.png")
+	// A newcomer's second look: a square found taken, said at its step;
+	// the winning diagonal from the true final state; the goat of a
+	// candidate who stayed; the match page in the game's words.
+	playFoundTaken(t, ctx, v, "kriegTicTacToe.found", func() {
+		run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))
+		shoot("seat-kriegTicTacToe-found.png")
+	})
+	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))
+	shoot("seat-kriegTicTacToe-line.png")
+	shootMatch("kriegTicTacToe.found", `#seen tr.step`, "match-kriegTicTacToe.png")
+	playMontyHall(t, ctx, v, "montyhall.stay", "stay", nil)
+	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 760))
+	shoot("seat-montyhall-goat.png")
 	for role, name := range []string{"xplayer", "oplayer"} {
 		playKrieg(t, ctx, v, "kriegTicTacToe."+name, role)
 		run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))

@@ -372,7 +372,9 @@ function markUnknown(t) {
 function knownText(t, unknown) {
   if (!t.gdlII || !t.state || t.status === "waiting" || starting(t)) return "";
   return "You see only part of the game: the board shows what you know for sure from what you were told" +
-    (unknown ? "; ? marks a square whose content you do not know." : ".");
+    (unknown ? "; ? marks a square whose content you do not know." : ".") +
+    // Past a thousand positions the player keeps a sample of them.
+    (t.sampled ? " Too many positions are possible to check them all: the board is worked out from a sample of them, and may show what is only likely." : "");
 }
 
 function statusText(t) {

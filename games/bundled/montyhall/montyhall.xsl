@@ -19,6 +19,7 @@
       table.montyhall-doors td[data-final="yes"][data-content="car"] { outline: 6px solid #27ae60; }
       table.montyhall-doors td[data-final="yes"][data-content="goat"] { outline: 6px solid #c0392b; }
       table.montyhall-doors .which { font: 13px sans-serif; display: block; margin-top: 6px; }
+      p.phase { max-width: 330px; }
     </style>
     <table class="montyhall-doors"><tr>
       <xsl:call-template name="door"><xsl:with-param name="d" select="1"/></xsl:call-template>
