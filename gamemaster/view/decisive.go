@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gdl"
@@ -11,21 +12,29 @@ import (
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
+// decisiveTime bounds the time spent finding the decisive facts of a
+// match's final state: the rules' compilation, the goals and the facts
+// left out in turn. The page shows no line when it runs out.
+const decisiveTime = 3 * time.Second
+
 // finalDecisive returns the facts of the final state of rec, a completed
 // match, that decide its goals by themselves (human.DecisiveFacts): the
 // winning line of a game of lines. A person's player of a GDL-II match
 // never learns the true final state, so the viewer finds them itself,
 // with the Prolog reference reasoner, which needs no grounding, on the
-// record's rules. Nil when the rules or the state cannot be read.
+// record's rules, within decisiveTime. Nil when the rules or the state
+// cannot be read, or the time runs out.
 func finalDecisive(ctx context.Context, rec *record.Record) []string {
 	if !rec.IsCompleted || len(rec.States) == 0 || rec.GameRules == "" {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, decisiveTime)
+	defer cancel()
 	d, err := gdl.ParseFile(rec.GameKey, []byte(rec.GameRules))
 	if err != nil {
 		return nil
 	}
-	r, err := prolog.New(d)
+	r, err := prolog.NewWithOptions(ctx, d, prolog.Options{})
 	if err != nil {
 		return nil
 	}

@@ -215,8 +215,9 @@ func TestKriegTicTacToeFoundTakenAtItsStep(t *testing.T) {
 
 func TestPlayableCellsAreFramed(t *testing.T) {
 	// At the person's turn the squares a click plays are framed, and are
-	// buttons to a screen reader; the hint names what is framed. Once the
-	// person has played, no square is framed, as the page says.
+	// buttons to a screen reader and the keyboard; the hint names what is
+	// framed. Once the person has played, no square is framed, as the
+	// page says.
 	ctx := browser(t)
 	f := testFactory(t)
 	v := serveViewer(t, "127.0.0.1:0", view.Options{})
@@ -252,6 +253,15 @@ func TestPlayableCellsAreFramed(t *testing.T) {
 	if strings.Contains(notice, "light") || !strings.Contains(notice, "framed") {
 		t.Errorf("a click during the others' turn says %q, want what the board shows", notice)
 	}
+	// A framed square is played with the keyboard too.
+	status, step := awaitTurn(t, ctx, 20*time.Second)
+	if status != "to-move" {
+		t.Fatalf("status %s at the person's second turn", status)
+	}
+	run(t, ctx, 5*time.Second, chromedp.Focus(`#board td[data-x="3"][data-y="3"]`), chromedp.KeyEvent("\r"))
+	awaitNext(t, ctx, step)
+	run(t, ctx, 10*time.Second,
+		chromedp.Poll(`document.getElementById('history').textContent.includes('you: mark row 3, column 3')`, nil, chromedp.WithPollingTimeout(8*time.Second)))
 }
 
 func TestMontyHallInPlainWords(t *testing.T) {
