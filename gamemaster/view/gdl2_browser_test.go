@@ -285,8 +285,8 @@ func checkSeen(t *testing.T, ctx context.Context, rec *record.Record, src string
 	run(t, ctx, 5*time.Second,
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#seen th[data-role]')).map(e => e.dataset.role)`, &heads),
 		chromedp.Evaluate(`Array.from(document.querySelectorAll('#seen tr.step')).map(tr => Array.from(tr.querySelectorAll('td[data-role]')).map(td => ({
-			Role: td.dataset.role, Move: td.querySelector('.move').textContent,
-			Percepts: Array.from(td.querySelectorAll('.percept')).map(p => p.textContent)})))`, &rows),
+			Role: td.dataset.role, Move: td.querySelector('.move').dataset.move,
+			Percepts: Array.from(td.querySelectorAll('.percept')).map(p => p.dataset.percept)})))`, &rows),
 	)
 	var seers []int
 	for i, r := range rec.Roles {
@@ -317,15 +317,15 @@ func checkSeen(t *testing.T, ctx context.Context, rec *record.Record, src string
 		}
 	}
 	// The step under the board says what each role saw of it.
-	var info string
+	var info []string
 	run(t, ctx, 5*time.Second,
 		chromedp.Click(`#seen tr.step[data-step="1"]`),
-		chromedp.Text(`#stepInfo`, &info),
+		chromedp.Evaluate(`Array.from(document.querySelectorAll('#stepInfo .percept')).map(p => p.dataset.percept)`, &info),
 	)
 	for _, i := range seers {
 		for _, p := range rec.Percepts[0][i] {
-			if !strings.Contains(info, p) {
-				t.Errorf("%s: step 1 under the board says %q, without %s's percept %s", src, info, rec.Roles[i], p)
+			if !slices.Contains(info, p) {
+				t.Errorf("%s: step 1 under the board tells %q, without %s's percept %s", src, info, rec.Roles[i], p)
 			}
 		}
 	}

@@ -91,6 +91,10 @@ type Server struct {
 type liveMatch struct {
 	rec     *record.Record
 	version int
+	// decisive holds, once looked for, the facts of the final state of
+	// the completed GDL-II match that decide its goals (finalDecisive).
+	decisive     []string
+	decisiveDone bool
 }
 
 // New returns a server over the folders of opts.
@@ -360,6 +364,10 @@ type matchView struct {
 	// Hidden is set, with Error and no Record, while a person plays the
 	// GDL-II match in a seat of this viewer (heldBack).
 	Hidden bool `json:"hidden,omitempty"`
+	// MoveWords and PerceptWords say what the record's moves and
+	// percepts mean, where the game's folder can (games.Phrase).
+	MoveWords    map[string]string `json:"moveWords,omitempty"`
+	PerceptWords map[string]string `json:"perceptWords,omitempty"`
 }
 
 // errHeldBack is the error of a GDL-II record held back.
@@ -403,6 +411,13 @@ func (s *Server) matchView(srcText string) (matchView, version) {
 	mv.Record = &c
 	mv.Live = src.live != ""
 	mv.Game = s.games.info(rec.GameKey, rec.GameRulesheetHash)
+	moves, percepts := s.games.phrases(rec.GameKey, rec.GameRulesheetHash)
+	mv.MoveWords = sayAll(moves, rec.Moves...)
+	var told [][]string
+	for _, step := range rec.Percepts {
+		told = append(told, step...)
+	}
+	mv.PerceptWords = sayAll(percepts, told...)
 	return mv, v
 }
 
@@ -620,6 +635,10 @@ type truth struct {
 	Final  string     `json:"final"` // the final state, as the record writes it
 	Moves  [][]string `json:"moves"`
 	Nature string     `json:"nature,omitempty"`
+	// Decisive are facts of the final state that decide the goals by
+	// themselves, as seat.Turn's Decisive are of a GDL match: the
+	// winning line, once it can be shown.
+	Decisive []string `json:"decisive,omitempty"`
 }
 
 func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
@@ -651,13 +670,36 @@ func (s *Server) seatView(p seat.Player) (seatView, <-chan struct{}) {
 				v.Goals = slices.Clone(rec.GoalValues)
 				v.Outcome = seat.Outcome(v.Goals, t.Roles, slices.Index(t.Roles, t.Role), t.Nature)
 				if len(rec.States) > 0 {
-					v.Truth = &truth{Final: rec.States[len(rec.States)-1], Moves: slices.Clone(rec.Moves), Nature: rec.Nature}
+					v.Truth = &truth{Final: rec.States[len(rec.States)-1], Moves: slices.Clone(rec.Moves), Nature: rec.Nature, Decisive: s.decisive(t.MatchID, rec)}
 				}
 			}
 		}
 	}
 	s.words(&v, rec)
 	return v, changed
+}
+
+// decisive returns the facts of the final state of rec, the completed
+// GDL-II match id, that decide its goals, looked for once (finalDecisive).
+func (s *Server) decisive(id string, rec *record.Record) []string {
+	s.mu.Lock()
+	lm := s.live[id]
+	if lm == nil || lm.rec != rec {
+		s.mu.Unlock()
+		return nil
+	}
+	if lm.decisiveDone {
+		defer s.mu.Unlock()
+		return lm.decisive
+	}
+	s.mu.Unlock()
+	facts := finalDecisive(context.Background(), rec)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if lm.rec == rec {
+		lm.decisive, lm.decisiveDone = facts, true
+	}
+	return facts
 }
 
 // words puts into words the moves and percepts of v that the folder of

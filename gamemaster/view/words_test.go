@@ -251,27 +251,36 @@ func awaitButtons(t *testing.T, ctx context.Context, limit time.Duration) (statu
 }
 
 // playMontyHall plays montyhall on v as a candidate who chooses door 1 and
-// switches, with clicks, to the end, and returns the game and the record.
-func playMontyHall(t *testing.T, ctx context.Context, v *viewer, id string) (*games.Game, *record.Record) {
+// then plays last (switch or stay), with clicks, to the end, and returns
+// the game and the record; onTurn, if not nil, is called at each of the
+// candidate's turns and at the end.
+func playMontyHall(t *testing.T, ctx context.Context, v *viewer, id, last string, onTurn func()) (*games.Game, *record.Record) {
 	t.Helper()
 	f := testFactory(t)
 	g, _ := games.Lookup("montyhall")
 	_, seat, done := gdlIIMatch(t, v.srv, f, g, id, "", 0, 1, 7, nil)
 	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(v.url+seat))
-	for _, move := range []string{"(choose 1)", "switch"} {
+	for _, move := range []string{"(choose 1)", last} {
 		status, step := awaitButtons(t, ctx, 20*time.Second)
 		if status != "to-move" {
 			t.Fatalf("status %s before %s", status, move)
+		}
+		if onTurn != nil {
+			onTurn()
 		}
 		run(t, ctx, 5*time.Second, chromedp.Click(fmt.Sprintf(`#moves button[data-move=%q]`, move)))
 		awaitNext(t, ctx, step)
 	}
 	if status, _ := awaitButtons(t, ctx, 20*time.Second); status != "over" {
-		t.Fatalf("status %s after the switch", status)
+		t.Fatalf("status %s after %s", status, last)
 	}
 	rec := <-done
 	if rec == nil {
 		t.Fatal("the match failed")
+	}
+	run(t, ctx, 5*time.Second, chromedp.Poll(`!document.getElementById('truth').hidden`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	if onTurn != nil {
+		onTurn()
 	}
 	return g, rec
 }
@@ -284,7 +293,7 @@ func TestMontyHallExplained(t *testing.T) {
 	// behind the door opened. The match page shows no goal for nature.
 	ctx := browser(t)
 	v := serveViewer(t, "127.0.0.1:0", view.Options{})
-	g, rec := playMontyHall(t, ctx, v, "monty.1")
+	g, rec := playMontyHall(t, ctx, v, "monty.1", "switch", nil)
 	var about, history, truth, final, opened, chosen string
 	var truthShown bool
 	run(t, ctx, 5*time.Second,
@@ -429,13 +438,29 @@ func TestScreenshotsOfWords(t *testing.T) {
 	shoot("seat-starting.png")
 	stop()
 
-	playMontyHall(t, ctx, v, "montyhall.1")
+	playMontyHall(t, ctx, v, "montyhall.1", "switch", nil)
 	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 760))
 	shoot("seat-montyhall-end.png")
-	run(t, ctx, 10*time.Second,
-		chromedp.Navigate(v.url+"/match?src="+view.LiveSource("montyhall.1")),
-		chromedp.WaitVisible(`#players tr.role`))
-	shoot("match-montyhall.png")
+	// shootMatch shoots the match page of the live match id, once ready
+	// (a selector) is shown.
+	shootMatch := func(id, ready, name string) {
+		run(t, ctx, 10*time.Second, chromedp.Navigate(v.url+"/match?src="+view.LiveSource(id)), chromedp.WaitVisible(ready))
+		shoot(name)
+	}
+	shootMatch("montyhall.1", `#players tr.role`, "match-montyhall.png")
+	// A newcomer's second look: a square found taken, said at its step;
+	// the winning diagonal from the true final state; the goat of a
+	// candidate who stayed; the match page in the game's words.
+	playFoundTaken(t, ctx, v, "kriegTicTacToe.found", func() {
+		run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))
+		shoot("seat-kriegTicTacToe-found.png")
+	})
+	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))
+	shoot("seat-kriegTicTacToe-line.png")
+	shootMatch("kriegTicTacToe.found", `#seen tr.step`, "match-kriegTicTacToe.png")
+	playMontyHall(t, ctx, v, "montyhall.stay", "stay", nil)
+	run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 760))
+	shoot("seat-montyhall-goat.png")
 	for role, name := range []string{"xplayer", "oplayer"} {
 		playKrieg(t, ctx, v, "kriegTicTacToe."+name, role)
 		run(t, ctx, 5*time.Second, chromedp.EmulateViewport(1100, 900))

@@ -56,7 +56,7 @@ func TestDecisiveFacts(t *testing.T) {
 			t.Fatal(err)
 		}
 		var cells []string
-		for _, f := range decisiveFacts(context.Background(), r, c.state, goals) {
+		for _, f := range DecisiveFacts(context.Background(), r, c.state, goals) {
 			if strings.HasPrefix(f, "(cell ") {
 				cells = append(cells, f)
 			}

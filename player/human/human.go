@@ -474,7 +474,7 @@ func (p *Player) Stop(ctx context.Context, matchID string, last []reasoner.Move)
 		role = g.Role
 		goals, err = g.R.Goals(ctx, g.State)
 		if err == nil {
-			decisive = decisiveFacts(ctx, g.R, g.State, goals)
+			decisive = DecisiveFacts(ctx, g.R, g.State, goals)
 		}
 	}
 	p.mu.Lock()
@@ -494,7 +494,7 @@ func Outcome(goals []int, roles []string, role int) string {
 	return seat.Outcome(goals, roles, role, "")
 }
 
-// decisiveFacts returns facts of s that decide its goals by themselves,
+// DecisiveFacts returns facts of s that decide its goals by themselves,
 // within effectsTime: a state of these facts alone has the same goals,
 // and none of them can be left out as well. They are found by leaving out every
 // fact in turn, for good when the goals stay the same. In a game of lines
@@ -502,7 +502,7 @@ func Outcome(goals []int, roles []string, role int) string {
 // with no line, none. Nil when no fact can be left out: the goals of a
 // state of fewer facts are not defined, and nothing is shown that was not
 // seen to decide the result.
-func decisiveFacts(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, goals []int) []string {
+func DecisiveFacts(ctx context.Context, r reasoner.Reasoner, s *reasoner.State, goals []int) []string {
 	ctx, cancel := context.WithTimeout(ctx, effectsTime)
 	defer cancel()
 	facts := s.Facts()

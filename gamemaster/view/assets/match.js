@@ -24,6 +24,24 @@ function isNature(rec, role) {
   return !!rec.gdlII && !!rec.nature && role === rec.nature;
 }
 
+// moveEl writes a role's move as a person reads it: in the words of the
+// game's folder (view.moveWords), "waits" for noop, the conventional move
+// of a role that only waits, and otherwise as the rules write it,
+// labelled so.
+function moveEl(m) {
+  if (m === "noop") return el("span", {class: "note move waits", "data-move": m, title: "noop: the move of a player that waits"}, "waits");
+  const words = (view.moveWords || {})[m];
+  if (words) return el("span", {class: "move", "data-move": m, title: "in the rules: " + m}, words);
+  return el("span", {class: "code move raw", "data-move": m, title: "as the rules write it"}, m);
+}
+
+// perceptText writes a percept as a person reads it: in the sentence of
+// the game's folder, or as the rules write it, labelled so.
+function perceptText(p) {
+  const words = (view.perceptWords || {})[p];
+  return words || "told, in the rules' words: " + p;
+}
+
 function errorsOf(rec, i) {
   return (rec.errors && rec.errors[i]) || [];
 }
@@ -44,12 +62,12 @@ function renderStep() {
     const t = rec.stateTimes[step] - rec.stateTimes[step - 1];
     const ul = el("ul", {class: "joint"});
     rec.moves[step - 1].forEach((m, i) => {
-      const li = el("li", {}, (rec.roles ? rec.roles[i] : "role " + (i + 1)) + ": ", el("span", {class: "code move"}, m));
+      const li = el("li", {}, (rec.roles ? rec.roles[i] : "role " + (i + 1)) + ": ", moveEl(m));
       if (errs[i]) li.append(" ", el("span", {class: "err code"}, errs[i]));
-      if (rec.gdlII && rec.roles && rec.roles[i] !== rec.nature) li.append(" · sees ", perceptsOf(rec, step - 1, i));
+      if (rec.gdlII && rec.roles && rec.roles[i] !== rec.nature) li.append(" · was told: ", perceptsOf(rec, step - 1, i));
       ul.append(li);
     });
-    info.append(el("div", {}, "step " + step + " (" + fmtDuration(t) + "): joint move"), ul);
+    info.append(el("div", {}, "Step " + step + " (" + fmtDuration(t) + "): what each player did"), ul);
   } else {
     info.append(el("div", {class: "note"}, "initial state"));
     const errs = errorsOf(rec, 0).map((e, i) => e ? (rec.roles ? rec.roles[i] : i) + " " + e : "").filter(Boolean);
@@ -64,13 +82,14 @@ function renderStep() {
   }
 }
 
-// perceptsOf returns the percepts of role i at step k (0 for the first
-// joint move) of a GDL-II record, as an element: "nothing" when none.
+// perceptsOf returns what role i was told at step k (0 for the first
+// step) of a GDL-II record, its percepts in words, as an element:
+// "nothing" when none.
 function perceptsOf(rec, k, i) {
   const ps = ((rec.percepts || [])[k] || [])[i] || [];
   if (!ps.length) return el("span", {class: "note percepts"}, "nothing");
   const span = el("span", {class: "percepts"});
-  ps.forEach((p, j) => span.append(j ? " " : "", el("span", {class: "code percept"}, p)));
+  ps.forEach((p, j) => span.append(j ? " " : "", el("span", {class: "percept", "data-percept": p}, perceptText(p))));
   return span;
 }
 
@@ -86,7 +105,7 @@ function renderSeen(rec, roles) {
   rec.moves.forEach((joint, k) => {
     const tr = el("tr", {class: "step", "data-step": k + 1}, el("td", {}, String(k + 1)));
     for (const i of seers) {
-      tr.append(el("td", {"data-role": roles[i]}, el("div", {class: "code move"}, joint[i]), perceptsOf(rec, k, i)));
+      tr.append(el("td", {"data-role": roles[i]}, el("div", {}, moveEl(joint[i])), perceptsOf(rec, k, i)));
     }
     tr.addEventListener("click", () => { step = k + 1; renderStep(); });
     table.append(tr);
@@ -131,7 +150,7 @@ function renderMatch() {
     const errs = errorsOf(rec, i);
     const tr = el("tr", {class: "step", "data-step": i}, el("td", {}, String(i)));
     joint.forEach((m, j) => {
-      const td = el("td", {class: "code"}, m);
+      const td = el("td", {}, moveEl(m));
       if (errs[j]) td.append(" ", el("span", {class: "err"}, errs[j]));
       tr.append(td);
     });
@@ -140,6 +159,9 @@ function renderMatch() {
     moves.append(tr);
   });
   renderSeen(rec, roles);
+  const about = view.game && view.game.description;
+  $("about").replaceChildren(...(about ? [el("b", {}, (view.game.name || view.game.key) + ": "), about] : []));
+  $("about").hidden = !about;
   const note = [];
   if (view.game && view.game.error) note.push("stylesheet: " + view.game.error);
   if (styleError) note.push("stylesheet: " + styleError);

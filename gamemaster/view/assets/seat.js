@@ -66,7 +66,7 @@ function waitText(t) {
   if (t.status === "waiting") return "The match has not started: it starts once every seat page is open.";
   if (starting(t)) return "It is not your turn yet: the match is starting, and the other players are getting ready.";
   if (t.status === "to-move" && sent) return "Your move is sent.";
-  return "It is not your turn: " + (t.chosen ? "you chose " + moveText(t.chosen) + "; " : "") + "the other players are choosing their moves. The board lights up again when it is your turn.";
+  return "It is not your turn: " + (t.chosen ? "you chose " + moveText(t.chosen) + "; " : "") + "the other players are choosing their moves. The places you can play are framed again when it is your turn.";
 }
 
 function noticeOutOfTurn(t) {
@@ -120,9 +120,10 @@ function seenText(t, h) {
   const ps = h.percepts || [];
   const said = t.perceptWords || {};
   const told = ps.map(p => said[p] || "told, in the rules' words: " + p);
-  const text = told.length ? told.join(" ") : "You were told nothing.";
-  // noop is the move of a role that waits: not worth a word.
-  return h.move === "noop" ? text : "you: " + moveText(h.move) + " · " + text;
+  // noop is the move of a role that waits: not worth a word, but a step
+  // in which nothing was revealed still says what the person did.
+  if (h.move === "noop") return told.length ? told.join(" ") : "You waited; nothing was revealed to you.";
+  return "you: " + moveText(h.move) + " · " + (told.length ? told.join(" ") : "Nothing else was revealed to you.");
 }
 
 function historyItem(t, h) {
@@ -162,7 +163,14 @@ function setCandidates(c) {
 function boardHint() {
   if (!turn || turn.status !== "to-move") return "";
   if (!clickMoves.size) return "";
-  return columnGame ? "Click a column of the board to play there, or a move below." : "Click a square of the board to play the move that changes it, or a move below.";
+  return "Click " + framedPlaces() + " to play there, or a move below.";
+}
+
+// framedPlaces names, in the board's words, what a click can play: the
+// places framed while it is the person's turn (bindBoard).
+function framedPlaces() {
+  if (columnGame) return "a column with a framed cell (where your disc lands)";
+  return layout ? "a framed square" : "a framed part of the board";
 }
 
 function cellClicked(e) {
@@ -186,7 +194,7 @@ function boardClicked(ev) {
   if (!turn) return;
   if (turn.status !== "to-move" || sent) { noticeOutOfTurn(turn); return; }
   const c = layout && layout.cells.find(c => c.e.contains(ev.target));
-  notice(nothingHere(c) + " " + (clickMoves.size ? "Click one of the " + (columnGame ? "columns" : "squares") + " that light up, or a move below." : "Choose a move below."));
+  notice(nothingHere(c) + " " + (clickMoves.size ? "Click " + framedPlaces() + ", or a move below." : "Choose a move below."));
   {
     for (const m of clickMoves.keys()) {
       m.classList.remove("flash");
@@ -253,8 +261,19 @@ function bindBoard(t, drawn) {
   }
   for (const [e, ms] of cellMoves) clickMoves.set(e, ms);
   if (t.gdlII) namedCells(t);
+  // The cells a move changes are framed (style.css); every cell a click
+  // plays is a button to the keyboard and to a screen reader.
+  for (const e of cellMoves.keys()) e.classList.add("playable");
   for (const [e, ms] of clickMoves) {
     e.classList.add("movable");
+    e.setAttribute("role", "button");
+    e.setAttribute("tabindex", "0");
+    e.setAttribute("aria-label", ms.size === 1 ? "play: " + moveText([...ms][0]) : "choose among " + ms.size + " moves: " + [...ms].map(moveText).join(", "));
+    e.addEventListener("keydown", ev => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      ev.preventDefault();
+      if (turn && turn.status === "to-move" && !sent) cellClicked(e);
+    });
     if (ms.size === 1) e.setAttribute("data-move", [...ms][0]);
     e.addEventListener("mouseenter", () => highlight(new Set([...ms].filter(m => !candidates || candidates.has(m))), "hover"));
     e.addEventListener("mouseleave", () => highlight(null, "hover"));
@@ -283,18 +302,26 @@ function namedCells(t) {
 // result, when they hold pieces of one kind: the winning line of a game
 // of lines. Cells of mixed contents (the pieces and the empty squares of
 // a mate in chess) are no line, and are not marked.
+// The facts are the seat's, or, in a GDL-II match, which the person's
+// player never saw the end of, those of the true final state (t.truth).
+// It returns whether it marked any.
 function markDecisive(t) {
-  if (t.status !== "over" || !t.decisive || !layout) return;
+  const decisive = t.truth ? t.truth.decisive : t.decisive;
+  if (t.status !== "over" || !decisive || !layout) return false;
   const cells = [];
-  for (const text of t.decisive) {
+  for (const text of decisive) {
     let f;
     try { f = parseState("(" + text + ")")[0]; } catch (e) { continue; }
     if (f.length !== 4 || f[0] !== layout.rel) continue;
     const c = layout.cells.find(c => c.x === f[1] && c.y === f[2]);
     if (c) cells.push([c, f[3]]);
   }
-  if (new Set(cells.map(c => c[1])).size !== 1) return;
-  for (const [c] of cells) c.e.classList.add("decisive");
+  if (new Set(cells.map(c => c[1])).size !== 1) return false;
+  for (const [c] of cells) {
+    c.e.classList.add("decisive");
+    c.e.setAttribute("aria-label", "part of the line that decided the match");
+  }
+  return cells.length > 0;
 }
 
 async function loadMatch(src, t) {
@@ -340,12 +367,14 @@ function markUnknown(t) {
   return n;
 }
 
-// knownText says what the board of a GDL-II match shows.
+// knownText says what the board of a GDL-II match shows, once the match
+// has started.
 function knownText(t, unknown) {
-  if (!t.gdlII || !t.state) return "";
-  const n = t.possible || 0;
-  const states = n === 1 ? "the one state" : t.sampled ? "each of " + n + " states sampled from those" : "each of the " + n + " states";
-  return "You do not see the board: it shows what is true in " + states + " you hold possible after what you were told" + (unknown ? "; ? marks a cell whose content you do not know." : ".");
+  if (!t.gdlII || !t.state || t.status === "waiting" || starting(t)) return "";
+  return "You see only part of the game: the board shows what you know for sure from what you were told" +
+    (unknown ? "; ? marks a square whose content you do not know." : ".") +
+    // Past a thousand positions the player keeps a sample of them.
+    (t.sampled ? " Too many positions are possible to check them all: the board is worked out from a sample of them, and may show what is only likely." : "");
 }
 
 function statusText(t) {
@@ -427,9 +456,10 @@ async function update(t) {
     return b;
   }));
   bindBoard(t, drawn);
-  markDecisive(t);
+  const marked = markDecisive(t);
   // Once the moves are bound: a cell marked unknown looks changed.
-  $("known").textContent = t.truth ? "The board shows the true final state, which you could not see while you played." : knownText(t, t.gdlII ? markUnknown(t) : 0);
+  $("known").textContent = (t.truth ? "The board shows the true final state, which you could not see while you played." : knownText(t, t.gdlII ? markUnknown(t) : 0)) +
+    (marked ? (t.truth ? " " : "") + "Ringed in purple: the line that decided the match." : "");
   showTruth(t);
   $("hint").textContent = boardHint();
   $("message").textContent = t.status === "over" ? "" : t.message || "";

@@ -2,8 +2,10 @@
 <!-- Kriegspiel Tic-Tac-Toe: draws a state of the bundled game, given as
      ggp-base's state XML, as the true board, with both players' marks,
      though neither player sees the other's. Each cell element carries
-     data-x, data-y and data-content (b, x or o); below the board, the cells
-     each player has found taken. -->
+     data-x, data-y and data-content (b, x or o). The cells a player found
+     taken (blocked) are not written under the board: that happened at one
+     step, and the pages say it as that step's, in the words of its
+     percept. -->
 <xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
 <xsl:output method="html"/>
 <!-- over is "true" for the last state of a finished match, which has no one to move. -->
@@ -21,9 +23,6 @@
       <xsl:call-template name="rows"><xsl:with-param name="r" select="1"/></xsl:call-template>
     </table>
     <xsl:if test="not($over = 'true')"><p class="control">to move: <b><xsl:value-of select="/state/fact[relation='control']/argument[1]"/></b></p></xsl:if>
-    <xsl:for-each select="/state/fact[relation='blocked']">
-      <p class="blocked"><xsl:value-of select="argument[1]"/> found the square in row <xsl:value-of select="argument[2]"/>, column <xsl:value-of select="argument[3]"/> taken</p>
-    </xsl:for-each>
   </div>
 </xsl:template>
 
