@@ -36,85 +36,9 @@ func rate(game string, results []Result, lambda float64, skipErrored bool) (Tabl
 		index[n] = i
 	}
 
-	matches := make([]int, len(names))
-	aborted := make([]int, len(names))
-	pairAt := make(map[[2]int]int)
-	var pairs []pair
-	seen := make(map[int]bool)
-	for _, r := range results {
-		rated := r.Status == Completed || (r.Status == Errored && !skipErrored)
-		clear(seen)
-		for _, p := range r.Players {
-			i := index[p]
-			if seen[i] {
-				continue
-			}
-			seen[i] = true
-			if rated {
-				matches[i]++
-			} else {
-				aborted[i]++
-			}
-		}
-		if !rated {
-			continue
-		}
-		t.Matches++
-		n := len(r.Players)
-		for x := 0; x < n; x++ {
-			for y := x + 1; y < n; y++ {
-				a, b := index[r.Players[x]], index[r.Players[y]]
-				if a == b {
-					continue
-				}
-				s := 0.5 // score of role x against role y
-				switch {
-				case r.Goals[x] > r.Goals[y]:
-					s = 1
-				case r.Goals[x] < r.Goals[y]:
-					s = 0
-				}
-				if a > b {
-					a, b, s = b, a, 1-s
-				}
-				k, ok := pairAt[[2]int{a, b}]
-				if !ok {
-					k = len(pairs)
-					pairAt[[2]int{a, b}] = k
-					pairs = append(pairs, pair{a: a, b: b})
-				}
-				w := 1 / float64(n-1)
-				pairs[k].weight += w
-				pairs[k].scoreOfA += w * s
-			}
-		}
-	}
-	// Sums in the fit run over pairs in this order, so that the result is
-	// the same to the last bit whatever the order of the input.
-	slices.SortFunc(pairs, func(p, q pair) int {
-		return cmp.Or(cmp.Compare(p.a, q.a), cmp.Compare(p.b, q.b))
-	})
-
-	// The players compared with someone are fitted; the others are not
-	// rated. fitIndex maps a player index to its place among the fitted,
-	// or -1.
-	compared := make([]bool, len(names))
-	for _, p := range pairs {
-		compared[p.a], compared[p.b] = true, true
-	}
-	fitIndex := make([]int, len(names))
-	var fitted []int
-	for i := range names {
-		fitIndex[i] = -1
-		if compared[i] {
-			fitIndex[i] = len(fitted)
-			fitted = append(fitted, i)
-		}
-	}
-	local := make([]pair, len(pairs))
-	for k, p := range pairs {
-		local[k] = pair{a: fitIndex[p.a], b: fitIndex[p.b], weight: p.weight, scoreOfA: p.scoreOfA}
-	}
+	c := tally(results, index, skipErrored)
+	t.Matches = c.rated
+	fitIndex, fitted, local := restrict(len(names), c.pairs)
 
 	beta, variance, err := fit(len(fitted), local, lambda)
 	if err != nil {
@@ -137,7 +61,7 @@ func rate(game string, results []Result, lambda float64, skipErrored bool) (Tabl
 
 	t.Ratings = make([]Rating, len(names))
 	for i, n := range names {
-		r := Rating{Player: n, Matches: matches[i], Aborted: aborted[i]}
+		r := Rating{Player: n, Matches: c.matches[i], Aborted: c.aborted[i]}
 		if f := fitIndex[i]; f >= 0 {
 			half := z95 * Scale * math.Sqrt(variance[f])
 			r.Rated = true
@@ -158,6 +82,102 @@ func rate(game string, results []Result, lambda float64, skipErrored bool) (Tabl
 		return cmp.Or(cmp.Compare(q.Elo, p.Elo), strings.Compare(p.Player, q.Player))
 	})
 	return t, nil
+}
+
+// A count is what the results say of the players, by index: the matches
+// each played, rated or not, and the pairwise comparisons of the rated.
+type count struct {
+	matches, aborted []int
+	pairs            []pair // sorted by a, then b
+	rated            int    // the matches rated
+}
+
+// tally counts results, whose players index numbers. Each rated match of
+// n roles compares every two of its roles by their goals, a comparison
+// weighing 1/(n-1), so that a match counts as much for each role
+// whatever the number of roles.
+func tally(results []Result, index map[string]int, skipErrored bool) count {
+	c := count{matches: make([]int, len(index)), aborted: make([]int, len(index))}
+	pairAt := make(map[[2]int]int)
+	seen := make(map[int]bool)
+	for _, r := range results {
+		rated := r.Status == Completed || (r.Status == Errored && !skipErrored)
+		clear(seen)
+		for _, p := range r.Players {
+			i := index[p]
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+			if rated {
+				c.matches[i]++
+			} else {
+				c.aborted[i]++
+			}
+		}
+		if !rated {
+			continue
+		}
+		c.rated++
+		n := len(r.Players)
+		for x := 0; x < n; x++ {
+			for y := x + 1; y < n; y++ {
+				a, b := index[r.Players[x]], index[r.Players[y]]
+				if a == b {
+					continue
+				}
+				s := 0.5 // score of role x against role y
+				switch {
+				case r.Goals[x] > r.Goals[y]:
+					s = 1
+				case r.Goals[x] < r.Goals[y]:
+					s = 0
+				}
+				if a > b {
+					a, b, s = b, a, 1-s
+				}
+				k, ok := pairAt[[2]int{a, b}]
+				if !ok {
+					k = len(c.pairs)
+					pairAt[[2]int{a, b}] = k
+					c.pairs = append(c.pairs, pair{a: a, b: b})
+				}
+				w := 1 / float64(n-1)
+				c.pairs[k].weight += w
+				c.pairs[k].scoreOfA += w * s
+			}
+		}
+	}
+	// Sums in the fit run over pairs in this order, so that the result is
+	// the same to the last bit whatever the order of the input.
+	slices.SortFunc(c.pairs, func(p, q pair) int {
+		return cmp.Or(cmp.Compare(p.a, q.a), cmp.Compare(p.b, q.b))
+	})
+	return c
+}
+
+// restrict numbers the players of n compared with someone, who are
+// fitted; the others are not rated. fitIndex maps a player's index to
+// its place among the fitted, or -1; fitted is the inverse; local is
+// pairs in the places of the fitted.
+func restrict(n int, pairs []pair) (fitIndex, fitted []int, local []pair) {
+	compared := make([]bool, n)
+	for _, p := range pairs {
+		compared[p.a], compared[p.b] = true, true
+	}
+	fitIndex = make([]int, n)
+	for i := range n {
+		fitIndex[i] = -1
+		if compared[i] {
+			fitIndex[i] = len(fitted)
+			fitted = append(fitted, i)
+		}
+	}
+	local = make([]pair, len(pairs))
+	for k, p := range pairs {
+		local[k] = pair{a: fitIndex[p.a], b: fitIndex[p.b], weight: p.weight, scoreOfA: p.scoreOfA}
+	}
+	return fitIndex, fitted, local
 }
 
 // components numbers the groups of n players connected by pairs, from 1,
