@@ -250,19 +250,19 @@ type game struct {
 	nature int
 }
 
-// decide says how a match with the given number of players is played:
-// as GDL-II when the rules are (Description.IsGDLII), nature playing the
-// role random unless every role, random included, has a player and the
-// rules have no sees rule (a GDL game that names a role random).
+// decide says how a match with the given number of players is played
+// (gdl.DecideMode): nature sits in the role random when the players are
+// one fewer than the roles and the rules name it.
 func (g *game) decide(players int) error {
 	g.nature = -1
-	if !g.desc.IsGDLII() {
+	seating := gdl.RulesAlone
+	if n := reasoner.NatureIndex(g.roles); n >= 0 && players == len(g.roles)-1 {
+		seating = gdl.NatureSeated
+	}
+	if gdl.DecideMode(g.desc, seating) == gdl.GDL {
 		return nil
 	}
 	n := reasoner.NatureIndex(g.roles)
-	if n >= 0 && players == len(g.roles) && !hasSees(g.desc) {
-		return nil
-	}
 	seer, ok := g.r.(reasoner.Perceiver)
 	if !ok {
 		return fmt.Errorf("the reasoner %T of this GDL-II game gives no percepts", g.r)
@@ -286,30 +286,21 @@ func (g *game) decide(players int) error {
 }
 
 // PlayerRoles returns the roles of d that need a player in a match, in
-// order: every role, but random where nature plays it: in a GDL-II game
-// with sees rules, and, when natureAlways is set, in every game that names
-// it. (A game that names a role random without sees rules is played as
-// GDL given a player for every role, as GDL-II given one for every other
-// role: the rules cannot tell beatMania, whose player is called random,
-// from guessSix, a game of chance.)
+// order: every role, but random where nature plays it (gdl.DecideMode):
+// in a game with sees rules, and, when natureAlways is set, in every game
+// that names it. (A game that names a role random without sees rules is
+// played as GDL given a player for every role, as GDL-II given one for
+// every other role.)
 func PlayerRoles(d *gdl.Description, natureAlways bool) []string {
 	roles := d.Roles()
-	if natureAlways || d.IsGDLII() && hasSees(d) {
+	seating := gdl.RulesAlone
+	if natureAlways {
+		seating = gdl.NatureSeated
+	}
+	if gdl.DecideMode(d, seating) == gdl.GDLII {
 		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
 	}
 	return roles
-}
-
-// hasSees reports whether d has a sees rule or reads sees.
-func hasSees(d *gdl.Description) bool {
-	found := false
-	gdl.Inspect(d, func(n gdl.Node) bool {
-		if x, ok := n.(*gdl.Sentence); ok && x != nil && x.Name != nil && x.Name.Name == gdl.KeySees {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // match is the state of one running match.

@@ -72,7 +72,7 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 		return nil // PLAY says why
 	}
 	states, weights := hm.view.states()
-	hm.search, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	hm.search, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	hm.searched = -1
 	return nil
 }
@@ -117,7 +117,7 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	}
 	hm.search, hm.searched = nil, t.Number
 	states, weights := hm.view.states()
-	s, err = p.searchHidden(ctx, hm, s, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	s, err = p.searchHidden(ctx, hm, s, p.hiddenConfig(hm), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	hm.search = s
 	if len(moves) == 1 {
 		return moves[0], nil
@@ -164,34 +164,9 @@ func (p *mctsPlayer) searchHidden(ctx context.Context, hm *hiddenMatch, s *ismct
 	return s, s.Run(sctx, sample, 0)
 }
 
-// hiddenConfig returns the configuration of a hidden match's searches;
-// perfect when the player knows the state.
-func (p *mctsPlayer) hiddenConfig(hm *hiddenMatch, perfect bool) ismcts.Config {
-	return ismcts.Config{Exploration: p.opts.Search.Exploration, Perfect: perfect, Rand: hm.rng}
-}
-
-// playHidden answers a GDL PLAY in a match whose rules are GDL-II, as a
-// game master that plays a role named random as a player's sends: the
-// player is told the joint moves and knows the state, and searches it as
-// a game of complete information.
-func (p *mctsPlayer) playHidden(ctx context.Context, hm *hiddenMatch, last []reasoner.Move) (reasoner.Move, error) {
-	deadline := p.deadline(ctx, hm.clock)
-	defer p.holdToDeadline(ctx, deadline)
-	hm.mu.Lock()
-	defer hm.mu.Unlock()
-	if _, err := hm.g.Play(ctx, &hm.mu, last); err != nil {
-		return "", fmt.Errorf("match %s: %w", hm.g.ID, err)
-	}
-	moves, err := hm.g.Legal(ctx, p.logf)
-	if err != nil {
-		return "", fmt.Errorf("match %s: %w", hm.g.ID, err)
-	}
-	if len(moves) == 1 {
-		return moves[0], nil
-	}
-	state := hm.g.State
-	s, err := p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, true), moves, deadline, func() *reasoner.State { return state })
-	return p.chooseHidden(hm, s, err, moves), nil
+// hiddenConfig returns the configuration of a hidden match's searches.
+func (p *mctsPlayer) hiddenConfig(hm *hiddenMatch) ismcts.Config {
+	return ismcts.Config{Exploration: p.opts.Search.Exploration, Rand: hm.rng}
 }
 
 // StopTurn ends a GDL-II match.

@@ -370,8 +370,8 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 // it, with the best move the search last published if it is in the same
 // state and a random legal move otherwise, and sends it the joint moves it missed with the next command.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	if hm, err := p.hidden.get(id); err == nil {
-		return p.playHidden(ctx, hm, last)
+	if _, err := p.hidden.get(id); err == nil {
+		return "", fmt.Errorf("match %s: a PLAY of GDL in a match started as GDL-II", id)
 	}
 	mm, err := p.matches.get(id)
 	if err != nil {
