@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/infoset"
@@ -41,14 +41,15 @@ type roleView struct {
 // them, which a smaller random selection rarely holds. beliefSamples is
 // the hypotheses a sampled belief holds: the more, the fewer facts the
 // board takes as known that some state held possible lacks. When the
-// belief's own tries of a step run out of work, retryWork and retryTime
-// bound the work and the time of a belief built again from the whole view: hypotheses that fit a step late
-// in the match can be rare among those the sample drew.
+// belief's own tries of a step run out of work, retryWork bounds the work
+// of a belief built again from the whole view, within retryShare of the
+// person's clock: hypotheses that fit a step late in the match can be
+// rare among those the sample drew.
 const (
 	beliefJoints  = 1 << 14
 	beliefSamples = 64
 	retryWork     = 1 << 18
-	retryTime     = 3 * time.Second
+	retryShare    = 0.05
 )
 
 // startGDLII starts a GDL-II match: the belief of the role holds the
@@ -180,7 +181,7 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		// from the whole view, with more work.
 		opts := rv.opts
 		opts.MaxWork = retryWork
-		rctx, cancel := context.WithTimeout(ctx, retryTime)
+		rctx, cancel := clock.FromContext(ctx).Share(retryShare).Context(ctx)
 		b, err := infoset.New(rctx, g.R, rv.view, opts)
 		cancel()
 		if err == nil {

@@ -202,8 +202,9 @@ func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
 
 func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
 	// The margins mcts keeps, so that both think as long.
-	deadline := (&mctsPlayer{opts: Options{}.withDefaults("sample")}).deadline(ctx, p.clock)
-	if err := p.view.follow(ctx, t, deadline); err != nil {
+	budget := Options{}.withDefaults("sample").budget(ctx, p.clock)
+	deadline, _ := budget.Deadline()
+	if err := p.view.follow(ctx, t, budget); err != nil {
 		return "", err
 	}
 	moves, err := p.view.moves(ctx)

@@ -90,15 +90,15 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	if err != nil {
 		return "", err
 	}
-	deadline := p.deadline(ctx, hm.clock)
+	budget := p.opts.budget(ctx, hm.clock)
+	deadline, _ := budget.Deadline()
 	defer p.holdToDeadline(ctx, deadline)
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
 	// Following the step may take long (a belief whose states must be
-	// searched for): it may use half of the time, then the states it
-	// held follow the step approximately, until the deadline; the
-	// margin is left for reading the moves.
-	if err := hm.view.follow(ctx, t, deadline); err != nil {
+	// searched for): it takes its share of the budget (view.follow),
+	// and the search the rest.
+	if err := hm.view.follow(ctx, t, budget); err != nil {
 		return "", fmt.Errorf("match %s: %w", id, err)
 	}
 	moves, err := hm.view.moves(ctx)

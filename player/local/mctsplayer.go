@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
@@ -102,19 +103,17 @@ func (p *mctsPlayer) Name() string { return p.opts.Name }
 
 func (p *mctsPlayer) logf(format string, args ...any) { p.opts.logf(format, args...) }
 
-// deadline returns when a call must return: the deadline of ctx, or clock
-// from now when ctx has none, less the margin and the margin share of the
-// time left.
-func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Time {
-	d, ok := ctx.Deadline()
-	if !ok {
-		if clock <= 0 {
-			clock = time.Second
-		}
-		d = time.Now().Add(clock)
-	}
-	left := time.Until(d)
-	return d.Add(-p.opts.Margin - time.Duration(float64(left)*p.opts.MarginShare))
+// budget returns the time of a call (package clock): until the deadline
+// of ctx, or c from now when ctx has none, less the player's margin, kept
+// once here for every part of the call.
+func (o Options) budget(ctx context.Context, c time.Duration) clock.Budget {
+	return clock.New(ctx, c, clock.Margin{Fixed: o.Margin, Share: o.MarginShare})
+}
+
+// deadline returns the deadline of the budget of a call.
+func (p *mctsPlayer) deadline(ctx context.Context, c time.Duration) time.Time {
+	d, _ := p.opts.budget(ctx, c).Deadline()
+	return d
 }
 
 // holdToDeadline waits, when the player is set to take its full clock,

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/infoset"
@@ -63,11 +63,10 @@ func newView(ctx context.Context, g *follow.Game, seed uint64, logf func(string,
 // and none again for a turn already followed, as a repeated PLAY is. A
 // turn that skips a step is an error: the player cannot know what it
 // missed. Once the belief cannot follow a step, the states it held follow
-// the steps approximately instead. When deadline is not zero, the
-// belief's update may take half of the time until it, and the whole
-// step is followed by then, as far as it is by then: the rest of the
-// clock is for reading the moves.
-func (v *view) follow(ctx context.Context, t player.Turn, deadline time.Time) error {
+// the steps approximately instead. The belief's update takes half of the
+// budget b, and the whole step is followed within b, as far as it is by
+// then.
+func (v *view) follow(ctx context.Context, t player.Turn, b clock.Budget) error {
 	if v.belief == nil {
 		if v.err != nil {
 			return v.err
@@ -85,16 +84,10 @@ func (v *view) follow(ctx context.Context, t player.Turn, deadline time.Time) er
 	}
 	step := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
 	v.steps.Steps = append(v.steps.Steps, step)
-	if !deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
-	}
+	ctx, cancel := b.Context(ctx)
+	defer cancel()
 	if v.approx == nil {
-		uctx, cancel := ctx, context.CancelFunc(func() {})
-		if !deadline.IsZero() {
-			uctx, cancel = context.WithTimeout(ctx, max(time.Until(deadline)/2, time.Millisecond))
-		}
+		uctx, cancel := b.Share(0.5).Context(ctx)
 		err := v.belief.Update(uctx, step)
 		cancel()
 		if err == nil {

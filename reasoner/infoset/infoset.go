@@ -55,6 +55,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -290,9 +291,7 @@ func (b *Belief) update(ctx context.Context, st Step) error {
 	steps := append(slices.Clip(b.view.Steps), st)
 	s := &search{b: b, memo: map[memoKey][]succ{}}
 	if b.states != nil {
-		if deadline, ok := ctx.Deadline(); ok {
-			s.enumerateBy = time.Now().Add(time.Until(deadline) / 2)
-		}
+		s.enumerateBy, _ = clock.FromContext(ctx).Share(0.5).Deadline()
 		s.exhaustive = true
 		next, weights, complete, err := s.enumerate(ctx, b.states, b.weights, st)
 		s.exhaustive, s.enumerateBy = false, time.Time{}
