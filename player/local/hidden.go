@@ -12,10 +12,11 @@ import (
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // A hiddenMatch is a GDL-II match of the mcts player. The player knows
-// only its view (view.go) and searches with package ismcts over the states
+// only its view, which an infoset.Follower follows, and searches with package ismcts over the states
 // the view holds possible, drawn by their chance, so that it neither acts
 // on what it cannot see nor gives up what it could learn.
 //
@@ -29,7 +30,7 @@ type hiddenMatch struct {
 
 	mu   sync.Mutex
 	g    *follow.Game
-	view *view
+	view *infoset.Follower
 	// search is the search of turn searched, kept for the next turn: its
 	// tree under what the player then observes is the start of the next
 	// search. The first turn's begins during the start clock (searched
@@ -49,13 +50,17 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	seed := p.opts.Seed ^ uint64(len(m.ID))
+	view, err := newFollower(ctx, g, seed)
+	if err != nil {
+		return err
+	}
 	hctx, cancel := context.WithCancel(context.Background())
 	hm := &hiddenMatch{
 		ctx:    hctx,
 		cancel: cancel,
 		clock:  m.PlayClock,
 		g:      g,
-		view:   newView(ctx, g, seed, p.logf),
+		view:   view,
 		rng:    rand.New(rand.NewPCG(seed, 0x69736d637473)),
 	}
 	if err := p.hidden.add(m.ID, hm); err != nil {
@@ -64,14 +69,11 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 	}
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
-	if hm.view.belief == nil {
-		return nil // a GDL match of rules that name a role random
-	}
-	moves, err := hm.view.moves(ctx)
+	moves, err := hm.view.Moves(ctx)
 	if err != nil {
 		return nil // PLAY says why
 	}
-	states, weights := hm.view.states()
+	states, weights := hm.view.States()
 	hm.search, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	hm.searched = -1
 	return nil
@@ -96,12 +98,12 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
 	// Following the step may take long (a belief whose states must be
-	// searched for): it takes its share of the budget (view.follow),
-	// and the search the rest.
-	if err := hm.view.follow(ctx, t, budget); err != nil {
-		return "", fmt.Errorf("match %s: %w", id, err)
+	// searched for): it takes its share of the budget, and the search
+	// the rest.
+	if err := followTurn(ctx, hm.view, id, t, budget, p.logf); err != nil {
+		return "", err
 	}
-	moves, err := hm.view.moves(ctx)
+	moves, err := hm.view.Moves(ctx)
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}
@@ -116,7 +118,7 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 		s = nil
 	}
 	hm.search, hm.searched = nil, t.Number
-	states, weights := hm.view.states()
+	states, weights := hm.view.States()
 	s, err = p.searchHidden(ctx, hm, s, p.hiddenConfig(hm), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	hm.search = s
 	if len(moves) == 1 {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // DefaultMargin is the fixed part of the time an in-process player keeps,
@@ -174,7 +175,7 @@ type simpleMatch struct {
 	clock time.Duration // play clock, used when a call has no deadline
 	mu    sync.Mutex
 	g     *follow.Game
-	view  *view // what the player knows of a GDL-II match; nil in a GDL one
+	view  *infoset.Follower // what the player knows of a GDL-II match; nil in a GDL one
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -190,13 +191,15 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 	}
 	sm := &simpleMatch{g: g, clock: m.PlayClock}
 	if m.GDLII {
-		sm.view = newView(ctx, g, p.opts.Seed^uint64(len(m.ID)), p.logf)
+		if sm.view, err = newFollower(ctx, g, p.opts.Seed^uint64(len(m.ID))); err != nil {
+			return err
+		}
 	}
 	return p.matches.add(m.ID, sm)
 }
 
-// PlayTurn follows the step t tells of in the player's belief and chooses
-// among the moves most likely legal (likeliestLegal).
+// PlayTurn follows the step t tells of in the player's view and chooses
+// among the moves most likely legal (infoset.Follower.Moves).
 func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
 	m, err := p.matches.get(id)
 	if err != nil {
@@ -209,10 +212,10 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 	}
 	// Following the step takes the budget of the call, less the margin
 	// kept for the answer: choosing takes no time.
-	if err := m.view.follow(ctx, t, p.opts.budget(ctx, m.clock)); err != nil {
-		return "", fmt.Errorf("match %s: %w", id, err)
+	if err := followTurn(ctx, m.view, id, t, p.opts.budget(ctx, m.clock), p.logf); err != nil {
+		return "", err
 	}
-	moves, err := m.view.moves(ctx)
+	moves, err := m.view.Moves(ctx)
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}

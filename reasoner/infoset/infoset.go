@@ -35,6 +35,12 @@
 // SureLegal returns the moves legal in every state held: for a Complete
 // belief, the moves the role can be sure are legal.
 //
+// A Follower is what a player uses: it follows a match turn by turn in a
+// Belief within the player's time, gives way to approximate states when
+// the belief cannot follow a step, returns to a Belief as soon as the time
+// allows, and chooses the moves most likely legal. Every player follows a
+// role's knowledge through it.
+//
 // The work is bounded: by the context, by the states held, by the joint
 // moves examined from one state, and by the joint moves examined in one
 // update (Options). An update whose context has a deadline spends at most
