@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/protocol"
 
 	"github.com/gorilla/mux"
@@ -700,10 +701,7 @@ func (s *Server) settleMode(ctx context.Context, m *serverMatch, gdlII bool) err
 	if gdlII {
 		m.spell = protocol.NewSpelling(restart.Rules)
 	}
-	sctx, cancel := context.WithCancel(ctx)
-	if d, ok := ctx.Deadline(); ok {
-		sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/2))
-	}
+	sctx, cancel := clock.FromContext(ctx).Share(0.5).Context(ctx)
 	defer cancel()
 	return s.safely(func() error { return s.player.Start(sctx, m.start) })
 }
