@@ -242,74 +242,24 @@ type game struct {
 	desc  *gdl.Description
 	r     reasoner.Reasoner
 	roles []string
-
-	// gdlII is set when the match is played as GDL-II, with seer the
-	// reasoner's percepts and nature the index of nature's role, or -1.
-	gdlII  bool
-	seer   reasoner.Perceiver
-	nature int
-}
-
-// decide says how a match with the given number of players is played:
-// as GDL-II when the rules are (Description.IsGDLII), nature playing the
-// role random unless every role, random included, has a player and the
-// rules have no sees rule (a GDL game that names a role random).
-func (g *game) decide(players int) error {
-	g.nature = -1
-	if !g.desc.IsGDLII() {
-		return nil
-	}
-	n := reasoner.NatureIndex(g.roles)
-	if n >= 0 && players == len(g.roles) && !hasSees(g.desc) {
-		return nil
-	}
-	seer, ok := g.r.(reasoner.Perceiver)
-	if !ok {
-		return fmt.Errorf("the reasoner %T of this GDL-II game gives no percepts", g.r)
-	}
-	g.gdlII, g.seer, g.nature = true, seer, n
-	want := len(g.roles)
-	if n >= 0 {
-		want--
-	}
-	if players != want {
-		others := slices.Clone(g.roles)
-		if n >= 0 {
-			others = slices.Delete(others, n, n+1)
-		}
-		if n < 0 {
-			return fmt.Errorf("%d players for the %d roles (%s)", players, want, strings.Join(others, ", "))
-		}
-		return fmt.Errorf("%d players given; a GDL-II game wants one for each role but random, which nature plays: %d (%s)", players, want, strings.Join(others, ", "))
-	}
-	return nil
 }
 
 // PlayerRoles returns the roles of d that need a player in a match, in
-// order: every role, but random where nature plays it: in a GDL-II game
-// with sees rules, and, when natureAlways is set, in every game that names
-// it. (A game that names a role random without sees rules is played as
-// GDL given a player for every role, as GDL-II given one for every other
-// role: the rules cannot tell beatMania, whose player is called random,
-// from guessSix, a game of chance.)
+// order: every role, but random where nature plays it (gdl.DecideMode):
+// in a game with sees rules, and, when natureAlways is set, in every game
+// that names it. (A game that names a role random without sees rules is
+// played as GDL given a player for every role, as GDL-II given one for
+// every other role.)
 func PlayerRoles(d *gdl.Description, natureAlways bool) []string {
 	roles := d.Roles()
-	if natureAlways || d.IsGDLII() && hasSees(d) {
+	seating := gdl.RulesAlone
+	if natureAlways {
+		seating = gdl.NatureSeated
+	}
+	if gdl.DecideMode(d, seating) == gdl.GDLII {
 		roles = slices.DeleteFunc(roles, func(r string) bool { return r == reasoner.Nature })
 	}
 	return roles
-}
-
-// hasSees reports whether d has a sees rule or reads sees.
-func hasSees(d *gdl.Description) bool {
-	found := false
-	gdl.Inspect(d, func(n gdl.Node) bool {
-		if x, ok := n.(*gdl.Sentence); ok && x != nil && x.Name != nil && x.Name.Name == gdl.KeySees {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // match is the state of one running match.
@@ -317,12 +267,14 @@ type match struct {
 	ref   *Referee
 	m     *Match
 	g     *game
+	tell  telling // what the players are told, and who draws nature's moves
 	seats []*seat
 	rec   *record.Record
 	state *reasoner.State
 	last  []reasoner.Move // the last joint move, nil before the first
-	// chance draws nature's moves in a GDL-II match.
-	chance *rand.Rand
+	// calls holds the computations with the rules under way (rules),
+	// which Run waits for before it returns.
+	calls *sync.WaitGroup
 }
 
 // Run plays m to the end and returns its record. The record is also
@@ -331,56 +283,26 @@ type match struct {
 // match could not be completed: the rules failed or took too long, the
 // record could not be written, or ctx was cancelled. The match is then
 // aborted: the record, when there is one, says so and the players are sent
-// ABORT. Run returns only once every call it made to a player has
-// returned; a player still busy past its clock is waited for (and logged)
-// after the match.
+// ABORT. Run returns only once every call it made to a player and every
+// computation with the rules it started has returned: a player still busy
+// past its clock is waited for (and logged) after the match, and so is a
+// computation that outlived its RulesTimeout.
 func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	if err := r.check(m); err != nil {
 		return nil, err
 	}
-	g, err := r.load(ctx, m)
+	var calls sync.WaitGroup
+	defer calls.Wait()
+	g, err := r.load(ctx, &calls, m)
 	if err != nil {
 		return nil, &Error{MatchID: m.ID, Err: err}
 	}
-	if err := g.decide(len(m.Players)); err != nil {
-		return nil, &Error{MatchID: m.ID, Err: fmt.Errorf("%s: %w", m.Game.Key, err)}
-	}
-	if !g.gdlII && len(m.Players) != len(g.roles) {
-		return nil, &Error{MatchID: m.ID, Err: fmt.Errorf("%d players for the %d roles of %s (%s)", len(m.Players), len(g.roles), m.Game.Key, strings.Join(g.roles, ", "))}
-	}
-	mt := &match{ref: r, m: m, g: g}
-	i := 0 // the player, and its clock
-	for role, name := range g.roles {
-		if role == g.nature {
-			mt.seats = append(mt.seats, natureSeat(name))
-			continue
-		}
-		p := m.Players[i]
-		if _, ok := p.(player.GDLIIPlayer); g.gdlII && !ok {
-			return nil, &Error{MatchID: m.ID, Role: name, Err: fmt.Errorf("player %s cannot play GDL-II games", p.Name())}
-		}
-		clock := m.PlayClock
-		if i < len(m.PlayClocks) && m.PlayClocks[i] > 0 {
-			clock = m.PlayClocks[i]
-		}
-		mt.seats = append(mt.seats, newSeat(name, p, clock))
-		i++
+	mt, err := r.newMatch(m, g, &calls)
+	if err != nil {
+		return nil, err
 	}
 	defer mt.wait()
-	if g.gdlII {
-		seed := m.Seed
-		for seed == 0 {
-			seed = rand.Uint64()
-		}
-		mt.chance = newChance(seed)
-		mt.newRecord(mt.playerNames(ctx))
-		mt.rec.GDLII, mt.rec.Seed, mt.rec.Percepts = true, seed, [][][]string{}
-		if g.nature >= 0 {
-			mt.rec.Nature = g.roles[g.nature]
-		}
-	} else {
-		mt.newRecord(mt.playerNames(ctx))
-	}
+	mt.newRecord(mt.playerNames(ctx))
 	err = mt.play(ctx)
 	if err == nil {
 		return mt.rec, nil
@@ -394,6 +316,34 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	}
 	mt.abort(ctx, e)
 	return mt.rec, e
+}
+
+// newMatch seats the players of m at the roles of g, nature at random
+// when it plays it (tell).
+func (r *Referee) newMatch(m *Match, g *game, calls *sync.WaitGroup) (*match, error) {
+	t, err := tell(g, m.Game.Key, len(m.Players), m.Seed)
+	if err != nil {
+		return nil, &Error{MatchID: m.ID, Err: err}
+	}
+	mt := &match{ref: r, m: m, g: g, tell: t, calls: calls}
+	i := 0 // the player, and its clock
+	for role, name := range g.roles {
+		if role == t.nature() {
+			mt.seats = append(mt.seats, natureSeat(name))
+			continue
+		}
+		p := m.Players[i]
+		if err := t.seat(p); err != nil {
+			return nil, &Error{MatchID: m.ID, Role: name, Err: err}
+		}
+		clock := m.PlayClock
+		if i < len(m.PlayClocks) && m.PlayClocks[i] > 0 {
+			clock = m.PlayClocks[i]
+		}
+		mt.seats = append(mt.seats, newSeat(name, p, clock))
+		i++
+	}
+	return mt, nil
 }
 
 // chanceStream is the second word of the seed of nature's draws.
@@ -451,14 +401,15 @@ func (r *Referee) check(m *Match) error {
 	return nil
 }
 
-// load parses the rules and makes their reasoner.
-func (r *Referee) load(ctx context.Context, m *Match) (*game, error) {
+// load parses the rules and makes their reasoner, a computation with the
+// rules that calls holds.
+func (r *Referee) load(ctx context.Context, calls *sync.WaitGroup, m *Match) (*game, error) {
 	d, err := gdl.ParseFile(m.Game.Filename, m.Game.Rules)
 	if err != nil {
 		return nil, fmt.Errorf("rules of %s: %w", m.Game.Key, err)
 	}
 	var rs reasoner.Reasoner
-	err = r.rules(ctx, func(ctx context.Context) error {
+	err = r.rules(ctx, calls, func(ctx context.Context) error {
 		if r.NewReasoner == nil {
 			return errors.New("no reasoner: Referee.NewReasoner is not set")
 		}
@@ -490,22 +441,24 @@ func (e *roleError) Unwrap() error { return e.err }
 var errRulesTimeout = errors.New("the rules took too long")
 
 // rules runs f, a computation with the rules, within RulesTimeout. f runs
-// in its own goroutine so that a reasoner that does not heed its context
-// cannot hold up the match, and a panic in it is an error. After a timeout
-// the reasoner may still be busy: the match must not use it again.
-func (r *Referee) rules(ctx context.Context, f func(ctx context.Context) error) error {
+// in a goroutine of its own, which calls holds, so that a reasoner that
+// does not heed its context cannot hold up the match past the timeout: the
+// match is aborted then, and Run waits for f before it returns. A panic in
+// f is an error. After a timeout the reasoner may still be busy: the match
+// must not use it again.
+func (r *Referee) rules(ctx context.Context, calls *sync.WaitGroup, f func(ctx context.Context) error) error {
 	limit := orDefault(r.RulesTimeout, DefaultRulesTimeout)
 	ctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("%w: no answer within %v", errRulesTimeout, limit))
 	defer cancel()
 	done := make(chan error, 1)
-	go func() {
+	calls.Go(func() {
 		defer func() {
 			if v := recover(); v != nil {
 				done <- fmt.Errorf("reasoner panicked: %v", v)
 			}
 		}()
 		done <- f(ctx)
-	}()
+	})
 	select {
 	case err := <-done:
 		if err != nil && ctx.Err() != nil {
@@ -517,6 +470,11 @@ func (r *Referee) rules(ctx context.Context, f func(ctx context.Context) error) 
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+}
+
+// rules runs f, a computation with the rules of the match (Referee.rules).
+func (mt *match) rules(ctx context.Context, f func(ctx context.Context) error) error {
+	return mt.ref.rules(ctx, mt.calls, f)
 }
 
 // An Informer is a player that can say what it is before a match, as a
@@ -597,6 +555,7 @@ func (mt *match) newRecord(names []string) {
 		Roles:                  slices.Clone(mt.g.roles),
 		Moves:                  [][]string{},
 	}
+	mt.tell.record(mt.rec)
 }
 
 // randomToken returns n random letters and digits, as ggp-base's match
@@ -638,10 +597,22 @@ func (mt *match) stepError(step int, err error) error {
 	return &Error{MatchID: mt.m.ID, Step: step, Err: err}
 }
 
+// roleStepError returns err, an error of the rules at step, as an *Error
+// naming the role a roleError names.
+func (mt *match) roleStepError(step int, err error) error {
+	e := &Error{MatchID: mt.m.ID, Step: step, Err: err}
+	if re, ok := errors.AsType[*roleError](err); ok {
+		e.Role, e.Err = mt.g.roles[re.role], re.err
+	}
+	return e
+}
+
+// play plays the match from its initial state to its end: START, every
+// step, the goals and STOP.
 func (mt *match) play(ctx context.Context) error {
 	ref, rs := mt.ref, mt.g.r
 	var s0 *reasoner.State
-	err := ref.rules(ctx, func(ctx context.Context) error {
+	err := mt.rules(ctx, func(ctx context.Context) error {
 		var err error
 		s0, err = rs.Initial(ctx)
 		return err
@@ -665,86 +636,95 @@ func (mt *match) play(ctx context.Context) error {
 	mt.rec.StateTimes[0] = time.Now().UnixMilli()
 	maxSteps := orDefault(ref.MaxSteps, DefaultMaxSteps)
 	for step := 1; ; step++ {
-		var terminal bool
-		legal := make([][]reasoner.Move, len(mt.seats))
-		err := ref.rules(ctx, func(ctx context.Context) error {
-			var err error
-			if terminal, err = rs.Terminal(ctx, mt.state); err != nil || terminal {
-				return err
-			}
-			for i := range mt.seats {
-				if legal[i], err = rs.Legal(ctx, mt.state, i); err != nil {
-					return &roleError{i, fmt.Errorf("legal moves: %w", err)}
-				}
-				if len(legal[i]) == 0 {
-					return &roleError{i, errors.New("no legal move in a state that is not terminal")}
-				}
-			}
-			return nil
-		})
+		legal, err := mt.legal(ctx, step)
 		if err != nil {
-			e := &Error{MatchID: mt.m.ID, Step: step, Err: err}
-			var re *roleError
-			if errors.As(err, &re) {
-				e.Role, e.Err = mt.g.roles[re.role], re.err
-			}
-			return e
+			return err
 		}
-		if terminal {
-			break
+		if legal == nil {
+			break // terminal
 		}
 		if step > maxSteps {
 			return mt.stepError(step, fmt.Errorf("the game has not ended after %d steps", maxSteps))
 		}
-		joint, errs, err := mt.ask(ctx, step, legal)
-		if err != nil {
-			return mt.stepError(step, err)
-		}
-		var next *reasoner.State
-		err = ref.rules(ctx, func(ctx context.Context) error {
-			var err error
-			next, err = rs.Next(ctx, mt.state, joint)
-			return err
-		})
-		if err != nil {
-			return mt.stepError(step, fmt.Errorf("next state: %w", err))
-		}
-		if mt.g.gdlII {
-			if err := mt.perceive(ctx, step, joint); err != nil {
-				return err
-			}
-		}
-		mt.last = joint
-		moves := make([]string, len(joint))
-		for i, m := range joint {
-			moves[i] = string(m)
-		}
-		mt.rec.Moves = append(mt.rec.Moves, moves)
-		mt.rec.Errors = append(mt.rec.Errors, errs)
-		mt.addState(next)
-		if err := mt.save(); err != nil {
+		if err := mt.step(ctx, step, legal); err != nil {
 			return err
 		}
 	}
-	step := mt.rec.Steps()
-	var goals []int
-	err = ref.rules(ctx, func(ctx context.Context) error {
+	if err := mt.finish(ctx); err != nil {
+		return err
+	}
+	mt.stop(ctx)
+	return nil
+}
+
+// legal returns the legal moves of every role at step, or nil when the
+// state is terminal.
+func (mt *match) legal(ctx context.Context, step int) ([][]reasoner.Move, error) {
+	rs := mt.g.r
+	var terminal bool
+	legal := make([][]reasoner.Move, len(mt.seats))
+	err := mt.rules(ctx, func(ctx context.Context) error {
 		var err error
-		goals, err = rs.Goals(ctx, mt.state)
-		if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && mt.g.gdlII {
-			var notes []string
-			goals, notes, err = FirstGoals(ctx, mt.g.desc, mt.state, mt.g.roles, goals, ge)
-			for _, n := range notes {
-				mt.logf("match %s: step %d: %s", mt.m.ID, step, n)
+		if terminal, err = rs.Terminal(ctx, mt.state); err != nil || terminal {
+			return err
+		}
+		for i := range mt.seats {
+			if legal[i], err = rs.Legal(ctx, mt.state, i); err != nil {
+				return &roleError{i, fmt.Errorf("legal moves: %w", err)}
+			}
+			if len(legal[i]) == 0 {
+				return &roleError{i, errors.New("no legal move in a state that is not terminal")}
 			}
 		}
-		if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && mt.g.nature >= 0 &&
-			len(goals) == len(mt.seats) && slices.Equal(ge.Roles, mt.g.roles[mt.g.nature:mt.g.nature+1]) {
-			err = nil // nature's goal is ignored
-		}
-		if err == nil && mt.g.nature >= 0 {
-			goals[mt.g.nature] = 0
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, mt.roleStepError(step, err)
+	}
+	if terminal {
+		return nil, nil
+	}
+	return legal, nil
+}
+
+// step plays one step: asks every player for its move, computes the next
+// state and what each player is told of the step, and records them.
+func (mt *match) step(ctx context.Context, step int, legal [][]reasoner.Move) error {
+	joint, errs, err := mt.ask(ctx, step, legal)
+	if err != nil {
+		return mt.stepError(step, err)
+	}
+	var next *reasoner.State
+	err = mt.rules(ctx, func(ctx context.Context) error {
+		var err error
+		next, err = mt.g.r.Next(ctx, mt.state, joint)
+		return err
+	})
+	if err != nil {
+		return mt.stepError(step, fmt.Errorf("next state: %w", err))
+	}
+	if err := mt.tell.observe(ctx, mt, step, joint); err != nil {
+		return err
+	}
+	mt.last = joint
+	moves := make([]string, len(joint))
+	for i, m := range joint {
+		moves[i] = string(m)
+	}
+	mt.rec.Moves = append(mt.rec.Moves, moves)
+	mt.rec.Errors = append(mt.rec.Errors, errs)
+	mt.addState(next)
+	return mt.save()
+}
+
+// finish records the goals of the final state.
+func (mt *match) finish(ctx context.Context) error {
+	step := mt.rec.Steps()
+	var goals []int
+	err := mt.rules(ctx, func(ctx context.Context) error {
+		var err error
+		goals, err = mt.g.r.Goals(ctx, mt.state)
+		goals, err = mt.tell.goals(ctx, mt, goals, err)
 		return err
 	})
 	if err != nil {
@@ -752,51 +732,14 @@ func (mt *match) play(ctx context.Context) error {
 	}
 	mt.rec.IsCompleted = true
 	mt.rec.GoalValues = goals
-	if err := mt.save(); err != nil {
-		return err
-	}
-	mt.stop(ctx)
-	return nil
-}
-
-// perceive computes the percepts of every player of a GDL-II match of the
-// step that plays joint, records them, and sets what each player is told
-// next.
-func (mt *match) perceive(ctx context.Context, step int, joint []reasoner.Move) error {
-	percepts := make([][]string, len(mt.seats))
-	err := mt.ref.rules(ctx, func(ctx context.Context) error {
-		for i, s := range mt.seats {
-			percepts[i] = []string{}
-			if s.p == nil {
-				continue
-			}
-			ps, err := mt.g.seer.Sees(ctx, mt.state, joint, i)
-			if err != nil {
-				return &roleError{i, fmt.Errorf("percepts: %w", err)}
-			}
-			s.turn = player.Turn{Number: step, Move: joint[i], Percepts: ps}
-			for _, p := range ps {
-				percepts[i] = append(percepts[i], string(p))
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		e := &Error{MatchID: mt.m.ID, Step: step, Err: err}
-		if re, ok := errors.AsType[*roleError](err); ok {
-			e.Role, e.Err = mt.g.roles[re.role], re.err
-		}
-		return e
-	}
-	mt.rec.Percepts = append(mt.rec.Percepts, percepts)
-	return nil
+	return mt.save()
 }
 
 // start sends START to every player at once and records the errors.
 func (mt *match) start(ctx context.Context) error {
 	m := mt.m
 	answers := mt.callAll(ctx, func(*seat) time.Duration { return m.StartClock }, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
-		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock, GDLII: mt.g.gdlII}
+		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock, GDLII: mt.tell.mode() == gdl.GDLII}
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Start(ctx, pm) }
 	})
 	if err := ctx.Err(); err != nil {
@@ -816,16 +759,8 @@ func (mt *match) start(ctx context.Context) error {
 // substitutes for the moves that are late, lost or illegal, and the error
 // codes of the step.
 func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]reasoner.Move, []string, error) {
-	last := mt.last
 	answers := mt.callAll(ctx, func(s *seat) time.Duration { return s.clock }, mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
-		if mt.g.gdlII {
-			t := s.turn
-			t.Percepts = slices.Clone(t.Percepts)
-			return func(ctx context.Context) (reasoner.Move, error) {
-				return s.p.(player.GDLIIPlayer).PlayTurn(ctx, mt.m.ID, t)
-			}
-		}
-		return func(ctx context.Context) (reasoner.Move, error) { return s.p.Play(ctx, mt.m.ID, slices.Clone(last)) }
+		return mt.tell.play(mt, s)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -833,12 +768,12 @@ func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]
 	joint := make([]reasoner.Move, len(mt.seats))
 	errs := make([]string, len(mt.seats))
 	for i, a := range answers {
-		if i == mt.g.nature {
-			joint[i] = NatureMove(mt.chance, legal[i])
+		if i == mt.tell.nature() {
+			joint[i] = mt.tell.natureMove(legal[i])
 			continue
 		}
 		if a.err == nil && !a.late {
-			if m, ok := findMove(a.move, legal[i], mt.g.gdlII); ok {
+			if m, ok := findMove(a.move, legal[i], mt.tell.anyCase()); ok {
 				joint[i] = m
 				continue
 			}
@@ -944,17 +879,8 @@ func (mt *match) stopClock(*seat) time.Duration {
 
 // stop sends STOP to every player and waits at most StopTimeout.
 func (mt *match) stop(ctx context.Context) {
-	last := mt.last
 	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
-		if mt.g.gdlII {
-			t := s.turn
-			return func(ctx context.Context) (reasoner.Move, error) {
-				return "", s.p.(player.GDLIIPlayer).StopTurn(ctx, mt.m.ID, t)
-			}
-		}
-		return func(ctx context.Context) (reasoner.Move, error) {
-			return "", s.p.Stop(ctx, mt.m.ID, slices.Clone(last))
-		}
+		return mt.tell.stop(mt, s)
 	})
 }
 

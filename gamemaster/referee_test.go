@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -500,36 +501,72 @@ func TestGameFailures(t *testing.T) {
 	}
 }
 
-// slowReasoner wraps a reasoner and ignores its context in Next.
-type slowReasoner struct {
+// heedlessReasoner wraps a reasoner whose Next ignores its context and
+// returns only once release is closed.
+type heedlessReasoner struct {
 	reasoner.Reasoner
-	delay time.Duration
+	release chan struct{}
 }
 
-func (r slowReasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
-	time.Sleep(r.delay)
+func (r heedlessReasoner) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
+	<-r.release
 	return r.Reasoner.Next(context.Background(), s, joint)
 }
 
-// TestRulesTimeout: a reasoner that takes too long aborts the match in
-// time, even when it ignores its context.
+// abortSignal is a scripted player that closes aborted when it is sent
+// ABORT.
+type abortSignal struct {
+	*scripted
+	once    sync.Once
+	aborted chan struct{}
+}
+
+func (p *abortSignal) Abort(ctx context.Context, id string) error {
+	defer p.once.Do(func() { close(p.aborted) })
+	return p.scripted.Abort(ctx, id)
+}
+
+// TestRulesTimeout: a reasoner that takes too long aborts the match at
+// its RulesTimeout, even when it ignores its context; Run returns only
+// once the reasoner's call has, so that no goroutine of the match
+// outlives it.
 func TestRulesTimeout(t *testing.T) {
 	ref := fastReferee()
 	ref.RulesTimeout = 300 * time.Millisecond
+	release := make(chan struct{})
 	ref.NewReasoner = func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
 		r, err := prolog.New(d)
-		return slowReasoner{r, 5 * time.Second}, err
+		return heedlessReasoner{r, release}, err
 	}
-	m := newMatch(t, pickGame, &scripted{name: "a", move: goodMove(1)}, &scripted{name: "b", move: goodMove(1)})
-	began := time.Now()
-	rec, err := ref.Run(context.Background(), m)
-	if err == nil || !strings.Contains(err.Error(), "match pick.1: step 1: next state: the rules took too long") {
-		t.Fatalf("Run: err = %v", err)
+	a := &abortSignal{scripted: &scripted{name: "a", move: goodMove(1)}, aborted: make(chan struct{})}
+	m := newMatch(t, pickGame, a, &scripted{name: "b", move: goodMove(1)})
+	type result struct {
+		rec *record.Record
+		err error
 	}
-	if d := time.Since(began); d > 3*time.Second {
-		t.Errorf("Run returned after %v", d)
+	ran := make(chan result, 1)
+	go func() {
+		rec, err := ref.Run(context.Background(), m)
+		ran <- result{rec, err}
+	}()
+	select {
+	case <-a.aborted:
+	case r := <-ran:
+		close(release)
+		t.Fatalf("Run returned (%v) while the reasoner was still busy", r.err)
 	}
-	if !rec.IsAborted {
+	select {
+	case r := <-ran:
+		close(release)
+		t.Fatalf("Run returned (%v) before the reasoner's call did", r.err)
+	default:
+	}
+	close(release)
+	r := <-ran
+	if r.err == nil || !strings.Contains(r.err.Error(), "match pick.1: step 1: next state: the rules took too long") {
+		t.Fatalf("Run: err = %v", r.err)
+	}
+	if !r.rec.IsAborted {
 		t.Error("record not aborted")
 	}
 }

@@ -56,8 +56,8 @@ func TestBundledGDLII(t *testing.T) {
 			t.Fatal(err)
 		}
 		roles, isII := want[g.Key]
-		if d.IsGDLII() != isII {
-			t.Errorf("%s: IsGDLII = %v, want %v", g.Key, d.IsGDLII(), isII)
+		if got := gdl.DecideMode(d, gdl.NatureSeated) == gdl.GDLII; got != isII {
+			t.Errorf("%s: may be played as GDL-II = %v, want %v", g.Key, got, isII)
 		}
 		if !isII {
 			continue

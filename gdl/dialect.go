@@ -12,45 +12,104 @@ import (
 // step. The public GDL-II games are written as the Dresden GameController
 // plays them; Repair documents how this package reads that dialect.
 
-// IsGDLII reports whether d is written in GDL-II: it declares the role
-// random or has a sees sentence. (A GDL game may name a role random too;
-// only the match decides whether nature plays it. IsGDLII says how the
-// rules are read.)
-func (d *Description) IsGDLII() bool {
+// A Mode is how a match is played.
+type Mode int
+
+const (
+	// GDL: every role has a player, and every player is told the joint
+	// move of each step.
+	GDL Mode = iota
+	// GDLII: each role is told of each step only its own move and its
+	// percepts; nature plays the role random, if the rules name it, and
+	// no player sits in it.
+	GDLII
+)
+
+// String returns "GDL" or "GDL-II".
+func (m Mode) String() string {
+	if m == GDLII {
+		return "GDL-II"
+	}
+	return "GDL"
+}
+
+// A Seating is what is known, when a match's mode is decided, of who plays
+// the role random.
+type Seating int
+
+const (
+	// RulesAlone: nothing but the rules is known, as a player told START
+	// knows, or a player sits in every role, random included, as a
+	// referee given a player for each knows. The rules are read as
+	// ggp-base reads them.
+	RulesAlone Seating = iota
+	// NatureSeated: nature plays the role random wherever the rules name
+	// it, as when a referee is given no player for it, or told so
+	// (the tournament's --nature).
+	NatureSeated
+)
+
+// DecideMode decides how a match of d is played, given what is known of
+// its seating. Every part of the system asks it, and nothing else decides:
+//   - rules with a sees rule, or that read sees, are GDL-II whatever the
+//     seating: percepts mean nothing to a player told the joint moves;
+//   - rules that name a role random but have no sees rule are GDL-II when
+//     nature sits in random, and otherwise GDL: the rules cannot tell
+//     beatMania, whose second player is merely called random, from
+//     guessSix, a game of chance, and ggp-base, which knows no GDL-II,
+//     plays both as GDL;
+//   - all other rules are GDL.
+//
+// The rules that may be played as GDL-II, DecideMode(d, NatureSeated) ==
+// GDLII, are read in the dialect of GDL-II (see Repair).
+func DecideMode(d *Description, s Seating) Mode {
+	random, sees := gdlIIKeywords(d)
+	if sees || random && s == NatureSeated {
+		return GDLII
+	}
+	return GDL
+}
+
+// gdlIIKeywords reports whether d declares the role random, and whether a
+// sentence of d, in a head or a body, is a sees sentence.
+func gdlIIKeywords(d *Description) (random, sees bool) {
+	if d == nil {
+		return false, false
+	}
 	for _, r := range d.Rules {
 		if r == nil || r.Head == nil || r.Head.Name == nil {
 			continue
 		}
 		h := r.Head
-		if h.Name.Name == KeySees {
-			return true
-		}
 		if h.Name.Name == KeyRole && len(h.Args) == 1 {
 			if c, ok := h.Args[0].(*Const); ok && c != nil && c.Name == KeyRandom {
-				return true
+				random = true
 			}
+		}
+		if sees {
+			continue
+		}
+		if h.Name.Name == KeySees {
+			sees = true
+			continue
 		}
 		for _, l := range r.Body {
-			found := false
 			Inspect(l, func(n Node) bool {
 				if s, ok := n.(*Sentence); ok && s.Name != nil && s.Name.Name == KeySees {
-					found = true
+					sees = true
 				}
-				return !found
+				return !sees
 			})
-			if found {
-				return true
-			}
 		}
 	}
-	return false
+	return random, sees
 }
 
 // Repair returns the description the reasoners play, and every problem
 // Validate finds in d.
 //
-// A GDL description is returned as it is. A GDL-II description (see
-// IsGDLII) is read in the dialect of the Dresden GameController, which the
+// A GDL description is returned as it is. A GDL-II description (one that
+// may be played as GDL-II: see DecideMode) is read in the dialect of the Dresden GameController, which the
 // public GDL-II games are written in. Validate accepts without a word:
 //   - keywords as function symbols inside a percept, as in
 //     (sees ?r (does ?p ?m)) or (sees ?r (legal ?r ?m));

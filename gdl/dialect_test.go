@@ -142,7 +142,7 @@ func TestValidateGDLII(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseFile: %v", err)
 			}
-			if !d.IsGDLII() {
+			if gdl.DecideMode(d, gdl.NatureSeated) != gdl.GDLII {
 				t.Fatal("not read as GDL-II")
 			}
 			compareProblems(t, gdl.Validate(d), tc.codes, tc.want)
@@ -162,25 +162,29 @@ func TestValidateBaseGameII(t *testing.T) {
 	}
 }
 
-func TestIsGDLII(t *testing.T) {
+func TestDecideMode(t *testing.T) {
 	tests := []struct {
-		src  string
-		want bool
+		src            string
+		alone, natured gdl.Mode // the mode with RulesAlone and with NatureSeated
 	}{
-		{"(role a) (role random)", true},
-		{"(role a) (<= (sees a x) (true x))", true},
-		{"(role a) (<= (goal a 0) (sees a x))", true},
-		{"(role a) (role b) (<= (legal a random) (true x))", false},
-		{"(role a) (<= (next (sees a)) (true x))", false},
-		{"(role a) (init x)", false},
+		{"(role a) (role random)", gdl.GDL, gdl.GDLII},
+		{"(role a) (<= (sees a x) (true x))", gdl.GDLII, gdl.GDLII},
+		{"(role a) (role random) (<= (sees a x) (true x))", gdl.GDLII, gdl.GDLII},
+		{"(role a) (<= (goal a 0) (sees a x))", gdl.GDLII, gdl.GDLII},
+		{"(role a) (role b) (<= (legal a random) (true x))", gdl.GDL, gdl.GDL},
+		{"(role a) (<= (next (sees a)) (true x))", gdl.GDL, gdl.GDL},
+		{"(role a) (init x)", gdl.GDL, gdl.GDL},
 	}
 	for _, tt := range tests {
 		d, err := gdl.ParseFile("t.kif", []byte(tt.src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := d.IsGDLII(); got != tt.want {
-			t.Errorf("IsGDLII(%s) = %v, want %v", tt.src, got, tt.want)
+		if got := gdl.DecideMode(d, gdl.RulesAlone); got != tt.alone {
+			t.Errorf("DecideMode(%s, RulesAlone) = %v, want %v", tt.src, got, tt.alone)
+		}
+		if got := gdl.DecideMode(d, gdl.NatureSeated); got != tt.natured {
+			t.Errorf("DecideMode(%s, NatureSeated) = %v, want %v", tt.src, got, tt.natured)
 		}
 	}
 }
@@ -386,7 +390,7 @@ func TestGamesII(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !d.IsGDLII() {
+			if gdl.DecideMode(d, gdl.NatureSeated) != gdl.GDLII {
 				t.Error("not read as GDL-II")
 			}
 			repaired, ps := gdl.Repair(d)

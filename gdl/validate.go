@@ -75,7 +75,7 @@ const maxNesting = 4000
 // specification (Love et al., "General Game Playing: Game Description
 // Language Specification", 2008) and returns every problem found, sorted by
 // position. A description is valid GDL when no problem has SeverityError.
-// A GDL-II description (see IsGDLII) is held to the restrictions of GDL-II
+// A GDL-II description (see DecideMode) is held to the restrictions of GDL-II
 // as the Dresden GameController's dialect writes it: the differences, and
 // the mistakes it reads through with a warning instead of an error, are
 // listed at Repair.
@@ -202,7 +202,7 @@ func (v *validator) warnf(pos Pos, code, format string, args ...any) {
 }
 
 func (v *validator) run() {
-	v.gdl2 = v.d.IsGDLII()
+	v.gdl2 = DecideMode(v.d, NatureSeated) == GDLII
 	for _, r := range v.d.Rules {
 		if r == nil || r.Head == nil || r.Head.Name == nil {
 			continue

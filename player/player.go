@@ -8,10 +8,10 @@
 // players (package player/local: mcts, random, legal) implement it
 // directly so that a match can run without any network.
 //
-// In a GDL-II match (Match.Rules.IsGDLII()) a role is told of each step
-// only its own move and its percepts, never the joint move nor the state:
-// the game master calls PlayTurn and StopTurn of a GDLIIPlayer instead of
-// Play and Stop. A player that is not a GDLIIPlayer cannot play GDL-II.
+// In a GDL-II match (Match.GDLII) a role is told of each step only its own
+// move and its percepts, never the joint move nor the state: the game
+// master calls PlayTurn and StopTurn of a GDLIIPlayer instead of Play and
+// Stop. A player that is not a GDLIIPlayer cannot play GDL-II.
 package player
 
 import (
@@ -30,10 +30,19 @@ type Match struct {
 	StartClock time.Duration // time allowed for Start
 	PlayClock  time.Duration // time allowed for each Play
 
-	// GDLII is set for a match played as GDL-II: the player is told its
+	// GDLII is set for a match played as GDL-II, as gdl.DecideMode
+	// decides from the rules and the seating: the player is told its
 	// turns with PlayTurn and StopTurn (GDLIIPlayer), not the joint
-	// moves.
+	// moves. It is the one word on the mode a player needs.
 	GDLII bool
+}
+
+// Mode returns the mode m is played in.
+func (m *Match) Mode() gdl.Mode {
+	if m.GDLII {
+		return gdl.GDLII
+	}
+	return gdl.GDL
 }
 
 // Player is a game-playing agent as the game master sees it. The game

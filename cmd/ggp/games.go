@@ -66,7 +66,7 @@ func runGames(ctx context.Context, env *environment, args []string) error {
 			fmt.Fprintln(env.stdout)
 		}
 		line := fmt.Sprintf("%-*s  %s", width, g.Key, strings.Join(d.Roles(), ", "))
-		if d.IsGDLII() {
+		if gdl.DecideMode(d, gdl.NatureSeated) == gdl.GDLII {
 			line += "  " + gdlIITag
 		}
 		fmt.Fprintln(env.stdout, line)

@@ -2,13 +2,11 @@ package human
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
-	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/infoset"
@@ -17,50 +15,24 @@ import (
 // In a GDL-II match the player is told of each step only its role's move
 // and percepts (player.Turn), and so is the person: the seat shows them
 // step by step, and in place of the state the facts true in every state
-// the role holds possible (infoset.Belief), with the moves legal in every
-// such state. Nothing the seat shows is read from the true state, which
+// the role holds possible (infoset.Follower), with the moves legal in
+// every such state. Nothing the seat shows is read from the true state, which
 // the player never has.
 
 var _ player.GDLIIPlayer = (*Player)(nil)
 
-// roleView is what the player knows of a GDL-II match: its role's view,
-// and the belief built from it.
-type roleView struct {
-	belief *infoset.Belief
-	opts   infoset.Options
-	// view is every step the role was told, from which the belief is
-	// built again when an update fails.
-	view infoset.View
-	// lost says why the belief could not follow view: no state is then
-	// known to be possible, and no move to be legal.
-	lost error
-}
+// followShare is the share of the person's clock that following a step
+// may take (infoset.Follower.Follow): the rest is the person's.
+const followShare = 0.2
 
-// beliefJoints is the joint moves the belief examines from one state:
-// nature's deals are many, and one percept (the hand dealt) keeps one of
-// them, which a smaller random selection rarely holds. beliefSamples is
-// the hypotheses a sampled belief holds: the more, the fewer facts the
-// board takes as known that some state held possible lacks. When the
-// belief's own tries of a step run out of work, retryWork and retryTime
-// bound the work and the time of a belief built again from the whole view: hypotheses that fit a step late
-// in the match can be rare among those the sample drew.
-const (
-	beliefJoints  = 1 << 14
-	beliefSamples = 64
-	retryWork     = 1 << 18
-	retryTime     = 3 * time.Second
-)
-
-// startGDLII starts a GDL-II match: the belief of the role holds the
-// initial state alone.
+// startGDLII starts a GDL-II match: the role's follower holds the initial
+// state alone.
 func (p *Player) startGDLII(ctx context.Context, m *player.Match, g *follow.Game) error {
-	opts := infoset.Options{MaxJoints: beliefJoints, Samples: beliefSamples, Rand: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))}
-	view := infoset.View{Role: g.Role}
-	b, err := infoset.New(ctx, g.R, view, opts)
+	f, err := infoset.NewFollower(ctx, g.R, g.Role, infoset.Options{})
 	if err != nil {
 		return fmt.Errorf("human player: match %s: %w", m.ID, err)
 	}
-	states := b.States()
+	states, _ := f.States()
 	known := knownFacts(states)
 	var side []string
 	if legal := legalIn(ctx, g.R, states[0], g.Role); len(legal) > 1 {
@@ -72,7 +44,7 @@ func (p *Player) startGDLII(ctx context.Context, m *player.Match, g *follow.Game
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.g, p.rv, p.choice, p.asked = g, &roleView{belief: b, opts: opts, view: view}, nil, nil
+	p.g, p.rv, p.choice, p.asked = g, f, nil, nil
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others,
 			State: factText(known), Side: side, GDLII: true, Nature: nature, Possible: len(states)}
@@ -107,10 +79,11 @@ func sideOf(effects []Effect) []string {
 }
 
 // PlayTurn follows the step t tells of, shows the person what the role
-// knows and the moves legal in every state it holds possible, and waits
-// for the person's choice until ctx is done. When there is one such move
-// it is played at once; when there is none, PlayTurn fails, and the game
-// master plays a move in the person's place.
+// knows and the moves most likely legal in the states it holds possible
+// (infoset.Follower.Moves: those legal in every one of them, when there
+// are any), and waits for the person's choice until ctx is done. When
+// there is one such move it is played at once; when there is none,
+// PlayTurn fails, and the game master plays a move in the person's place.
 func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (reasoner.Move, error) {
 	if err := p.followTurn(ctx, matchID, t, false); err != nil {
 		return "", err
@@ -118,13 +91,7 @@ func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (r
 	p.mu.Lock()
 	g, rv := p.g, p.rv
 	p.mu.Unlock()
-	legal, err := []reasoner.Move(nil), rv.lost
-	if err == nil {
-		legal, err = rv.belief.SureLegal(ctx)
-	}
-	if err == nil && len(legal) == 0 {
-		err = errors.New("no move is legal in every state the role holds possible")
-	}
+	legal, err := rv.Moves(ctx)
 	if err != nil {
 		p.mu.Lock()
 		p.update(func(t *Turn) {
@@ -134,7 +101,7 @@ func (p *Player) PlayTurn(ctx context.Context, matchID string, t player.Turn) (r
 		return "", fmt.Errorf("human player: match %s: turn %d: %w", matchID, t.Number, err)
 	}
 	return p.ask(ctx, legal, func() []Effect {
-		states := rv.held(ctx, g.R, false)
+		states := held(ctx, g.R, rv, false)
 		return p.viewEffects(ctx, g.R, states, knownFacts(states), g.Role, legal)
 	})
 }
@@ -148,52 +115,32 @@ func (p *Player) StopTurn(ctx context.Context, matchID string, t player.Turn) er
 	return err
 }
 
-// followTurn takes the step t tells of into the role's view and belief
-// and shows it: none on the first turn, and none again for a turn already
-// followed. A turn that skips a step is an error: what was missed is not
-// known. over says that the match has ended: the states held possible are
-// then the terminal ones. When the belief cannot follow the step, the step
-// is shown all the same, with the board of the step before, and rv.lost
-// says why.
+// followTurn takes the step t tells of into the role's follower, within
+// followShare of the time of ctx, and shows it: none on the first turn,
+// and none again for a turn already followed. over says that the match
+// has ended: the states held possible are then the terminal ones. When
+// the step could be followed only approximately, the seat says so.
 func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, over bool) error {
 	p.mu.Lock()
-	g, rv, cur, step := p.g, p.rv, p.turn.MatchID, p.turn.Step
+	g, rv, cur := p.g, p.rv, p.turn.MatchID
 	p.mu.Unlock()
 	switch {
 	case g == nil || cur != matchID:
 		return fmt.Errorf("human player: match %s was not started", matchID)
 	case rv == nil:
 		return fmt.Errorf("human player: match %s: a GDL-II turn in a match started as GDL", matchID)
-	case t.Number < 0 || t.Number > step+1:
-		return fmt.Errorf("human player: match %s: turn %d after turn %d: the steps between are not known", matchID, t.Number, step)
-	case t.Number <= step:
+	}
+	fctx, cancel := clock.FromContext(ctx).Share(followShare).Context(ctx)
+	taken, err := rv.Follow(fctx, t.Number, infoset.Step{Move: t.Move, Percepts: t.Percepts})
+	cancel()
+	if err != nil {
+		return fmt.Errorf("human player: match %s: %w", matchID, err)
+	}
+	if !taken {
 		return nil
 	}
-	st := infoset.Step{Move: t.Move, Percepts: slices.Clone(t.Percepts)}
-	rv.view.Steps = append(rv.view.Steps, st)
-	lost := rv.lost
-	if lost == nil {
-		lost = rv.belief.Update(ctx, st)
-	}
-	if lost != nil {
-		// A sample can miss the states a step leads to: draw it again
-		// from the whole view, with more work.
-		opts := rv.opts
-		opts.MaxWork = retryWork
-		rctx, cancel := context.WithTimeout(ctx, retryTime)
-		b, err := infoset.New(rctx, g.R, rv.view, opts)
-		cancel()
-		if err == nil {
-			rv.belief, lost = b, nil
-		}
-	}
-	rv.lost = lost
-	var states []*reasoner.State
-	var known []string
-	if lost == nil {
-		states = rv.held(ctx, g.R, over)
-		known = factText(knownFacts(states))
-	}
+	states := held(ctx, g.R, rv, over)
+	known := factText(knownFacts(states))
 	rec := StepRecord{Move: string(t.Move), Percepts: perceptText(t.Percepts)}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -206,23 +153,22 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		rec.Step = t.Number
 		tu.Chosen = ""
 		tu.History = append(tu.History, rec)
-		if lost != nil {
-			// The board stays what the role knew before.
-			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out (%v): the board is that of an earlier step", t.Number, lost)
-			return
+		tu.State, tu.Possible, tu.Sampled = known, len(states), !rv.Complete()
+		if lost := rv.Lost(); lost != nil {
+			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out exactly (%v): the board is a guess", t.Number, lost)
 		}
-		tu.State, tu.Possible, tu.Sampled = known, len(states), !rv.belief.Complete()
 	})
 	return nil
 }
 
-// held returns the states the role holds possible: those of its belief in
-// which the match goes on, or when over is set those in which it has
-// ended, as a turn, or the end, tells the role. A sample is not narrowed
-// so: the few hypotheses left would be taken for knowledge.
-func (rv *roleView) held(ctx context.Context, r reasoner.Reasoner, over bool) []*reasoner.State {
-	states := rv.belief.States()
-	if !rv.belief.Complete() {
+// held returns the states the role holds possible: those of its follower
+// in which the match goes on, or when over is set those in which it has
+// ended, as a turn, or the end, tells the role. States that are not every
+// consistent one (a sample, or approximate ones) are not narrowed so: the
+// few left would be taken for knowledge.
+func held(ctx context.Context, r reasoner.Reasoner, rv *infoset.Follower, over bool) []*reasoner.State {
+	states, _ := rv.States()
+	if !rv.Complete() {
 		return states
 	}
 	var out []*reasoner.State

@@ -31,6 +31,7 @@ import (
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/seat"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // Kind is the name of the human player in player specifications.
@@ -68,7 +69,7 @@ type Player struct {
 	// a GDL-II match g.State stays the initial state, and rv holds what
 	// the role knows; rv is nil in a GDL match.
 	g      *follow.Game
-	rv     *roleView
+	rv     *infoset.Follower
 	choice chan reasoner.Move // buffered; set while the person is to move
 	// asked is set while the outcome of a turn where the person was asked
 	// waits for the next joint move: the step, the choice, the timeout.

@@ -19,6 +19,7 @@ import (
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // A gdl2Seat is a player of a GDL-II match as playGDLII runs it.
@@ -181,7 +182,7 @@ type determinizer struct {
 	truth *reasoner.State
 
 	g     *follow.Game
-	view  *view
+	view  *infoset.Follower
 	rng   *rand.Rand
 	clock time.Duration
 }
@@ -194,18 +195,22 @@ func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	seed := uint64(time.Now().UnixNano())
-	p.g, p.view, p.clock = g, newView(ctx, g, seed, func(string, ...any) {}), m.PlayClock
+	if p.view, err = newFollower(ctx, g, seed); err != nil {
+		return err
+	}
+	p.g, p.clock = g, m.PlayClock
 	p.rng = rand.New(rand.NewPCG(seed, 1))
 	return nil
 }
 
 func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
 	// The margins mcts keeps, so that both think as long.
-	deadline := (&mctsPlayer{opts: Options{}.withDefaults("sample")}).deadline(ctx, p.clock)
-	if err := p.view.follow(ctx, t, deadline); err != nil {
+	budget := Options{}.withDefaults("sample").budget(ctx, p.clock)
+	deadline, _ := budget.Deadline()
+	if err := followTurn(ctx, p.view, id, t, budget, func(string, ...any) {}); err != nil {
 		return "", err
 	}
-	moves, err := p.view.moves(ctx)
+	moves, err := p.view.Moves(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -217,7 +222,7 @@ func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (
 	} else {
 		// A state drawn from approximate ones may be terminal, or allow
 		// none of the moves: draw again.
-		states, weights := p.view.states()
+		states, weights := p.view.States()
 		draw := ismcts.Weighted(states, weights, p.rng)
 		for range 100 {
 			if state = draw(); p.usable(ctx, state, moves) {

@@ -12,10 +12,11 @@ import (
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // A hiddenMatch is a GDL-II match of the mcts player. The player knows
-// only its view (view.go) and searches with package ismcts over the states
+// only its view, which an infoset.Follower follows, and searches with package ismcts over the states
 // the view holds possible, drawn by their chance, so that it neither acts
 // on what it cannot see nor gives up what it could learn.
 //
@@ -29,7 +30,7 @@ type hiddenMatch struct {
 
 	mu   sync.Mutex
 	g    *follow.Game
-	view *view
+	view *infoset.Follower
 	// search is the search of turn searched, kept for the next turn: its
 	// tree under what the player then observes is the start of the next
 	// search. The first turn's begins during the start clock (searched
@@ -52,13 +53,17 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	seed := p.opts.Seed ^ uint64(len(m.ID))
+	view, err := newFollower(ctx, g, seed)
+	if err != nil {
+		return err
+	}
 	hctx, cancel := context.WithCancel(context.Background())
 	hm := &hiddenMatch{
 		ctx:    hctx,
 		cancel: cancel,
 		clock:  m.PlayClock,
 		g:      g,
-		view:   newView(ctx, g, seed, p.logf),
+		view:   view,
 		rng:    rand.New(rand.NewPCG(seed, 0x69736d637473)),
 	}
 	if err := p.hidden.add(m.ID, hm); err != nil {
@@ -67,15 +72,12 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 	}
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
-	if hm.view.belief == nil {
-		return nil // a GDL match of rules that name a role random
-	}
-	moves, err := hm.view.moves(ctx)
+	moves, err := hm.view.Moves(ctx)
 	if err != nil {
 		return nil // PLAY says why
 	}
-	states, weights := hm.view.states()
-	hm.search, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	states, weights := hm.view.States()
+	hm.search, _ = p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	hm.searched = -1
 	return nil
 }
@@ -93,18 +95,18 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	if err != nil {
 		return "", err
 	}
-	deadline := p.deadline(ctx, hm.clock)
+	budget := p.opts.budget(ctx, hm.clock)
+	deadline, _ := budget.Deadline()
 	defer p.holdToDeadline(ctx, deadline)
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
 	// Following the step may take long (a belief whose states must be
-	// searched for): it may use half of the time, then the states it
-	// held follow the step approximately, until the deadline; the
-	// margin is left for reading the moves.
-	if err := hm.view.follow(ctx, t, deadline); err != nil {
-		return "", fmt.Errorf("match %s: %w", id, err)
+	// searched for): it takes its share of the budget, and the search
+	// the rest.
+	if err := followTurn(ctx, hm.view, id, t, budget, p.logf); err != nil {
+		return "", err
 	}
-	moves, err := hm.view.moves(ctx)
+	moves, err := hm.view.Moves(ctx)
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}
@@ -119,8 +121,8 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 		s = nil
 	}
 	hm.search, hm.searched = nil, t.Number
-	states, weights := hm.view.states()
-	s, err = p.searchHidden(ctx, hm, s, p.hiddenConfig(hm, false), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
+	states, weights := hm.view.States()
+	s, err = p.searchHidden(ctx, hm, s, p.hiddenConfig(hm), moves, deadline, ismcts.Weighted(states, weights, hm.rng))
 	hm.search = s
 	if len(moves) == 1 {
 		return moves[0], nil
@@ -167,36 +169,12 @@ func (p *mctsPlayer) searchHidden(ctx context.Context, hm *hiddenMatch, s *ismct
 	return s, s.Run(sctx, sample, 0)
 }
 
-// hiddenConfig returns the configuration of a hidden match's searches;
-// perfect when the player knows the state.
-func (p *mctsPlayer) hiddenConfig(hm *hiddenMatch, perfect bool) ismcts.Config {
+// hiddenConfig returns the configuration of a hidden match's searches:
+// the GDL-II search's settings, drawing from the match's random numbers.
+func (p *mctsPlayer) hiddenConfig(hm *hiddenMatch) ismcts.Config {
 	cfg := p.opts.GDLIISearch
-	cfg.Perfect, cfg.Rand = perfect, hm.rng
+	cfg.Rand = hm.rng
 	return cfg
-}
-
-// playHidden answers a GDL PLAY in a match whose rules are GDL-II, as a
-// game master that plays a role named random as a player's sends: the
-// player is told the joint moves and knows the state, and searches it as
-// a game of complete information.
-func (p *mctsPlayer) playHidden(ctx context.Context, hm *hiddenMatch, last []reasoner.Move) (reasoner.Move, error) {
-	deadline := p.deadline(ctx, hm.clock)
-	defer p.holdToDeadline(ctx, deadline)
-	hm.mu.Lock()
-	defer hm.mu.Unlock()
-	if _, err := hm.g.Play(ctx, &hm.mu, last); err != nil {
-		return "", fmt.Errorf("match %s: %w", hm.g.ID, err)
-	}
-	moves, err := hm.g.Legal(ctx, p.logf)
-	if err != nil {
-		return "", fmt.Errorf("match %s: %w", hm.g.ID, err)
-	}
-	if len(moves) == 1 {
-		return moves[0], nil
-	}
-	state := hm.g.State
-	s, err := p.searchHidden(ctx, hm, nil, p.hiddenConfig(hm, true), moves, deadline, func() *reasoner.State { return state })
-	return p.chooseHidden(hm, s, err, moves), nil
 }
 
 // StopTurn ends a GDL-II match.

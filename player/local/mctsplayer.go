@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
@@ -102,19 +103,17 @@ func (p *mctsPlayer) Name() string { return p.opts.Name }
 
 func (p *mctsPlayer) logf(format string, args ...any) { p.opts.logf(format, args...) }
 
-// deadline returns when a call must return: the deadline of ctx, or clock
-// from now when ctx has none, less the margin and the margin share of the
-// time left.
-func (p *mctsPlayer) deadline(ctx context.Context, clock time.Duration) time.Time {
-	d, ok := ctx.Deadline()
-	if !ok {
-		if clock <= 0 {
-			clock = time.Second
-		}
-		d = time.Now().Add(clock)
-	}
-	left := time.Until(d)
-	return d.Add(-p.opts.Margin - time.Duration(float64(left)*p.opts.MarginShare))
+// budget returns the time of a call (package clock): until the deadline
+// of ctx, or c from now when ctx has none, less the player's margin, kept
+// once here for every part of the call.
+func (o Options) budget(ctx context.Context, c time.Duration) clock.Budget {
+	return clock.New(ctx, c, clock.Margin{Fixed: o.Margin, Share: o.MarginShare})
+}
+
+// deadline returns the deadline of the budget of a call.
+func (p *mctsPlayer) deadline(ctx context.Context, c time.Duration) time.Time {
+	d, _ := p.opts.budget(ctx, c).Deadline()
+	return d
 }
 
 // holdToDeadline waits, when the player is set to take its full clock,
@@ -370,8 +369,8 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 // it, with the best move the search last published if it is in the same
 // state and a random legal move otherwise, and sends it the joint moves it missed with the next command.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	if hm, err := p.hidden.get(id); err == nil {
-		return p.playHidden(ctx, hm, last)
+	if _, err := p.hidden.get(id); err == nil {
+		return "", fmt.Errorf("match %s: a PLAY of GDL in a match started as GDL-II", id)
 	}
 	mm, err := p.matches.get(id)
 	if err != nil {

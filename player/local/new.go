@@ -20,6 +20,7 @@ import (
 
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // DefaultMargin is the fixed part of the time an in-process player keeps,
@@ -72,13 +73,13 @@ type Options struct {
 	// setForceUsingEntireClock.
 	FullClock mcts.Switch
 
-	// Margin is the time the mcts player keeps free before the deadline of
+	// Margin is the time a player keeps free before the deadline of
 	// each call to Start and Play, for the answer to get back on a busy
 	// machine; MarginShare of the time left is kept on top of it. The HTTP
 	// server adds its own margin for the network. Default DefaultMargin.
 	Margin time.Duration
 
-	// MarginShare is the share of the time left at each call that the mcts
+	// MarginShare is the share of the time left at each call that a
 	// player keeps free in addition to Margin. Default DefaultMarginShare;
 	// a negative value keeps none.
 	MarginShare float64
@@ -176,9 +177,10 @@ type simple struct {
 }
 
 type simpleMatch struct {
-	mu   sync.Mutex
-	g    *follow.Game
-	view *view // what the player knows of a GDL-II match; nil in a GDL one
+	clock time.Duration // play clock, used when a call has no deadline
+	mu    sync.Mutex
+	g     *follow.Game
+	view  *infoset.Follower // what the player knows of a GDL-II match; nil in a GDL one
 }
 
 func newSimple(opts Options, choose func([]reasoner.Move) reasoner.Move) *simple {
@@ -192,15 +194,17 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 	if err != nil {
 		return err
 	}
-	sm := &simpleMatch{g: g}
+	sm := &simpleMatch{g: g, clock: m.PlayClock}
 	if m.GDLII {
-		sm.view = newView(ctx, g, p.opts.Seed^uint64(len(m.ID)), p.logf)
+		if sm.view, err = newFollower(ctx, g, p.opts.Seed^uint64(len(m.ID))); err != nil {
+			return err
+		}
 	}
 	return p.matches.add(m.ID, sm)
 }
 
-// PlayTurn follows the step t tells of in the player's belief and chooses
-// among the moves most likely legal (likeliestLegal).
+// PlayTurn follows the step t tells of in the player's view and chooses
+// among the moves most likely legal (infoset.Follower.Moves).
 func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
 	m, err := p.matches.get(id)
 	if err != nil {
@@ -211,17 +215,12 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 	if m.view == nil {
 		return "", fmt.Errorf("match %s: PLAY of a GDL-II match, but START did not say GDL-II", id)
 	}
-	// Following the step may use half of the time; the states held then
-	// follow it approximately, until a tenth of the time is left for
-	// reading the moves, so that the answer is in time.
-	var deadline time.Time
-	if d, ok := ctx.Deadline(); ok {
-		deadline = d.Add(-time.Until(d) / 10)
+	// Following the step takes the budget of the call, less the margin
+	// kept for the answer: choosing takes no time.
+	if err := followTurn(ctx, m.view, id, t, p.opts.budget(ctx, m.clock), p.logf); err != nil {
+		return "", err
 	}
-	if err := m.view.follow(ctx, t, deadline); err != nil {
-		return "", fmt.Errorf("match %s: %w", id, err)
-	}
-	moves, err := m.view.moves(ctx)
+	moves, err := m.view.Moves(ctx)
 	if err != nil {
 		return "", fmt.Errorf("match %s: turn %d: %w", id, t.Number, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/protocol"
 
 	"github.com/gorilla/mux"
@@ -145,6 +146,13 @@ type serverMatch struct {
 	playClock  time.Duration
 	due        time.Time // deadline of the last message; guarded by Server.mu
 	host       string    // the sender of the last message; guarded by Server.mu
+	// start is what the player was told at START, and its mode of play.
+	start *player.Match
+
+	// modeMu guards the fields below: the mode of the match is settled
+	// by its first PLAY (settleMode).
+	modeMu  sync.Mutex
+	settled bool
 	// spell reads the symbols of a GDL-II PLAY or STOP, which the
 	// Dresden GameController writes in upper case, in the rules' spelling.
 	spell *protocol.Spelling
@@ -461,7 +469,11 @@ func (s *Server) info() string {
 func (s *Server) start(ctx context.Context, msg *protocol.Message, received time.Time, from string) string {
 	id, startClock, playClock := msg.MatchID, msg.StartClock, msg.PlayClock
 	m := &serverMatch{id: id, startClock: startClock, playClock: playClock, due: received.Add(startClock), host: from}
-	if msg.Rules.IsGDLII() {
+	// Told nothing of the seating, the player reads the rules as
+	// ggp-base does; the first PLAY settles the mode (settleMode).
+	m.start = &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock,
+		GDLII: gdl.DecideMode(msg.Rules, gdl.RulesAlone) == gdl.GDLII}
+	if m.start.GDLII {
 		m.spell = protocol.NewSpelling(msg.Rules)
 	}
 	old, busy := s.claim(ctx, m, received)
@@ -480,7 +492,7 @@ func (s *Server) start(ctx context.Context, msg *protocol.Message, received time
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, startClock))
 	defer cancel()
 	err := s.safely(func() error {
-		return s.player.Start(ctx, &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock, GDLII: m.spell != nil})
+		return s.player.Start(ctx, m.start)
 	})
 	if err != nil {
 		s.endMatch(m)
@@ -631,6 +643,10 @@ func (s *Server) play(ctx context.Context, msg *protocol.Message, movesErr error
 	}
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, m.playClock))
 	defer cancel()
+	if err := s.settleMode(ctx, m, msg.GDLII); err != nil {
+		s.logf("player: PLAY %s: %v", id, err)
+		return "nil"
+	}
 	var move reasoner.Move
 	err := s.safely(func() (err error) {
 		if msg.GDLII {
@@ -661,7 +677,7 @@ func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error
 	if err := s.safely(func() error {
 		if msg.GDLII {
 			p, ok := s.player.(player.GDLIIPlayer)
-			if !ok {
+			if !ok || !m.playsGDLII() {
 				return s.player.Abort(ctx, id)
 			}
 			return p.StopTurn(ctx, id, turn(m, msg))
@@ -671,6 +687,50 @@ func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error
 		s.logf("player: STOP %s: %v", id, err)
 	}
 	return "done"
+}
+
+// settleMode settles the mode of m at its first PLAY, which is GDL-II in
+// form when gdlII is set. A match started in the other mode (a game master
+// that seats nature in the role random of rules without sees rules, or
+// one that knows no GDL-II and seats a player in it) is started again in
+// the mode the PLAY shows, with half of the PLAY's time; the player's
+// preparation in the wrong mode is lost. A later PLAY in the other form
+// is an error.
+func (s *Server) settleMode(ctx context.Context, m *serverMatch, gdlII bool) error {
+	m.modeMu.Lock()
+	defer m.modeMu.Unlock()
+	if m.start.GDLII == gdlII {
+		m.settled = true
+		return nil
+	}
+	want := gdl.GDL
+	if gdlII {
+		want = gdl.GDLII
+	}
+	if m.settled {
+		return fmt.Errorf("a PLAY of %v in a match played as %v", want, m.start.Mode())
+	}
+	m.settled = true
+	s.logf("player: match %s: PLAY of %v in a match started as %v: starting it again as %v", m.id, want, m.start.Mode(), want)
+	if err := s.safely(func() error { return s.player.Abort(ctx, m.id) }); err != nil {
+		s.logf("player: match %s: aborting the start as %v: %v", m.id, m.start.Mode(), err)
+	}
+	restart := *m.start
+	restart.GDLII = gdlII
+	m.start = &restart
+	if gdlII {
+		m.spell = protocol.NewSpelling(restart.Rules)
+	}
+	sctx, cancel := clock.FromContext(ctx).Share(0.5).Context(ctx)
+	defer cancel()
+	return s.safely(func() error { return s.player.Start(sctx, m.start) })
+}
+
+// playsGDLII reports whether m is played as GDL-II.
+func (m *serverMatch) playsGDLII() bool {
+	m.modeMu.Lock()
+	defer m.modeMu.Unlock()
+	return m.start.GDLII
 }
 
 // playTurn passes a GDL-II PLAY to the player, its move and percepts in
@@ -686,9 +746,15 @@ func (s *Server) playTurn(ctx context.Context, m *serverMatch, msg *protocol.Mes
 // turn returns what a GDL-II PLAY or STOP tells, in the spelling of m's
 // rules.
 func turn(m *serverMatch, msg *protocol.Message) player.Turn {
-	t := player.Turn{Number: msg.Turn, Move: reasoner.Move(m.spell.Respell(string(msg.LastMove)))}
+	m.modeMu.Lock()
+	spell := m.spell
+	m.modeMu.Unlock()
+	if spell == nil {
+		spell = protocol.NewSpelling(m.start.Rules) // a STOP of a match never settled
+	}
+	t := player.Turn{Number: msg.Turn, Move: reasoner.Move(spell.Respell(string(msg.LastMove)))}
 	for _, p := range msg.Percepts {
-		t.Percepts = append(t.Percepts, reasoner.Percept(m.spell.Respell(string(p))))
+		t.Percepts = append(t.Percepts, reasoner.Percept(spell.Respell(string(p))))
 	}
 	return t
 }

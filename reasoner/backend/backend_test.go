@@ -161,7 +161,7 @@ func TestAutoChoosesAndFallsBack(t *testing.T) {
 			if _, err := p(context.Background(), d); (err == nil) != tt.propnet {
 				t.Errorf("propnet only: error %v", err)
 			}
-			if !d.IsGDLII() {
+			if gdl.DecideMode(d, gdl.NatureSeated) != gdl.GDLII {
 				return
 			}
 			// Whichever backend plays it tells a what it perceives.

@@ -35,6 +35,12 @@
 // SureLegal returns the moves legal in every state held: for a Complete
 // belief, the moves the role can be sure are legal.
 //
+// A Follower is what a player uses: it follows a match turn by turn in a
+// Belief within the player's time, gives way to approximate states when
+// the belief cannot follow a step, returns to a Belief as soon as the time
+// allows, and chooses the moves most likely legal. Every player follows a
+// role's knowledge through it.
+//
 // The work is bounded: by the context, by the states held, by the joint
 // moves examined from one state, and by the joint moves examined in one
 // update (Options). An update whose context has a deadline spends at most
@@ -55,6 +61,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -290,9 +297,7 @@ func (b *Belief) update(ctx context.Context, st Step) error {
 	steps := append(slices.Clip(b.view.Steps), st)
 	s := &search{b: b, memo: map[memoKey][]succ{}}
 	if b.states != nil {
-		if deadline, ok := ctx.Deadline(); ok {
-			s.enumerateBy = time.Now().Add(time.Until(deadline) / 2)
-		}
+		s.enumerateBy, _ = clock.FromContext(ctx).Share(0.5).Deadline()
 		s.exhaustive = true
 		next, weights, complete, err := s.enumerate(ctx, b.states, b.weights, st)
 		s.exhaustive, s.enumerateBy = false, time.Time{}

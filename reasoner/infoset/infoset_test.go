@@ -13,23 +13,13 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/games/gamestest"
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/infoset"
-	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
 func load(t *testing.T, file string, src []byte) reasoner.Reasoner {
 	t.Helper()
-	d, err := gdl.ParseFile(file, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := prolog.NewWithOptions(context.Background(), d, prolog.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return infoset.LoadProlog(t, file, src)
 }
 
 // loadGameII loads a public GDL-II game, or skips the test without them.

@@ -173,7 +173,7 @@ func NewWithOptions(ctx context.Context, d *gdl.Description, opts Options) (r *R
 			r, err = nil, fmt.Errorf("%s: internal error compiling the game: %v", d.Filename, p)
 		}
 	}()
-	if d.IsGDLII() {
+	if gdl.DecideMode(d, gdl.NatureSeated) == gdl.GDLII {
 		repaired, problems := gdl.Repair(d)
 		if err := gdl.Errors(problems); err != nil {
 			return nil, err

@@ -73,7 +73,7 @@ func TestGDLIIWithoutPercepts(t *testing.T) {
 }
 
 // TestBeatMania checks that the public GDL game that names a role random
-// still grounds: IsGDLII holds for it, but it has no percepts and nothing
+// still grounds: it may be played as GDL-II, but it has no percepts and nothing
 // the GDL-II dialect would read otherwise.
 func TestBeatMania(t *testing.T) {
 	g, err := games.LoadFolder(filepath.Join(gamestest.Games(), "beatMania"))
@@ -87,7 +87,7 @@ func TestBeatMania(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !d.IsGDLII() {
+	if gdl.DecideMode(d, gdl.NatureSeated) != gdl.GDLII {
 		t.Fatal("beatMania does not name a role random")
 	}
 	if _, err := propnet.New(context.Background(), d, propnet.Options{}); err != nil {

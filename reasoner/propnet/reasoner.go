@@ -87,7 +87,7 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 			r, err = nil, fmt.Errorf("%s: internal error grounding the game: %v", d.Filename, p)
 		}
 	}()
-	if d.IsGDLII() {
+	if gdl.DecideMode(d, gdl.NatureSeated) == gdl.GDLII {
 		repaired, problems := gdl.Repair(d)
 		if err := gdl.Errors(problems); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrNotGrounded, err)

@@ -49,7 +49,7 @@ func TestGenerateII(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := g.Description
-		if !d.IsGDLII() {
+		if gdl.DecideMode(d, gdl.NatureSeated) != gdl.GDLII {
 			t.Fatalf("seed %d: not GDL-II:\n%s", seed, g.Text)
 		}
 		if r, _ := gdl.Repair(d); r != d {

@@ -1,4 +1,4 @@
-package local
+package infoset
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/infoset"
 	"github.com/ggp-go/ggp/reasoner/prolog"
 )
 
@@ -28,7 +27,14 @@ const cups = `
 // prologOf returns the Prolog reasoner of the rules text, named name.
 func prologOf(t *testing.T, name, text string) reasoner.Reasoner {
 	t.Helper()
-	d, err := gdl.ParseFile(name, []byte(text))
+	return LoadProlog(t, name, []byte(text))
+}
+
+// LoadProlog returns the Prolog reasoner of the rules src of file, for the
+// tests of this package and of package infoset_test.
+func LoadProlog(t testing.TB, file string, src []byte) reasoner.Reasoner {
+	t.Helper()
+	d, err := gdl.ParseFile(file, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,10 +135,10 @@ const counter = `
 (goal a 100)
 `
 
-// TestViewWithinDeadline checks that the view's work past a deadline
+// TestApproximateWithinDeadline checks that the follower's work past a deadline
 // gives what it has done by then rather than an error: an error there
 // costs the player its move.
-func TestViewWithinDeadline(t *testing.T) {
+func TestApproximateWithinDeadline(t *testing.T) {
 	ctx := context.Background()
 	slow := slowReasoner{prologOf(t, "counter.kif", counter), 50 * time.Millisecond}
 	states := []*reasoner.State{
@@ -141,7 +147,7 @@ func TestViewWithinDeadline(t *testing.T) {
 		reasoner.NewState([]reasoner.Fact{"(at 2)"}),
 		reasoner.NewState([]reasoner.Fact{"(at 3)"}),
 	}
-	step := infoset.Step{Move: "step", Percepts: []reasoner.Percept{"tick"}}
+	step := Step{Move: "step", Percepts: []reasoner.Percept{"tick"}}
 
 	// In time, every state is followed.
 	next, err := approximate(ctx, slow, 0, states, step, rand.New(rand.NewPCG(1, 2)))
@@ -171,5 +177,82 @@ func TestViewWithinDeadline(t *testing.T) {
 	cancel()
 	if _, err := likeliestLegal(dctx, slow, 0, states, weights); err == nil {
 		t.Error("likeliestLegal with no time to read a state: no error")
+	}
+}
+
+// TestFollowerTurnOrder checks which turns the follower takes a step from.
+func TestFollowerTurnOrder(t *testing.T) {
+	ctx := context.Background()
+	f, err := NewFollower(ctx, prologOf(t, "counter.kif", counter+"(init (at 0))"), 0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := Step{Move: "step", Percepts: []reasoner.Percept{"tick"}}
+	tests := []struct {
+		name    string
+		number  int
+		taken   bool
+		wantErr bool
+		turns   int // steps followed after it
+	}{
+		{"the first turn tells no step", 0, false, false, 0},
+		{"a step", 1, true, false, 1},
+		{"a repeated turn", 1, false, false, 1},
+		{"the next step", 2, true, false, 2},
+		{"a skipped step", 4, false, true, 2},
+		{"a negative turn", -1, false, true, 2},
+	}
+	for _, tt := range tests {
+		taken, err := f.Follow(ctx, tt.number, tick)
+		if taken != tt.taken || (err != nil) != tt.wantErr || f.Turns() != tt.turns {
+			t.Errorf("%s: turn %d: taken %v, error %v, %d steps followed; want %v, error %v, %d",
+				tt.name, tt.number, taken, err, f.Turns(), tt.taken, tt.wantErr, tt.turns)
+		}
+	}
+}
+
+// TestFollowerReturnsToExact checks that a follower that had no time to
+// follow a step exactly follows it approximately, and follows exactly
+// again at the next step its budget allows, holding then the states a
+// belief of the whole view holds.
+func TestFollowerReturnsToExact(t *testing.T) {
+	r := prologOf(t, "counter.kif", counter+"(init (at 0))")
+	f, err := NewFollower(context.Background(), r, 0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := Step{Move: "step", Percepts: []reasoner.Percept{"tick"}}
+
+	// A budget already spent: no time to follow exactly.
+	spent, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	cancel()
+	if _, err := f.Follow(spent, 1, tick); err != nil {
+		t.Fatalf("turn 1 without time: %v", err)
+	}
+	if f.Exact() || f.Lost() == nil {
+		t.Fatalf("turn 1 without time: exact %v, lost %v; want approximate following and why", f.Exact(), f.Lost())
+	}
+	if states, _ := f.States(); len(states) == 0 {
+		t.Fatal("approximate following holds no state")
+	}
+
+	// Time enough: exact again.
+	if _, err := f.Follow(context.Background(), 2, tick); err != nil {
+		t.Fatalf("turn 2: %v", err)
+	}
+	if !f.Exact() || f.Lost() != nil {
+		t.Fatalf("turn 2 with time: exact %v, lost %v; want exact following", f.Exact(), f.Lost())
+	}
+	b, err := New(context.Background(), r, View{Role: 0, Steps: []Step{tick, tick}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := f.States()
+	if want := b.States(); len(got) != len(want) || !got[0].Equal(want[0]) {
+		t.Errorf("exact again: states %v, want %v", got, want)
+	}
+	moves, err := f.Moves(context.Background())
+	if err != nil || !slices.Equal(moves, []reasoner.Move{"step"}) {
+		t.Errorf("moves %v, %v; want [step]", moves, err)
 	}
 }
