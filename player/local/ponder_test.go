@@ -63,10 +63,14 @@ func TestPonder(t *testing.T) {
 				if tt.ponder {
 					wait = 10 * time.Second // for a loaded machine
 				}
+				// An answer the search did not give in time (a loaded
+				// machine) leaves the search to stop after it: a Next
+				// then is that search's, not pondering.
+				cutOff := strings.Contains(logged.String(), "did not answer in time")
 				select {
 				case <-inNext:
-					if !tt.ponder {
-						t.Errorf("turn %d: a search after the answer, with pondering off", turn)
+					if !tt.ponder && !cutOff {
+						t.Errorf("turn %d: a search after the answer, with pondering off:\n%s", turn, logged.String())
 					}
 				case <-time.After(wait):
 					if tt.ponder {
