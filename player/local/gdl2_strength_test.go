@@ -195,7 +195,7 @@ func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	seed := uint64(time.Now().UnixNano())
-	if p.view, err = newFollower(ctx, g, seed); err != nil {
+	if p.view, err = follow.NewFollower(ctx, g, seed); err != nil {
 		return err
 	}
 	p.g, p.clock = g, m.PlayClock
@@ -207,7 +207,7 @@ func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (
 	// The margins mcts keeps, so that both think as long.
 	budget := Options{}.withDefaults("sample").budget(ctx, p.clock)
 	deadline, _ := budget.Deadline()
-	if err := followTurn(ctx, p.view, id, t, budget, func(string, ...any) {}); err != nil {
+	if err := follow.Turn(ctx, p.view, id, t, budget, func(string, ...any) {}); err != nil {
 		return "", err
 	}
 	moves, err := p.view.Moves(ctx)

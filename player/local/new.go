@@ -6,7 +6,6 @@ package local
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log"
 	"math/rand/v2"
@@ -159,9 +158,6 @@ func New(spec string, opts Options) (player.Player, error) {
 	panic("local: parseSpec accepted unknown kind " + kind)
 }
 
-// errUnknownMatch is returned for a match ID a player does not know.
-var errUnknownMatch = errors.New("unknown match")
-
 // simple is a player that chooses among the legal moves without search.
 // In a GDL-II match it knows only its view, and chooses among the moves
 // most likely legal in the states it holds possible (package
@@ -173,7 +169,7 @@ type simple struct {
 	opts   Options
 	choose func([]reasoner.Move) reasoner.Move
 
-	matches matchTable[*simpleMatch]
+	matches follow.Matches[*simpleMatch]
 }
 
 type simpleMatch struct {
@@ -196,17 +192,17 @@ func (p *simple) Start(ctx context.Context, m *player.Match) error {
 	}
 	sm := &simpleMatch{g: g, clock: m.PlayClock}
 	if m.GDLII {
-		if sm.view, err = newFollower(ctx, g, p.opts.Seed^uint64(len(m.ID))); err != nil {
+		if sm.view, err = follow.NewFollower(ctx, g, p.opts.Seed^uint64(len(m.ID))); err != nil {
 			return err
 		}
 	}
-	return p.matches.add(m.ID, sm)
+	return p.matches.Add(m.ID, sm)
 }
 
 // PlayTurn follows the step t tells of in the player's view and chooses
 // among the moves most likely legal (infoset.Follower.Moves).
 func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
-	m, err := p.matches.get(id)
+	m, err := p.matches.Get(id)
 	if err != nil {
 		return "", err
 	}
@@ -217,7 +213,7 @@ func (p *simple) PlayTurn(ctx context.Context, id string, t player.Turn) (reason
 	}
 	// Following the step takes the budget of the call, less the margin
 	// kept for the answer: choosing takes no time.
-	if err := followTurn(ctx, m.view, id, t, p.opts.budget(ctx, m.clock), p.logf); err != nil {
+	if err := follow.Turn(ctx, m.view, id, t, p.opts.budget(ctx, m.clock), p.logf); err != nil {
 		return "", err
 	}
 	moves, err := m.view.Moves(ctx)
@@ -233,7 +229,7 @@ func (p *simple) StopTurn(ctx context.Context, id string, t player.Turn) error {
 }
 
 func (p *simple) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	m, err := p.matches.get(id)
+	m, err := p.matches.Get(id)
 	if err != nil {
 		return "", err
 	}
@@ -268,6 +264,6 @@ func (p *simple) Abort(ctx context.Context, id string) error {
 }
 
 func (p *simple) end(id string) error {
-	_, err := p.matches.remove(id)
+	_, err := p.matches.Remove(id)
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ggp-go/ggp/player"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/mcts"
 )
@@ -173,7 +174,7 @@ func TestBadRules(t *testing.T) {
 		if err := p.Start(context.Background(), &player.Match{ID: "m", Role: "a"}); err == nil {
 			t.Errorf("%s: Start without rules succeeded", kind)
 		}
-		if _, err := p.Play(context.Background(), "m", nil); !errors.Is(err, errUnknownMatch) {
+		if _, err := p.Play(context.Background(), "m", nil); !errors.Is(err, follow.ErrUnknownMatch) {
 			t.Errorf("%s: Play after a failed Start: %v, want an unknown match", kind, err)
 		}
 	}
