@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -107,7 +107,7 @@ func (p *mctsPlayer) logf(format string, args ...any) { p.opts.logf(format, args
 // of ctx, or c from now when ctx has none, less the player's margin, kept
 // once here for every part of the call.
 func (o Options) budget(ctx context.Context, c time.Duration) clock.Budget {
-	return clock.New(ctx, c, clock.Margin{Fixed: o.Margin, Share: o.MarginShare})
+	return clock.New(ctx, c, o.Margin)
 }
 
 // deadline returns the deadline of the budget of a call.
@@ -165,7 +165,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 		defer scancel()
 		p.own(mm, m, sctx)
 	}()
-	t := time.NewTimer(time.Until(deadline) + p.opts.Margin/2)
+	t := time.NewTimer(time.Until(deadline) + p.opts.Margin.Fixed/2)
 	defer t.Stop()
 	select {
 	case <-mm.ready:
@@ -460,7 +460,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		// The match has ended: its owner takes no more commands.
 		return p.fallback(mm, legal), nil
 	}
-	late := time.NewTimer(time.Until(deadline) + p.opts.Margin/2)
+	late := time.NewTimer(time.Until(deadline) + p.opts.Margin.Fixed/2)
 	defer late.Stop()
 	select {
 	case a := <-d.answer:

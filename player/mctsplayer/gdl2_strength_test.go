@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"cmp"
@@ -266,7 +266,7 @@ func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { re
 // come from the environment; -benchtime sets the matches per role:
 //
 //	GGP_GDL2_OPPONENT=sample GGP_GDL2_GAMES=kriegTTT_4x4,blind_breakthrough_5x5 \
-//	go test -run '^$' -bench StrengthGDLII -benchtime 30x -timeout 5h ./player/local/
+//	go test -run '^$' -bench StrengthGDLII -benchtime 30x -timeout 5h ./player/mctsplayer/
 //
 // The opponent is random, sample (a determinizer: one state drawn from its
 // view, searched as if it were the true one) or cheat (a determinizer
