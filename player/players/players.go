@@ -90,6 +90,7 @@ func Parse(name string) (Spec, error) {
 	case (kind.InProcess() || kind == Person) && hasRest:
 		err = fmt.Errorf("player %q: %s takes no settings", name, kind)
 	case kind.InProcess() || kind == Person:
+		// a kind that takes no settings, named alone: nothing to check
 	case hasRest:
 		u, err := remote.ParseAddress(name)
 		if err != nil {
