@@ -9,7 +9,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -28,10 +28,7 @@ func ExampleReferee_Run() {
 	}
 	var players []player.Player
 	for range 2 {
-		p, err := local.New("legal", local.Options{NewReasoner: newReasoner})
-		if err != nil {
-			log.Fatal(err)
-		}
+		p := baseline.Legal(baseline.Options{NewReasoner: newReasoner})
 		players = append(players, p)
 	}
 	ref := &gamemaster.Referee{NewReasoner: newReasoner}

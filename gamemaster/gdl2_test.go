@@ -21,7 +21,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/protocol"
 	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/player/server"
@@ -35,14 +35,10 @@ func gameII(t testing.TB, key string) *games.Game {
 	return &games.Game{Key: key, Name: key, Filename: file, Rules: src}
 }
 
-// localPlayer returns an in-process player of kind.
-func localPlayer(t testing.TB, kind string, seed uint64) player.Player {
-	t.Helper()
-	p, err := local.New(kind, local.Options{NewReasoner: testFactory, Seed: seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+// baselinePlayer returns a baseline player made by newPlayer
+// (baseline.Random or baseline.Legal), seeded with seed.
+func baselinePlayer(newPlayer func(baseline.Options) player.Player, seed uint64) player.Player {
+	return newPlayer(baseline.Options{NewReasoner: testFactory, Seed: seed})
 }
 
 // checkClean fails the test if any player's move was replaced.
@@ -126,7 +122,7 @@ func TestGDLIIOverHTTP(t *testing.T) {
 				if i == nature {
 					continue
 				}
-				s := server.New(localPlayer(t, "random", uint64(i+1)))
+				s := server.New(baselinePlayer(baseline.Random, uint64(i+1)))
 				tap := &wiretap{h: s}
 				ts := httptest.NewServer(tap)
 				t.Cleanup(ts.Close)
@@ -248,7 +244,7 @@ func TestGDLIIPlayersToldOwnView(t *testing.T) {
 			var players []player.Player
 			for i := range roles {
 				if i != nature {
-					s := &spy{GDLIIPlayer: localPlayer(t, "random", uint64(i+7)).(player.GDLIIPlayer), t: t}
+					s := &spy{GDLIIPlayer: baselinePlayer(baseline.Random, uint64(i+7)).(player.GDLIIPlayer), t: t}
 					spies[i] = s
 					players = append(players, s)
 				}
@@ -291,7 +287,7 @@ func TestGDLIIPlayersToldOwnView(t *testing.T) {
 func TestGDLIISeedReplaysChance(t *testing.T) {
 	g := gameII(t, "montyhall")
 	run := func(seed uint64) [][]string {
-		m := &Match{ID: "montyhall.3", Game: g, Players: []player.Player{localPlayer(t, "legal", 1)},
+		m := &Match{ID: "montyhall.3", Game: g, Players: []player.Player{baselinePlayer(baseline.Legal, 1)},
 			StartClock: 10 * time.Second, PlayClock: 10 * time.Second, Seed: seed}
 		rec, err := fastReferee().Run(context.Background(), m)
 		if err != nil {
@@ -368,9 +364,9 @@ func TestGDLIIRefusals(t *testing.T) {
 		players []player.Player
 		want    string
 	}{
-		{mh, []player.Player{localPlayer(t, "random", 1), localPlayer(t, "random", 2)}, "one for each role but random, which nature plays: 1 (candidate)"},
-		{krieg, []player.Player{localPlayer(t, "random", 1)}, "1 players for the 2 roles (xplayer, oplayer)"},
-		{krieg, []player.Player{localPlayer(t, "random", 1), gdlOnly{localPlayer(t, "random", 2)}}, "role oplayer: player random cannot play GDL-II games"},
+		{mh, []player.Player{baselinePlayer(baseline.Random, 1), baselinePlayer(baseline.Random, 2)}, "one for each role but random, which nature plays: 1 (candidate)"},
+		{krieg, []player.Player{baselinePlayer(baseline.Random, 1)}, "1 players for the 2 roles (xplayer, oplayer)"},
+		{krieg, []player.Player{baselinePlayer(baseline.Random, 1), gdlOnly{baselinePlayer(baseline.Random, 2)}}, "role oplayer: player random cannot play GDL-II games"},
 	} {
 		m := &Match{ID: "r.1", Game: tt.game, Players: tt.players, StartClock: time.Second, PlayClock: time.Second}
 		_, err := fastReferee().Run(context.Background(), m)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -48,7 +49,7 @@ func TestGDLIIGames(t *testing.T) {
 				var players []player.Player
 				for i := range roles {
 					if i != reasoner.NatureIndex(roles) {
-						players = append(players, localPlayer(t, "random", uint64(100*k+i+1)))
+						players = append(players, baselinePlayer(baseline.Random, uint64(100*k+i+1)))
 					}
 				}
 				m := &Match{ID: fmt.Sprintf("%s.%d", GameIDPart(key), k), Game: g, Players: players,

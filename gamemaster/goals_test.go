@@ -12,6 +12,7 @@ import (
 
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -43,8 +44,8 @@ func TestSeveralGoalsSettledByFirstRule(t *testing.T) {
 		}
 		return ms
 	}
-	x := &scriptedII{GDLIIPlayer: localPlayer(t, "random", 1).(player.GDLIIPlayer), moves: marks("1 1", "1 2", "1 3")}
-	o := &scriptedII{GDLIIPlayer: localPlayer(t, "random", 2).(player.GDLIIPlayer), moves: marks("2 1", "2 2", "2 3")}
+	x := &scriptedII{GDLIIPlayer: baselinePlayer(baseline.Random, 1).(player.GDLIIPlayer), moves: marks("1 1", "1 2", "1 3")}
+	o := &scriptedII{GDLIIPlayer: baselinePlayer(baseline.Random, 2).(player.GDLIIPlayer), moves: marks("2 1", "2 2", "2 3")}
 	m := &Match{ID: "kriegTTT_4x4.both", Game: g, Players: []player.Player{x, o}, StartClock: 10 * time.Second, PlayClock: 10 * time.Second,
 		Record: filepath.Join(t.TempDir(), "both.json"), Seed: 1}
 	ref := fastReferee()
@@ -95,7 +96,7 @@ func TestSeveralGoalsSettledByFirstRule(t *testing.T) {
 	// The same end in a GDL game: its goals stay an error.
 	gdlGame := *g
 	gdlGame.Rules = []byte(strings.ReplaceAll(string(g.Rules), "sees", "sees_not"))
-	x = &scriptedII{GDLIIPlayer: localPlayer(t, "random", 1).(player.GDLIIPlayer), moves: x.moves}
+	x = &scriptedII{GDLIIPlayer: baselinePlayer(baseline.Random, 1).(player.GDLIIPlayer), moves: x.moves}
 	plain := &Match{ID: "kriegTTT_4x4.gdl", Game: &gdlGame, Players: []player.Player{
 		&scripted{name: "x", move: func(_ context.Context, _ string, step int) (reasoner.Move, error) { return x.moves[step-1], nil }},
 		&scripted{name: "o", move: func(_ context.Context, _ string, step int) (reasoner.Move, error) { return o.moves[step-1], nil }},

@@ -15,7 +15,7 @@ import (
 )
 
 // matchFuncs is what the stacks of the goroutines a match starts show.
-var matchFuncs = []string{"ggp/gamemaster.(*seat).call", "ggp/gamemaster.(*Referee).rules"}
+var matchFuncs = []string{"ggp/gamemaster.(*contestant).call", "ggp/gamemaster.(*Referee).rules"}
 
 // stubbornFor bounds how long a stubborn call ignores its context when
 // nothing releases it, so that a test of a referee that waits for it

@@ -264,14 +264,14 @@ func PlayerRoles(d *gdl.Description, natureAlways bool) []string {
 
 // match is the state of one running match.
 type match struct {
-	ref   *Referee
-	m     *Match
-	g     *game
-	tell  telling // what the players are told, and who draws nature's moves
-	seats []*seat
-	rec   *record.Record
-	state *reasoner.State
-	last  []reasoner.Move // the last joint move, nil before the first
+	ref         *Referee
+	m           *Match
+	g           *game
+	tell        telling // what the players are told, and who draws nature's moves
+	contestants []*contestant
+	rec         *record.Record
+	state       *reasoner.State
+	last        []reasoner.Move // the last joint move, nil before the first
 	// calls holds the computations with the rules under way (rules),
 	// which Run waits for before it returns.
 	calls *sync.WaitGroup
@@ -318,7 +318,7 @@ func (r *Referee) Run(ctx context.Context, m *Match) (*record.Record, error) {
 	return mt.rec, e
 }
 
-// newMatch seats the players of m at the roles of g, nature at random
+// newMatch places the players of m at the roles of g, nature at random
 // when it plays it (tell).
 func (r *Referee) newMatch(m *Match, g *game, calls *sync.WaitGroup) (*match, error) {
 	t, err := tell(g, m.Game.Key, len(m.Players), m.Seed)
@@ -329,18 +329,18 @@ func (r *Referee) newMatch(m *Match, g *game, calls *sync.WaitGroup) (*match, er
 	i := 0 // the player, and its clock
 	for role, name := range g.roles {
 		if role == t.nature() {
-			mt.seats = append(mt.seats, natureSeat(name))
+			mt.contestants = append(mt.contestants, natureContestant(name))
 			continue
 		}
 		p := m.Players[i]
-		if err := t.seat(p); err != nil {
+		if err := t.admit(p); err != nil {
 			return nil, &Error{MatchID: m.ID, Role: name, Err: err}
 		}
 		clock := m.PlayClock
 		if i < len(m.PlayClocks) && m.PlayClocks[i] > 0 {
 			clock = m.PlayClocks[i]
 		}
-		mt.seats = append(mt.seats, newSeat(name, p, clock))
+		mt.contestants = append(mt.contestants, newContestant(name, p, clock))
 		i++
 	}
 	return mt, nil
@@ -489,11 +489,11 @@ type Informer interface {
 // player's is its Name. The remote players are asked at once, each for at
 // most InfoTimeout.
 func (mt *match) playerNames(ctx context.Context) []string {
-	names := make([]string, len(mt.seats))
-	notes := make([][]string, len(mt.seats)) // for Logf, from this goroutine
+	names := make([]string, len(mt.contestants))
+	notes := make([][]string, len(mt.contestants)) // for Logf, from this goroutine
 	limit := orDefault(mt.ref.InfoTimeout, DefaultInfoTimeout)
 	var wg sync.WaitGroup
-	for i, s := range mt.seats {
+	for i, s := range mt.contestants {
 		if s.p == nil {
 			names[i] = record.NatureName
 			continue
@@ -521,7 +521,7 @@ func (mt *match) playerNames(ctx context.Context) []string {
 		})
 	}
 	wg.Wait()
-	for i, s := range mt.seats {
+	for i, s := range mt.contestants {
 		for _, n := range notes[i] {
 			mt.logf("match %s: role %s (player %s): %s", mt.m.ID, s.role, s.p.Name(), n)
 		}
@@ -662,13 +662,13 @@ func (mt *match) play(ctx context.Context) error {
 func (mt *match) legal(ctx context.Context, step int) ([][]reasoner.Move, error) {
 	rs := mt.g.r
 	var terminal bool
-	legal := make([][]reasoner.Move, len(mt.seats))
+	legal := make([][]reasoner.Move, len(mt.contestants))
 	err := mt.rules(ctx, func(ctx context.Context) error {
 		var err error
 		if terminal, err = rs.Terminal(ctx, mt.state); err != nil || terminal {
 			return err
 		}
-		for i := range mt.seats {
+		for i := range mt.contestants {
 			if legal[i], err = rs.Legal(ctx, mt.state, i); err != nil {
 				return &roleError{i, fmt.Errorf("legal moves: %w", err)}
 			}
@@ -738,14 +738,14 @@ func (mt *match) finish(ctx context.Context) error {
 // start sends START to every player at once and records the errors.
 func (mt *match) start(ctx context.Context) error {
 	m := mt.m
-	answers := mt.callAll(ctx, func(*seat) time.Duration { return m.StartClock }, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	answers := mt.callAll(ctx, func(*contestant) time.Duration { return m.StartClock }, 0, func(s *contestant) func(context.Context) (reasoner.Move, error) {
 		pm := &player.Match{ID: m.ID, Role: s.role, Rules: mt.g.desc, StartClock: m.StartClock, PlayClock: m.PlayClock, GDLII: mt.tell.mode() == gdl.GDLII}
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Start(ctx, pm) }
 	})
 	if err := ctx.Err(); err != nil {
 		return mt.stepError(0, err)
 	}
-	errs := make([]string, len(mt.seats))
+	errs := make([]string, len(mt.contestants))
 	for i, a := range answers {
 		if a.err != nil || a.late {
 			errs[i] = mt.classify(0, i, a, nil)
@@ -759,14 +759,14 @@ func (mt *match) start(ctx context.Context) error {
 // substitutes for the moves that are late, lost or illegal, and the error
 // codes of the step.
 func (mt *match) ask(ctx context.Context, step int, legal [][]reasoner.Move) ([]reasoner.Move, []string, error) {
-	answers := mt.callAll(ctx, func(s *seat) time.Duration { return s.clock }, mt.ref.grace(), func(s *seat) func(context.Context) (reasoner.Move, error) {
+	answers := mt.callAll(ctx, func(s *contestant) time.Duration { return s.clock }, mt.ref.grace(), func(s *contestant) func(context.Context) (reasoner.Move, error) {
 		return mt.tell.play(mt, s)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	joint := make([]reasoner.Move, len(mt.seats))
-	errs := make([]string, len(mt.seats))
+	joint := make([]reasoner.Move, len(mt.contestants))
+	errs := make([]string, len(mt.contestants))
 	for i, a := range answers {
 		if i == mt.tell.nature() {
 			joint[i] = mt.tell.natureMove(legal[i])
@@ -810,7 +810,7 @@ func (mt *match) classify(step, i int, a answer, legal []reasoner.Move) string {
 		code, detail = record.ErrConnection, a.err.Error()
 	}
 	if mt.ref.Logf != nil {
-		s := mt.seats[i]
+		s := mt.contestants[i]
 		mt.ref.Logf("match %s: step %d: role %s (player %s): %s: %s", mt.m.ID, step, s.role, s.p.Name(), code, detail)
 	}
 	return code
@@ -873,13 +873,13 @@ func (mt *match) substitute(legal []reasoner.Move) reasoner.Move {
 	return legal[rand.IntN(len(legal))]
 }
 
-func (mt *match) stopClock(*seat) time.Duration {
+func (mt *match) stopClock(*contestant) time.Duration {
 	return orDefault(mt.ref.StopTimeout, DefaultStopTimeout)
 }
 
 // stop sends STOP to every player and waits at most StopTimeout.
 func (mt *match) stop(ctx context.Context) {
-	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *contestant) func(context.Context) (reasoner.Move, error) {
 		return mt.tell.stop(mt, s)
 	})
 }
@@ -893,7 +893,7 @@ func (mt *match) abort(ctx context.Context, e *Error) {
 	// error already returned; a record that could not be written before
 	// keeps its last good version on disk.
 	_ = mt.save()
-	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *seat) func(context.Context) (reasoner.Move, error) {
+	mt.callAll(context.WithoutCancel(ctx), mt.stopClock, 0, func(s *contestant) func(context.Context) (reasoner.Move, error) {
 		return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Abort(ctx, mt.m.ID) }
 	})
 }

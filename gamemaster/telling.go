@@ -22,8 +22,8 @@ import (
 type telling interface {
 	// mode returns the mode the match is played in.
 	mode() gdl.Mode
-	// seat checks that p can play a role in this mode.
-	seat(p player.Player) error
+	// admit checks that p can play a role in this mode.
+	admit(p player.Player) error
 	// record notes the mode in a new record.
 	record(rec *record.Record)
 	// nature returns the role whose moves the referee draws, or -1.
@@ -38,8 +38,8 @@ type telling interface {
 	observe(ctx context.Context, mt *match, step int, joint []reasoner.Move) error
 	// play and stop return the calls that ask s for its move and that
 	// end its match, telling it of the last step.
-	play(mt *match, s *seat) func(context.Context) (reasoner.Move, error)
-	stop(mt *match, s *seat) func(context.Context) (reasoner.Move, error)
+	play(mt *match, s *contestant) func(context.Context) (reasoner.Move, error)
+	stop(mt *match, s *contestant) func(context.Context) (reasoner.Move, error)
 	// goals settles the goals of the final state, given what the
 	// reasoner gave, goals and err.
 	goals(ctx context.Context, mt *match, goals []int, err error) ([]int, error)
@@ -89,7 +89,7 @@ func roleList(roles []string, skip int) string {
 type gdlTelling struct{}
 
 func (gdlTelling) mode() gdl.Mode                                 { return gdl.GDL }
-func (gdlTelling) seat(player.Player) error                       { return nil }
+func (gdlTelling) admit(player.Player) error                      { return nil }
 func (gdlTelling) record(*record.Record)                          {}
 func (gdlTelling) nature() int                                    { return -1 }
 func (gdlTelling) natureMove(legal []reasoner.Move) reasoner.Move { return legal[0] }
@@ -97,12 +97,12 @@ func (gdlTelling) anyCase() bool                                  { return false
 
 func (gdlTelling) observe(context.Context, *match, int, []reasoner.Move) error { return nil }
 
-func (gdlTelling) play(mt *match, s *seat) func(context.Context) (reasoner.Move, error) {
+func (gdlTelling) play(mt *match, s *contestant) func(context.Context) (reasoner.Move, error) {
 	last := slices.Clone(mt.last)
 	return func(ctx context.Context) (reasoner.Move, error) { return s.p.Play(ctx, mt.m.ID, last) }
 }
 
-func (gdlTelling) stop(mt *match, s *seat) func(context.Context) (reasoner.Move, error) {
+func (gdlTelling) stop(mt *match, s *contestant) func(context.Context) (reasoner.Move, error) {
 	last := slices.Clone(mt.last)
 	return func(ctx context.Context) (reasoner.Move, error) { return "", s.p.Stop(ctx, mt.m.ID, last) }
 }
@@ -122,7 +122,7 @@ type gdlIITelling struct {
 
 func (t *gdlIITelling) mode() gdl.Mode { return gdl.GDLII }
 
-func (t *gdlIITelling) seat(p player.Player) error {
+func (t *gdlIITelling) admit(p player.Player) error {
 	if _, ok := p.(player.GDLIIPlayer); !ok {
 		return fmt.Errorf("player %s cannot play GDL-II games", p.Name())
 	}
@@ -147,9 +147,9 @@ func (t *gdlIITelling) anyCase() bool { return true }
 // observe computes the percepts of every player of the step that plays
 // joint, records them, and sets what each player is told next.
 func (t *gdlIITelling) observe(ctx context.Context, mt *match, step int, joint []reasoner.Move) error {
-	percepts := make([][]string, len(mt.seats))
+	percepts := make([][]string, len(mt.contestants))
 	err := mt.rules(ctx, func(ctx context.Context) error {
-		for i, s := range mt.seats {
+		for i, s := range mt.contestants {
 			percepts[i] = []string{}
 			if s.p == nil {
 				continue
@@ -172,7 +172,7 @@ func (t *gdlIITelling) observe(ctx context.Context, mt *match, step int, joint [
 	return nil
 }
 
-func (t *gdlIITelling) play(mt *match, s *seat) func(context.Context) (reasoner.Move, error) {
+func (t *gdlIITelling) play(mt *match, s *contestant) func(context.Context) (reasoner.Move, error) {
 	turn := s.turn
 	turn.Percepts = slices.Clone(turn.Percepts)
 	return func(ctx context.Context) (reasoner.Move, error) {
@@ -180,7 +180,7 @@ func (t *gdlIITelling) play(mt *match, s *seat) func(context.Context) (reasoner.
 	}
 }
 
-func (t *gdlIITelling) stop(mt *match, s *seat) func(context.Context) (reasoner.Move, error) {
+func (t *gdlIITelling) stop(mt *match, s *contestant) func(context.Context) (reasoner.Move, error) {
 	turn := s.turn
 	return func(ctx context.Context) (reasoner.Move, error) {
 		return "", s.p.(player.GDLIIPlayer).StopTurn(ctx, mt.m.ID, turn)
@@ -201,7 +201,7 @@ func (t *gdlIITelling) goals(ctx context.Context, mt *match, goals []int, err er
 	if n < 0 {
 		return goals, err
 	}
-	if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && len(goals) == len(mt.seats) && slices.Equal(ge.Roles, mt.g.roles[n:n+1]) {
+	if ge, ok := errors.AsType[*reasoner.GoalError](err); ok && len(goals) == len(mt.contestants) && slices.Equal(ge.Roles, mt.g.roles[n:n+1]) {
 		err = nil // nature's goal is ignored
 	}
 	if err == nil {

@@ -5,8 +5,9 @@
 // A Player is the one interface on both sides of the protocol: the HTTP
 // server (package player/server) wraps a Player, the HTTP client the game
 // master uses (package player/remote) implements one, and the in-process
-// players (package player/local: mcts, random, legal) implement it
-// directly so that a match can run without any network.
+// players (package player/mctsplayer: mcts; package player/baseline:
+// random, legal) implement it directly so that a match can run without
+// any network.
 //
 // In a GDL-II match (Match.GDLII) a role is told of each step only its own
 // move and its percepts, never the joint move nor the state: the game

@@ -8,7 +8,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
@@ -37,7 +37,7 @@ func withPlayersHelp(env *environment, fs *flag.FlagSet) {
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
-		fmt.Fprintf(env.stderr, "\n%s\n\n%s\n", players.Help, local.SettingsHelp())
+		fmt.Fprintf(env.stderr, "\n%s\n\n%s\n", players.Help, mctsplayer.SettingsHelp())
 	}
 }
 

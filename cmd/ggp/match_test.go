@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/gamemaster/record"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/player/server"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -38,7 +38,7 @@ func remotePlayer(t *testing.T, kind string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := local.New(kind, local.Options{NewReasoner: f})
+	p, err := players.New(kind, f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/player/server"
@@ -28,7 +27,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	port := flags.Int("port", 9147, "TCP port to listen on (0 picks a free one)")
 	host := flags.String("host", "", "address to listen on (default: all interfaces)")
 	withPlayersHelp(env, flags)
-	kind := flags.String("player", "mcts", "the player served, in process: "+strings.Join(local.Kinds(), ", ")+", or mcts with settings, as mcts:base (named as below)")
+	kind := flags.String("player", "mcts", "the player served, in process: "+strings.Join(players.InProcessKinds(), ", ")+", or mcts with settings, as mcts:base (named as below)")
 	name := flags.String("name", "", "name given to INFO requests (default: the player kind)")
 	margin := flags.Duration("margin", server.DefaultMargin, "time kept free before each clock runs out, for the network")
 	maxNodes := flags.Int("max-nodes", mcts.DefaultMaxNodes, "states the mcts player keeps at most")
@@ -49,7 +48,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 		return fmt.Errorf("%w: --player: %v", errUsage, err)
 	}
 	if !spec.Kind.InProcess() {
-		return fmt.Errorf("%w: --player %s: ggp play serves an in-process player (%s), not a %s one", errUsage, *kind, strings.Join(local.Kinds(), ", "), spec.Kind)
+		return fmt.Errorf("%w: --player %s: ggp play serves an in-process player (%s), not a %s one", errUsage, *kind, strings.Join(players.InProcessKinds(), ", "), spec.Kind)
 	}
 	if *port < 0 || *port > 65535 {
 		return fmt.Errorf("%w: --port %d is not a TCP port", errUsage, *port)
@@ -66,10 +65,10 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	p, err := local.New(*kind, local.Options{
+	p, err := spec.NewInProcess(players.InProcess{
 		Name:        *name,
 		NewReasoner: factory,
-		Search:      mcts.Config{MaxNodes: *maxNodes},
+		MaxNodes:    *maxNodes,
 		Log:         logger,
 	})
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/seat"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -230,10 +230,7 @@ func TestGDLIIMatchPage(t *testing.T) {
 			}
 			ps := make([]player.Player, c.n)
 			for i := range ps {
-				p, err := local.New("random", local.Options{NewReasoner: f, Seed: uint64(i + 1)})
-				if err != nil {
-					t.Fatal(err)
-				}
+				p := baseline.Random(baseline.Options{NewReasoner: f, Seed: uint64(i + 1)})
 				ps[i] = &delayedII{GDLIIPlayer: p.(player.GDLIIPlayer), d: 150 * time.Millisecond}
 			}
 			id := c.key + ".page"

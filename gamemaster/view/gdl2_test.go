@@ -23,8 +23,8 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/human"
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -42,10 +42,7 @@ func gdlIIMatch(t *testing.T, srv *view.Server, f reasoner.Factory, g *games.Gam
 			ps[i] = h
 			continue
 		}
-		p, err := local.New("random", local.Options{NewReasoner: f, Seed: seed + uint64(i)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := baseline.Random(baseline.Options{NewReasoner: f, Seed: seed + uint64(i)})
 		ps[i] = p
 	}
 	seat := srv.AddSeat(h)

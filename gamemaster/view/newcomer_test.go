@@ -16,7 +16,7 @@ import (
 	"github.com/ggp-go/ggp/gamemaster/view"
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -124,10 +124,7 @@ func playFoundTaken(t *testing.T, ctx context.Context, v *viewer, id string, fou
 	t.Helper()
 	f := testFactory(t)
 	g, _ := games.Lookup("kriegTicTacToe")
-	inner, err := local.New("random", local.Options{NewReasoner: f, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inner := baseline.Random(baseline.Options{NewReasoner: f, Seed: 3})
 	opp := &scriptedII{GDLIIPlayer: inner.(player.GDLIIPlayer), moves: []reasoner.Move{"(try 2 2)", "(try 1 1)", "(try 3 3)"}}
 	m := v.seat(t, context.Background(), f, g, id, 1, opp, 30*time.Second)
 	run(t, ctx, 10*time.Second, chromedp.EmulateViewport(1200, 900), chromedp.Navigate(v.url+m.seat))

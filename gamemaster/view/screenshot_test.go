@@ -30,7 +30,6 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/human"
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/players"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
@@ -250,7 +249,11 @@ func personShots(t *testing.T, ctx context.Context, srv *view.Server, base, out 
 	t.Helper()
 	f := backend.Shared(testFactory(t), 1)
 	h := human.New("person", f)
-	opp, err := local.New(opponent, local.Options{NewReasoner: f, Seed: seed})
+	spec, err := players.Parse(opponent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opp, err := spec.New(f, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,27 @@ type Margin struct {
 	Share float64
 }
 
+// The margin of an in-process player that sets none (Margin.OrDefault):
+// a fixed part, and a share of the time left on top of it, since on a
+// loaded machine the answer to a long call can be held up longer.
+const (
+	DefaultFixed = 100 * time.Millisecond
+	DefaultShare = 0.05
+)
+
+// OrDefault returns m with DefaultFixed for a Fixed that is not positive
+// and DefaultShare for a zero Share; a negative Share keeps none.
+func (m Margin) OrDefault() Margin {
+	if m.Fixed <= 0 {
+		m.Fixed = DefaultFixed
+	}
+	if m.Share == 0 {
+		m.Share = DefaultShare
+	}
+	m.Share = max(m.Share, 0)
+	return m
+}
+
 // A Budget is the time a part of a player has: until its deadline. The
 // zero Budget has no deadline.
 type Budget struct {

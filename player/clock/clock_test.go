@@ -40,3 +40,23 @@ func TestUnbounded(t *testing.T) {
 		t.Error("the context of a budget without a deadline has one")
 	}
 }
+
+// TestMarginOrDefault checks that a margin not set takes the defaults,
+// part by part, that a margin set keeps its value, and that a negative
+// share keeps none.
+func TestMarginOrDefault(t *testing.T) {
+	tests := []struct {
+		m, want Margin
+	}{
+		{Margin{}, Margin{DefaultFixed, DefaultShare}},
+		{Margin{Fixed: -time.Second}, Margin{DefaultFixed, DefaultShare}},
+		{Margin{Fixed: time.Second}, Margin{time.Second, DefaultShare}},
+		{Margin{Share: 0.2}, Margin{DefaultFixed, 0.2}},
+		{Margin{Fixed: time.Millisecond, Share: -1}, Margin{time.Millisecond, 0}},
+	}
+	for _, tt := range tests {
+		if got := tt.m.OrDefault(); got != tt.want {
+			t.Errorf("%+v.OrDefault() = %+v, want %+v", tt.m, got, tt.want)
+		}
+	}
+}

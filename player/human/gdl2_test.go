@@ -14,8 +14,8 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/human"
-	"github.com/ggp-go/ggp/player/local"
 )
 
 // playII runs a GDL-II match of g with h in the role of index role and the
@@ -31,10 +31,7 @@ func playII(t *testing.T, g *games.Game, h *human.Player, role, players int, see
 			ps[i] = h
 			continue
 		}
-		opp, err := local.New("random", local.Options{NewReasoner: f, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
+		opp := baseline.Random(baseline.Options{NewReasoner: f, Seed: seed})
 		ps[i] = opp
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -14,8 +14,8 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/human"
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -38,10 +38,7 @@ func play(t *testing.T, h *human.Player, clock time.Duration, decide func(human.
 	if err != nil {
 		t.Fatal(err)
 	}
-	opp, err := local.New("legal", local.Options{NewReasoner: f})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opp := baseline.Legal(baseline.Options{NewReasoner: f})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var shown [][]string // the legal moves shown at each turn of h
@@ -336,10 +333,7 @@ func TestInterruptedIsNotATimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := human.New("", f)
-	opp, err := local.New("legal", local.Options{NewReasoner: f})
-	if err != nil {
-		t.Fatal(err)
-	}
+	opp := baseline.Legal(baseline.Options{NewReasoner: f})
 	h.Seat("test")
 	defer h.Attach()()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -62,7 +62,7 @@ type Config struct {
 
 // Settings returns the table of the search's settings, bound to the
 // fields of c, in the form of the GDL search's table (mcts.Setting): the
-// mcts player of package player/local takes the settings of its GDL-II
+// mcts player of package player/mctsplayer takes the settings of its GDL-II
 // search from here, by the same keys as its GDL search's, and reports the
 // keys of the GDL search that are not here as unused in a GDL-II match.
 func (c *Config) Settings() []mcts.Setting {

@@ -35,7 +35,7 @@ func (s Switch) String() string {
 // as a player specification writes it (mcts:KEY=VALUE): the field it
 // sets, the value the field's zero value stands for, the values it takes
 // and a line of help. Config.Settings is the table of the search's
-// settings: the defaults of Config, and in package player/local the
+// settings: the defaults of Config, and in package player/mctsplayer the
 // parsing of specifications, their presets and the settings ggp play -h
 // lists, are all made from it.
 //

@@ -12,13 +12,16 @@ package players
 
 import (
 	"fmt"
+	"log"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/human"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -41,18 +44,23 @@ A remote player on a host named like a kind of player is written as a URL: http:
 // Remote.
 type Kind string
 
-// The kinds of player. The in-process ones are local.Kinds.
+// The kinds of player. The in-process ones are InProcessKinds.
 const (
-	MCTS   Kind = "mcts"   // the Monte Carlo tree search, in process
-	Random Kind = "random" // a uniformly random legal move, in process
-	Legal  Kind = "legal"  // the first legal move, in process
-	Person Kind = Human    // a person, on a seat page
-	Remote Kind = "remote" // a player served over HTTP
+	MCTS   Kind = mctsplayer.Kind     // the Monte Carlo tree search, in process
+	Random Kind = baseline.RandomKind // a uniformly random legal move, in process
+	Legal  Kind = baseline.LegalKind  // the first legal move, in process
+	Person Kind = Human               // a person, on a seat page
+	Remote Kind = "remote"            // a player served over HTTP
 )
 
+// InProcessKinds returns the names of the kinds of player that play in
+// the process: the mcts player (package player/mctsplayer) and the
+// baselines (package player/baseline). It is the one list of them.
+func InProcessKinds() []string { return []string{string(MCTS), string(Random), string(Legal)} }
+
 // InProcess reports whether the kind is a player that plays in the
-// process, as package player/local makes it.
-func (k Kind) InProcess() bool { return slices.Contains(local.Kinds(), string(k)) }
+// process (InProcessKinds).
+func (k Kind) InProcess() bool { return slices.Contains(InProcessKinds(), string(k)) }
 
 // A Spec is a player's name, read.
 type Spec struct {
@@ -64,7 +72,7 @@ type Spec struct {
 	// other kinds.
 	URL string
 	// GDLIIWarning, when not empty, says which settings of an mcts
-	// player its GDL-II search does without (local.GDLIIWarning): a
+	// player its GDL-II search does without (mctsplayer.GDLIIWarning): a
 	// command shows it when the player plays a GDL-II match.
 	GDLIIWarning string
 }
@@ -74,35 +82,41 @@ type Spec struct {
 // the address of a remote one. The error names what is wrong.
 func Parse(name string) (Spec, error) {
 	word, rest, hasRest := strings.Cut(name, ":")
-	if kind := Kind(word); kind.InProcess() {
-		if err := local.CheckSpec(name); err != nil {
-			if _, err := strconv.Atoi(rest); err == nil {
-				return Spec{}, fmt.Errorf("%w (a remote player on a host named %s is written http://%s)", err, word, name)
-			}
-			return Spec{}, err
-		}
-		return Spec{Name: name, Kind: kind, GDLIIWarning: local.GDLIIWarning(name)}, nil
-	}
+	kind := Kind(word)
+	var err error
 	switch {
-	case word == Human && hasRest:
-		return Spec{}, fmt.Errorf("player %q: %s takes no settings", name, Human)
-	case word == Human:
-		return Spec{Name: name, Kind: Person}, nil
+	case kind == MCTS:
+		err = mctsplayer.CheckSpec(name)
+	case (kind.InProcess() || kind == Person) && hasRest:
+		err = fmt.Errorf("player %q: %s takes no settings", name, kind)
+	case kind.InProcess() || kind == Person:
+		// a kind that takes no settings, named alone: nothing to check
 	case hasRest:
 		u, err := remote.ParseAddress(name)
 		if err != nil {
 			return Spec{}, err
 		}
 		return Spec{Name: name, Kind: Remote, URL: u}, nil
+	default:
+		return Spec{}, fmt.Errorf("unknown player %q: want %s, %s, HOST:PORT or an http or https URL", name, Human, strings.Join(InProcessKinds(), ", "))
 	}
-	return Spec{}, fmt.Errorf("unknown player %q: want %s, %s, HOST:PORT or an http or https URL", name, Human, strings.Join(local.Kinds(), ", "))
+	if err != nil {
+		if _, aerr := strconv.Atoi(rest); aerr == nil && kind.InProcess() {
+			return Spec{}, fmt.Errorf("%w (a remote player on a host named %s is written http://%s)", err, word, name)
+		}
+		return Spec{}, err
+	}
+	s := Spec{Name: name, Kind: kind}
+	if kind == MCTS {
+		s.GDLIIWarning = mctsplayer.GDLIIWarning(name)
+	}
+	return s, nil
 }
 
 // New returns a new player of spec, whose in-process players reason with
 // the reasoners newReasoner builds and draw their random choices from
-// seed (local.Options.Seed; 0 picks one: the same seed gives the random
-// and legal players the same choices in the same match). A Person is a
-// *human.Player, which a user interface gives a seat (NewPerson).
+// seed (InProcess.Seed). A Person is a *human.Player, which a user
+// interface gives a seat (NewPerson).
 func (s Spec) New(newReasoner reasoner.Factory, seed uint64) (player.Player, error) {
 	switch {
 	case s.Kind == Person:
@@ -110,9 +124,47 @@ func (s Spec) New(newReasoner reasoner.Factory, seed uint64) (player.Player, err
 	case s.Kind == Remote:
 		return remote.New(s.Name)
 	case s.Kind.InProcess():
-		return local.New(s.Name, local.Options{NewReasoner: newReasoner, Seed: seed})
+		return s.NewInProcess(InProcess{NewReasoner: newReasoner, Seed: seed})
 	}
 	return nil, fmt.Errorf("player %q: no kind: a Spec comes from Parse", s.Name)
+}
+
+// InProcess configures the in-process player Spec.NewInProcess makes,
+// beyond what its name says.
+type InProcess struct {
+	// Name is the player's own name, in match records and answers to
+	// INFO. Default: the Spec's.
+	Name string
+	// NewReasoner builds the reasoner for the rules of each match.
+	NewReasoner reasoner.Factory
+	// Seed seeds the player's random choices; 0 picks one: the same seed
+	// gives the random and legal players the same choices in the same
+	// match.
+	Seed uint64
+	// MaxNodes bounds the states the mcts player keeps
+	// (mcts.Config.MaxNodes); 0 is its default.
+	MaxNodes int
+	// Log receives a line for each failure the player recovers from;
+	// nil discards them.
+	Log *log.Logger
+}
+
+// NewInProcess returns a new in-process player of spec (Kind.InProcess),
+// made by the package of its kind with the options o.
+func (s Spec) NewInProcess(o InProcess) (player.Player, error) {
+	if o.Name == "" {
+		o.Name = s.Name
+	}
+	b := baseline.Options{Name: o.Name, NewReasoner: o.NewReasoner, Seed: o.Seed, Log: o.Log}
+	switch s.Kind {
+	case MCTS:
+		return mctsplayer.New(s.Name, mctsplayer.Options{Name: o.Name, NewReasoner: o.NewReasoner, Search: mcts.Config{MaxNodes: o.MaxNodes}, Seed: o.Seed, Log: o.Log})
+	case Random:
+		return baseline.Random(b), nil
+	case Legal:
+		return baseline.Legal(b), nil
+	}
+	return nil, fmt.Errorf("player %q: not an in-process player", s.Name)
 }
 
 // NewPerson returns a player whose moves a person chooses, on the seat

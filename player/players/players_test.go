@@ -1,12 +1,10 @@
 package players
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ggp-go/ggp/player/human"
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/player/seat"
 )
@@ -89,25 +87,29 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestInProcessKinds checks that every kind of player package local makes
-// is a Kind of its own, read from its word.
+// TestInProcessKinds checks that every in-process kind is read from its
+// word, and made by NewInProcess as a player named as Spec or InProcess
+// says; and that the other kinds are not made in process.
 func TestInProcessKinds(t *testing.T) {
-	var kinds []Kind
-	for _, word := range local.Kinds() {
+	for _, word := range InProcessKinds() {
 		s, err := Parse(word)
 		if err != nil || !s.Kind.InProcess() || string(s.Kind) != word {
 			t.Errorf("Parse(%q) = %+v, %v; want an in-process kind", word, s, err)
+			continue
 		}
-		kinds = append(kinds, s.Kind)
-	}
-	for _, k := range []Kind{MCTS, Random, Legal} {
-		if !slices.Contains(kinds, k) {
-			t.Errorf("kind %s is not one package local makes", k)
+		for _, tt := range []struct{ name, want string }{{"", word}, {"tester", "tester"}} {
+			p, err := s.NewInProcess(InProcess{Name: tt.name})
+			if err != nil || p.Name() != tt.want {
+				t.Errorf("%s: NewInProcess with name %q: %v, %v; want a player named %q", word, tt.name, p, err, tt.want)
+			}
 		}
 	}
-	for _, k := range []Kind{Person, Remote} {
-		if k.InProcess() {
-			t.Errorf("kind %s is in process", k)
+	for _, s := range []Spec{{Name: "human", Kind: Person}, {Name: "host:1", Kind: Remote, URL: "http://host:1/"}} {
+		if s.Kind.InProcess() {
+			t.Errorf("kind %s is in process", s.Kind)
+		}
+		if _, err := s.NewInProcess(InProcess{}); err == nil {
+			t.Errorf("NewInProcess of kind %s succeeded", s.Kind)
 		}
 	}
 }
@@ -136,7 +138,7 @@ func TestGDLIIWarning(t *testing.T) {
 
 // TestHelp checks that the help names every kind of player.
 func TestHelp(t *testing.T) {
-	for _, word := range append(local.Kinds(), human.Kind, "HOST:PORT", "http://") {
+	for _, word := range append(InProcessKinds(), human.Kind, "HOST:PORT", "http://") {
 		if !strings.Contains(Help, "\n  "+word) {
 			t.Errorf("Help does not name %s:\n%s", word, Help)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/playertest"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -153,7 +153,7 @@ func postUnframed(addr, msg string) (string, error) {
 func TestStartWhileStopping(t *testing.T) {
 	d := playertest.LoadGame(t, "connectFour")
 	rules := rulesText(t, d)
-	p := newPlayer(t, "mcts:workers=1", local.Options{})
+	p := newPlayer(t, "mcts:workers=1", mctsplayer.Options{})
 	s := New(p)
 	s.ErrorLog = log.New(io.Discard, "", 0)
 	startWaits := make(chan struct{}, 1)

@@ -17,7 +17,7 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -92,7 +92,7 @@ func TestServerDresdenMontyhall(t *testing.T) {
 		if upper {
 			rules, role = strings.ToUpper(rules), "CANDIDATE"
 		}
-		rec := &turnRecorder{GDLIIPlayer: newPlayer(t, "random", local.Options{}).(player.GDLIIPlayer)}
+		rec := &turnRecorder{GDLIIPlayer: newBaseline(t, baseline.Random, "").(player.GDLIIPlayer)}
 		_, base := testServer(t, rec)
 		expect(t, "START", postDresden(t, base, "(START m "+role+" ("+rules+") 10 10)"), "ready")
 		answers := []string{

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/internal/playertest"
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -58,10 +58,7 @@ func rawRequest(c net.Conn, msg string, size int) error {
 // were the waiting ones.
 func TestServeBoundsConnections(t *testing.T) {
 	const maxConns, clients = 16, 40
-	pl, err := local.New("legal", local.Options{NewReasoner: playertest.Factory(t, backend.Prolog)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := baseline.Legal(baseline.Options{NewReasoner: playertest.Factory(t, backend.Prolog)})
 	s := New(pl)
 	s.MaxConns = maxConns
 	s.ErrorLog = log.New(io.Discard, "", 0)
@@ -152,10 +149,7 @@ func isTimeout(err error) bool {
 // two hold the budget.
 func TestServeBoundsBufferedBytes(t *testing.T) {
 	const size, parallel = 256 << 10, 6
-	pl, err := local.New("legal", local.Options{NewReasoner: playertest.Factory(t, backend.Prolog)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := baseline.Legal(baseline.Options{NewReasoner: playertest.Factory(t, backend.Prolog)})
 	s := New(pl)
 	s.MaxBodySize = size
 	s.MaxBuffered = size
@@ -218,10 +212,7 @@ func TestByteBudget(t *testing.T) {
 // play clocks after its last deadline, then accepted, and the player is
 // told to abort the old match.
 func TestAbandonedMatch(t *testing.T) {
-	pl, err := local.New("legal", local.Options{NewReasoner: playertest.Factory(t, backend.Prolog)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl := baseline.Legal(baseline.Options{NewReasoner: playertest.Factory(t, backend.Prolog)})
 	rec := &abortLog{Player: pl}
 	s := New(rec)
 	s.AbandonClocks = 1

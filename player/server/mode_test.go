@@ -16,7 +16,8 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/baseline"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/player/server"
 	"github.com/ggp-go/ggp/reasoner"
@@ -108,7 +109,7 @@ func TestModeOverHTTPAndInProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	newMCTS := func() *modeRecorder {
-		p, err := local.New("mcts:workers=1", local.Options{NewReasoner: f, Seed: 1})
+		p, err := mctsplayer.New("mcts:workers=1", mctsplayer.Options{NewReasoner: f, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,10 +129,7 @@ func TestModeOverHTTPAndInProcess(t *testing.T) {
 			play := func(p player.Player) {
 				players := make([]player.Player, len(roles))
 				for i := range players {
-					other, err := local.New("random", local.Options{NewReasoner: f, Seed: 2})
-					if err != nil {
-						t.Fatal(err)
-					}
+					other := baseline.Random(baseline.Options{NewReasoner: f, Seed: 2})
 					players[i] = other
 				}
 				players[mcts] = p

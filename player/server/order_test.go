@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/ggp-go/ggp/player/internal/playertest"
-	"github.com/ggp-go/ggp/player/local"
 	"github.com/ggp-go/ggp/player/mcts"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -36,7 +36,7 @@ func TestServerOutOfOrderPlay(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// FullClock: a PLAY that thinks answers at its deadline, so
 			// that one answered at once stands out.
-			p := watchPlays(newPlayer(t, "mcts", local.Options{Search: mcts.Config{Workers: 1}, FullClock: mcts.On}))
+			p := watchPlays(newPlayer(t, "mcts", mctsplayer.Options{Search: mcts.Config{Workers: 1}, FullClock: mcts.On}))
 			_, base := testServer(t, p)
 			ctx := context.Background()
 			ref := playertest.Reference(t, d)

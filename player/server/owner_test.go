@@ -13,7 +13,7 @@ import (
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/internal/playertest"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 )
 
 // serverFuncs is what the stacks of a server's goroutines show: its
@@ -110,7 +110,7 @@ func TestShutdownCancelsCalls(t *testing.T) {
 // the owner of that search.
 func TestShutdownEndsMatch(t *testing.T) {
 	d := playertest.LoadGame(t, "ticTacToe")
-	addr, served, cancel := serveQuietly(t, newPlayer(t, "mcts:workers=2", local.Options{}))
+	addr, served, cancel := serveQuietly(t, newPlayer(t, "mcts:workers=2", mctsplayer.Options{}))
 	defer cancel()
 	base := "http://" + addr
 	expect(t, "START", post(t, base, "(START m1 xplayer ("+rulesText(t, d)+") 1 1)"), "ready")
@@ -121,5 +121,5 @@ func TestShutdownEndsMatch(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	gamestest.NoGoroutines(t, time.Second, append(serverFuncs, "ggp/player/local.", "ggp/player/mcts.")...)
+	gamestest.NoGoroutines(t, time.Second, append(serverFuncs, "ggp/player/mctsplayer.", "ggp/player/mcts.")...)
 }

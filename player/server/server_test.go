@@ -16,8 +16,9 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/internal/playertest"
-	"github.com/ggp-go/ggp/player/local"
+	"github.com/ggp-go/ggp/player/mctsplayer"
 	"github.com/ggp-go/ggp/reasoner/backend"
 
 	"github.com/ggp-go/ggp/gdl"
@@ -139,7 +140,7 @@ func expect(t *testing.T, what, got, want string) {
 func TestServerMatch(t *testing.T) {
 	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	_, base := testServer(t, newPlayer(t, "legal", local.Options{Name: "tester"}))
+	_, base := testServer(t, newBaseline(t, baseline.Legal, "tester"))
 
 	req, _ := http.NewRequest(http.MethodOptions, base+"/", nil)
 	expect(t, "OPTIONS", do(t, req), "")
@@ -202,7 +203,7 @@ func TestServerMatch(t *testing.T) {
 func TestServerBadRequests(t *testing.T) {
 	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	s, base := testServer(t, newPlayer(t, "random", local.Options{}))
+	s, base := testServer(t, newBaseline(t, baseline.Random, ""))
 	s.MaxBodySize = 64 << 10
 	tests := []struct {
 		name, msg string
@@ -261,7 +262,7 @@ func TestServerBadRequests(t *testing.T) {
 // TestServerUnframedPost sends a POST without Content-Length, as some
 // game masters do, and reads the reply from the raw connection.
 func TestServerUnframedPost(t *testing.T) {
-	_, base := testServer(t, newPlayer(t, "legal", local.Options{}))
+	_, base := testServer(t, newBaseline(t, baseline.Legal, ""))
 	addr := strings.TrimPrefix(base, "http://")
 	for _, closeWrite := range []bool{false, true} {
 		conn, err := net.Dial("tcp", addr)
@@ -291,7 +292,7 @@ func TestServerUnframedPost(t *testing.T) {
 func TestServerAnswersDuringSearch(t *testing.T) {
 	d := playertest.LoadGame(t, "connectFour")
 	rules := rulesText(t, d)
-	p := watchPlays(newPlayer(t, "mcts", local.Options{}))
+	p := watchPlays(newPlayer(t, "mcts", mctsplayer.Options{}))
 	_, base := testServer(t, p)
 	expect(t, "START", post(t, base, "(START m1 red ("+rules+") 1 "+strconv.Itoa(searchClock)+")"), "ready")
 	played := make(chan string, 1)
@@ -359,7 +360,7 @@ func (p *playWatcher) Play(ctx context.Context, id string, last []reasoner.Move)
 func TestServerPlayClock(t *testing.T) {
 	d := playertest.LoadGame(t, "ticTacToe")
 	rules := rulesText(t, d)
-	p := newPlayer(t, "mcts", local.Options{NewReasoner: playertest.Faulty(playertest.Factory(t, backend.Auto), false, 400*time.Millisecond)})
+	p := newPlayer(t, "mcts", mctsplayer.Options{NewReasoner: playertest.Faulty(playertest.Factory(t, backend.Auto), false, 400*time.Millisecond)})
 	_, base := testServer(t, p)
 	ctx := context.Background()
 	ref := playertest.Reference(t, d)
@@ -388,13 +389,19 @@ func TestServerPlayClock(t *testing.T) {
 	expect(t, "STOP", post(t, base, "(STOP m1 "+last+")"), "done")
 }
 
-// newPlayer returns an in-process player of kind on the default backend.
-func newPlayer(t *testing.T, kind string, opts local.Options) player.Player {
+// newBaseline returns a baseline player made by newPlayer (baseline.Random
+// or baseline.Legal), named name, on the default backend.
+func newBaseline(t *testing.T, newPlayer func(baseline.Options) player.Player, name string) player.Player {
+	return newPlayer(baseline.Options{Name: name, NewReasoner: playertest.Factory(t, backend.Auto)})
+}
+
+// newPlayer returns an mcts player of spec on the default backend.
+func newPlayer(t *testing.T, spec string, opts mctsplayer.Options) player.Player {
 	t.Helper()
 	if opts.NewReasoner == nil {
 		opts.NewReasoner = playertest.Factory(t, backend.Auto)
 	}
-	p, err := local.New(kind, opts)
+	p, err := mctsplayer.New(spec, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

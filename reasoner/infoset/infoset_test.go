@@ -575,8 +575,8 @@ const dealt = `
 
 // TestFollowsWithinClock follows random matches of small_dominion on the
 // Prolog backend, whose rules the network backend declines to ground, with
-// the options of the players' beliefs (player/local), each update given
-// the half of a 1 s play clock a player gives it. Nature
+// the options of the players' beliefs (player/internal/follow), each
+// update given the half of a 1 s play clock a player gives it. Nature
 // deals each hand from thousands of joint moves, and the deal shown names
 // one: the belief must follow every step in time, its states drawn by a
 // sample once enumerating them would not fit, and never hold a move sure

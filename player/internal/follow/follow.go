@@ -2,7 +2,9 @@
 // reasoner built for its rules, its role and the current state, advanced
 // by the joint moves the game master sends. Every player follows its
 // matches this way, whatever chooses its moves (a search, a person, a
-// rule); package player/local and package player/human share it.
+// rule); packages player/mctsplayer, player/baseline and player/human
+// share it, and the first two the table of their matches (Matches) and
+// the seeding of what a role knows of a GDL-II match (NewFollower, Turn).
 package follow
 
 import (

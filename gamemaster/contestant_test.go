@@ -79,7 +79,7 @@ func TestRefereeWaitsForReadyPlayers(t *testing.T) {
 	}
 }
 
-func TestPlayClocksPerSeat(t *testing.T) {
+func TestPlayClocksPerContestant(t *testing.T) {
 	// White takes 700ms a move: late at the match's 300ms play clock,
 	// in time at its own 2s.
 	slow := func(ctx context.Context, role string, step int) (reasoner.Move, error) {

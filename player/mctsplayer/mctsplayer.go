@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -36,8 +36,8 @@ import (
 // to close the search (endWait).
 type mctsPlayer struct {
 	opts    Options
-	matches matchTable[*mctsMatch]
-	hidden  matchTable[*hiddenMatch] // its GDL-II matches (hidden.go)
+	matches follow.Matches[*mctsMatch]
+	hidden  follow.Matches[*hiddenMatch] // its GDL-II matches (hidden.go)
 }
 
 // An mctsMatch is one match of an mctsPlayer: what its calls share with
@@ -107,7 +107,7 @@ func (p *mctsPlayer) logf(format string, args ...any) { p.opts.logf(format, args
 // of ctx, or c from now when ctx has none, less the player's margin, kept
 // once here for every part of the call.
 func (o Options) budget(ctx context.Context, c time.Duration) clock.Budget {
-	return clock.New(ctx, c, clock.Margin{Fixed: o.Margin, Share: o.MarginShare})
+	return clock.New(ctx, c, o.Margin)
 }
 
 // deadline returns the deadline of the budget of a call.
@@ -151,7 +151,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 		decide: make(chan decision),
 		rng:    rand.New(rand.NewPCG(p.opts.Seed, uint64(time.Now().UnixNano()))),
 	}
-	if err := p.matches.add(m.ID, mm); err != nil {
+	if err := p.matches.Add(m.ID, mm); err != nil {
 		cancel()
 		return err
 	}
@@ -165,7 +165,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 		defer scancel()
 		p.own(mm, m, sctx)
 	}()
-	t := time.NewTimer(time.Until(deadline) + p.opts.Margin/2)
+	t := time.NewTimer(time.Until(deadline) + p.opts.Margin.Fixed/2)
 	defer t.Stop()
 	select {
 	case <-mm.ready:
@@ -369,10 +369,10 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 // it, with the best move the search last published if it is in the same
 // state and a random legal move otherwise, and sends it the joint moves it missed with the next command.
 func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) (reasoner.Move, error) {
-	if _, err := p.hidden.get(id); err == nil {
+	if _, err := p.hidden.Get(id); err == nil {
 		return "", fmt.Errorf("match %s: a PLAY of GDL in a match started as GDL-II", id)
 	}
-	mm, err := p.matches.get(id)
+	mm, err := p.matches.Get(id)
 	if err != nil {
 		return "", err
 	}
@@ -460,7 +460,7 @@ func (p *mctsPlayer) Play(ctx context.Context, id string, last []reasoner.Move) 
 		// The match has ended: its owner takes no more commands.
 		return p.fallback(mm, legal), nil
 	}
-	late := time.NewTimer(time.Until(deadline) + p.opts.Margin/2)
+	late := time.NewTimer(time.Until(deadline) + p.opts.Margin.Fixed/2)
 	defer late.Stop()
 	select {
 	case a := <-d.answer:
@@ -524,7 +524,7 @@ func (p *mctsPlayer) end(ctx context.Context, id string) error {
 	if p.endHidden(id) {
 		return nil
 	}
-	mm, err := p.matches.remove(id)
+	mm, err := p.matches.Remove(id)
 	if err != nil {
 		return err
 	}

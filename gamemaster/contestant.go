@@ -10,22 +10,23 @@ import (
 	"github.com/ggp-go/ggp/reasoner"
 )
 
-// A seat is a role and its player. Calls to the player are made in their
-// own goroutines, so that a player that does not return in time cannot
+// A contestant is the referee's handle on a role and its player: its
+// clock and its calls. Calls to the player are made in their own
+// goroutines, so that a player that does not return in time cannot
 // hold up the steps of the match, and one after the other, so that a
 // player is never called again before its previous call has returned.
-// The match waits for its seats' calls before Run returns (match.wait),
-// so that no call outlives it.
-type seat struct {
+// The match waits for its contestants' calls before Run returns
+// (match.wait), so that no call outlives it.
+type contestant struct {
 	role string
 	p    player.Player
-	// clock is the seat's play clock: the match's, or its own (a person's).
+	// clock is the contestant's play clock: the match's, or its own (a person's).
 	clock time.Duration
 	// remote is set for players reached over the network, whose requests
 	// may take the grace as well as the clock.
 	remote bool
 	// idle is closed when the last call made to the player has returned;
-	// nil for nature's seat, whose moves are not calls. Only the
+	// nil for nature, whose moves are not calls. Only the
 	// goroutine of the match touches it.
 	idle chan struct{}
 	// turn is what the player of a GDL-II match is told next: its own
@@ -33,15 +34,15 @@ type seat struct {
 	turn player.Turn
 }
 
-// natureSeat returns the seat of nature in a GDL-II match: no player sits
-// in it, and the referee chooses its moves.
-func natureSeat(role string) *seat { return &seat{role: role} }
+// natureContestant returns the contestant of nature in a GDL-II match: it
+// has no player, and the referee chooses its moves.
+func natureContestant(role string) *contestant { return &contestant{role: role} }
 
-func newSeat(role string, p player.Player, clock time.Duration) *seat {
+func newContestant(role string, p player.Player, clock time.Duration) *contestant {
 	idle := make(chan struct{})
 	close(idle)
 	g, ok := p.(GraceTaker)
-	return &seat{role: role, p: p, clock: clock, remote: ok && g.TakesGrace(), idle: idle}
+	return &contestant{role: role, p: p, clock: clock, remote: ok && g.TakesGrace(), idle: idle}
 }
 
 // A GraceTaker is a player whose calls may take the Referee's grace on
@@ -60,7 +61,7 @@ type Readier interface {
 	Ready(ctx context.Context) error
 }
 
-// ready waits for every seat whose player is a Readier, at once, within
+// ready waits for every contestant whose player is a Readier, at once, within
 // limit, and returns the first error.
 func (mt *match) ready(ctx context.Context, limit time.Duration) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, limit, fmt.Errorf("not ready within %v", limit))
@@ -70,8 +71,8 @@ func (mt *match) ready(ctx context.Context, limit time.Duration) error {
 		once  sync.Once
 		first error
 	)
-	for _, s := range mt.seats {
-		r, ok := s.p.(Readier) // false for nature's seat
+	for _, s := range mt.contestants {
+		r, ok := s.p.(Readier) // false for nature
 		if !ok {
 			continue
 		}
@@ -101,7 +102,7 @@ type answer struct {
 // sent on. A player still busy past the deadline is called all the same
 // when it is done, with a context already expired, so that it is told of
 // every joint move in order and can catch up. A panic in f is an error.
-func (s *seat) call(ctx context.Context, d time.Duration, f func(context.Context) (reasoner.Move, error)) <-chan answer {
+func (s *contestant) call(ctx context.Context, d time.Duration, f func(context.Context) (reasoner.Move, error)) <-chan answer {
 	ch := make(chan answer, 1)
 	prev, done := s.idle, make(chan struct{})
 	s.idle = done
@@ -121,17 +122,18 @@ func (s *seat) call(ctx context.Context, d time.Duration, f func(context.Context
 	return ch
 }
 
-// callAll calls every player at once, each with f(seat), and waits for
-// their answers until clock(seat)+grace has passed for every seat. Players
-// that have not answered by then are late. The context of a call to an
-// in-process player has its clock as its deadline; that of a remote player
-// has the grace as well, for the network. If ctx is cancelled first,
+// callAll calls every player at once, each with f(contestant), and waits
+// for their answers until clock(contestant)+grace has passed for every
+// contestant. Players that have not answered by then are late. The
+// context of a call to an in-process player has its clock as its
+// deadline; that of a remote player has the grace as well, for the
+// network. If ctx is cancelled first,
 // callAll returns at once with the answers it has.
-func (mt *match) callAll(ctx context.Context, clock func(*seat) time.Duration, grace time.Duration, f func(*seat) func(context.Context) (reasoner.Move, error)) []answer {
+func (mt *match) callAll(ctx context.Context, clock func(*contestant) time.Duration, grace time.Duration, f func(*contestant) func(context.Context) (reasoner.Move, error)) []answer {
 	start := time.Now()
-	chans := make([]<-chan answer, len(mt.seats))
-	deadlines := make([]time.Time, len(mt.seats))
-	for i, s := range mt.seats {
+	chans := make([]<-chan answer, len(mt.contestants))
+	deadlines := make([]time.Time, len(mt.contestants))
+	for i, s := range mt.contestants {
 		if s.p == nil {
 			continue // nature's
 		}
@@ -142,7 +144,7 @@ func (mt *match) callAll(ctx context.Context, clock func(*seat) time.Duration, g
 		}
 		chans[i] = s.call(ctx, limit, f(s))
 	}
-	answers := make([]answer, len(mt.seats))
+	answers := make([]answer, len(mt.contestants))
 	for i, ch := range chans {
 		if ch == nil {
 			continue
@@ -180,7 +182,7 @@ func (mt *match) wait() {
 	patience := time.NewTimer(orDefault(mt.ref.StopTimeout, DefaultStopTimeout))
 	defer patience.Stop()
 	out := false // of patience
-	for _, s := range mt.seats {
+	for _, s := range mt.contestants {
 		if s.idle == nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -53,7 +53,7 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	seed := p.opts.Seed ^ uint64(len(m.ID))
-	view, err := newFollower(ctx, g, seed)
+	view, err := follow.NewFollower(ctx, g, seed)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 		view:   view,
 		rng:    rand.New(rand.NewPCG(seed, 0x69736d637473)),
 	}
-	if err := p.hidden.add(m.ID, hm); err != nil {
+	if err := p.hidden.Add(m.ID, hm); err != nil {
 		cancel()
 		return err
 	}
@@ -91,7 +91,7 @@ func (p *mctsPlayer) startHidden(ctx context.Context, m *player.Match) error {
 // tree grown then under what it may observe is where the next turn's
 // search starts.
 func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
-	hm, err := p.hidden.get(id)
+	hm, err := p.hidden.Get(id)
 	if err != nil {
 		return "", err
 	}
@@ -103,7 +103,7 @@ func (p *mctsPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (re
 	// Following the step may take long (a belief whose states must be
 	// searched for): it takes its share of the budget, and the search
 	// the rest.
-	if err := followTurn(ctx, hm.view, id, t, budget, p.logf); err != nil {
+	if err := follow.Turn(ctx, hm.view, id, t, budget, p.logf); err != nil {
 		return "", err
 	}
 	moves, err := hm.view.Moves(ctx)
@@ -185,7 +185,7 @@ func (p *mctsPlayer) StopTurn(ctx context.Context, id string, t player.Turn) err
 // endHidden ends the hidden match id, if there is one, and reports
 // whether there was: it stops a search under way and waits for it.
 func (p *mctsPlayer) endHidden(id string) bool {
-	hm, err := p.hidden.remove(id)
+	hm, err := p.hidden.Remove(id)
 	if err != nil {
 		return false
 	}

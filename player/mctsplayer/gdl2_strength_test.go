@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"cmp"
@@ -195,7 +195,7 @@ func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
 		return err
 	}
 	seed := uint64(time.Now().UnixNano())
-	if p.view, err = newFollower(ctx, g, seed); err != nil {
+	if p.view, err = follow.NewFollower(ctx, g, seed); err != nil {
 		return err
 	}
 	p.g, p.clock = g, m.PlayClock
@@ -207,7 +207,7 @@ func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (
 	// The margins mcts keeps, so that both think as long.
 	budget := Options{}.withDefaults("sample").budget(ctx, p.clock)
 	deadline, _ := budget.Deadline()
-	if err := followTurn(ctx, p.view, id, t, budget, func(string, ...any) {}); err != nil {
+	if err := follow.Turn(ctx, p.view, id, t, budget, func(string, ...any) {}); err != nil {
 		return "", err
 	}
 	moves, err := p.view.Moves(ctx)
@@ -266,7 +266,7 @@ func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { re
 // come from the environment; -benchtime sets the matches per role:
 //
 //	GGP_GDL2_OPPONENT=sample GGP_GDL2_GAMES=kriegTTT_4x4,blind_breakthrough_5x5 \
-//	go test -run '^$' -bench StrengthGDLII -benchtime 30x -timeout 5h ./player/local/
+//	go test -run '^$' -bench StrengthGDLII -benchtime 30x -timeout 5h ./player/mctsplayer/
 //
 // The opponent is random, sample (a determinizer: one state drawn from its
 // view, searched as if it were the true one) or cheat (a determinizer

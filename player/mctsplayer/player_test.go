@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -9,32 +9,34 @@ import (
 	"github.com/ggp-go/ggp/player"
 
 	"github.com/ggp-go/ggp/gdl"
+	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/mcts"
 )
 
 func TestNew(t *testing.T) {
-	for _, kind := range Kinds() {
-		p, err := New(kind, Options{})
-		if err != nil {
-			t.Fatalf("New(%q): %v", kind, err)
-		}
-		if p.Name() != kind {
-			t.Errorf("New(%q).Name() = %q", kind, p.Name())
-		}
+	p, err := New(Kind, Options{})
+	if err != nil {
+		t.Fatalf("New(%q): %v", Kind, err)
+	}
+	if p.Name() != Kind {
+		t.Errorf("New(%q).Name() = %q", Kind, p.Name())
 	}
 	if p := newPlayer(t, "mcts", Options{Name: "deep"}); p.Name() != "deep" {
 		t.Errorf("Name() = %q with Options.Name deep", p.Name())
 	}
-	if _, err := New("alphazero", Options{}); err == nil {
-		t.Error("New of an unknown kind succeeded")
+	for _, spec := range []string{"alphazero", "random", "legal"} {
+		if _, err := New(spec, Options{}); err == nil {
+			t.Errorf("New(%q) succeeded", spec)
+		}
 	}
 }
 
-// TestSimplePlayers plays whole matches between the simple players and
-// checks the legal player's choice; an answer after its clock fails it
-// only beyond grace.
-func TestSimplePlayers(t *testing.T) {
+// TestBaselinePlayers plays whole matches between the players of
+// package player/baseline, refereed by this package's harness, and checks
+// the legal player's choice; an answer after its clock fails it only
+// beyond grace.
+func TestBaselinePlayers(t *testing.T) {
 	d := loadGame(t, "ticTacToe")
 	for _, kinds := range [][]string{{"random", "random"}, {"legal", "legal"}, {"legal", "random"}} {
 		res := playMatchGrace(t, d, []player.Player{newPlayer(t, kinds[0], Options{}), newPlayer(t, kinds[1], Options{})}, time.Second, time.Second, grace)
@@ -66,7 +68,7 @@ func TestSimplePlayers(t *testing.T) {
 func TestUnknownMatch(t *testing.T) {
 	d := loadGame(t, "ticTacToe")
 	ctx := context.Background()
-	for _, kind := range Kinds() {
+	for _, kind := range kinds {
 		p := newPlayer(t, kind, Options{})
 		if _, err := p.Play(ctx, "nope", nil); err == nil {
 			t.Errorf("%s: Play of an unknown match succeeded", kind)
@@ -164,7 +166,7 @@ func TestBadRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range Kinds() {
+	for _, kind := range kinds {
 		p := newPlayer(t, kind, Options{})
 		err := p.Start(context.Background(), &player.Match{ID: "m", Role: "a", Rules: d, StartClock: time.Second})
 		if err == nil {
@@ -173,7 +175,7 @@ func TestBadRules(t *testing.T) {
 		if err := p.Start(context.Background(), &player.Match{ID: "m", Role: "a"}); err == nil {
 			t.Errorf("%s: Start without rules succeeded", kind)
 		}
-		if _, err := p.Play(context.Background(), "m", nil); !errors.Is(err, errUnknownMatch) {
+		if _, err := p.Play(context.Background(), "m", nil); !errors.Is(err, follow.ErrUnknownMatch) {
 			t.Errorf("%s: Play after a failed Start: %v, want an unknown match", kind, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // The strength tests play many matches at competition clocks and take
 // tens of minutes; they run only with GGP_STRENGTH=1:
 //
-//	GGP_STRENGTH=1 go test -run Strength -v -timeout 3h ./player/local/
+//	GGP_STRENGTH=1 go test -run Strength -v -timeout 3h ./player/mctsplayer/
 //
 // They use the games of the shared corpus and skip when it is absent.
 // An answer after its clock fails them only beyond grace, the second

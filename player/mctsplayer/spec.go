@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/ggp-go/ggp/player/mcts"
 )
 
-// A player specification is a kind of player, optionally followed by
+// A specification of the mcts player is Kind, optionally followed by
 // settings after colons, each a preset name or KEY=VALUE:
 //
 //	mcts
@@ -19,8 +19,8 @@ import (
 // Settings apply from left to right, so a preset can be adjusted. The
 // settings of the mcts player are those of its searches (mcts.Config's
 // and ismcts.Config's Settings) and of the player (Options.playerSettings);
-// SettingsHelp lists them. Random and legal take none. Package
-// player/players tells a specification from the other names of players.
+// SettingsHelp lists them. Package player/players tells a specification
+// from the other names of players.
 
 // settings returns the table of every setting of the mcts player, bound
 // to the fields of o: the GDL search's, the player's own, then the GDL-II
@@ -149,26 +149,23 @@ func SettingsHelp() string {
 // player New makes, and if not, why, as New would.
 func CheckSpec(spec string) error {
 	var opts Options
-	_, err := parseSpec(spec, &opts)
-	return err
+	return parseSpec(spec, &opts)
 }
 
-// parseSpec splits spec into its kind and applies its settings to opts.
-func parseSpec(spec string, opts *Options) (kind string, err error) {
+// parseSpec checks that spec names the mcts player and applies its
+// settings to opts.
+func parseSpec(spec string, opts *Options) error {
 	kind, rest, found := strings.Cut(spec, ":")
-	if !slices.Contains(Kinds(), kind) {
-		return "", fmt.Errorf("unknown player %q: want one of %s", kind, strings.Join(Kinds(), ", "))
+	if kind != Kind {
+		return fmt.Errorf("unknown player %q: want %s", kind, Kind)
 	}
 	if !found {
-		return kind, nil
-	}
-	if kind != "mcts" {
-		return "", fmt.Errorf("player %q: %s takes no settings", spec, kind)
+		return nil
 	}
 	if err := opts.applySettings(rest); err != nil {
-		return "", fmt.Errorf("player %q: %w", spec, err)
+		return fmt.Errorf("player %q: %w", spec, err)
 	}
-	return kind, nil
+	return nil
 }
 
 // applySettings applies colon-separated settings to o: presets and
@@ -221,7 +218,7 @@ func (o *Options) applySetting(key, value string) error {
 // GDL-II match shows it; the player logs it at the START of one.
 func GDLIIWarning(spec string) string {
 	var opts Options
-	if _, err := parseSpec(spec, &opts); err != nil {
+	if err := parseSpec(spec, &opts); err != nil {
 		return ""
 	}
 	return opts.gdlIIWarning(spec)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 // knowledge costs and what the playout loop gains. Each run is 10 s;
 // choose a few:
 //
-//	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|learn)$' -benchtime 1x ./player/local/
+//	go test -run XXX -bench 'Search/(connectFour|breakthrough)/workers=1/(default|learn)$' -benchtime 1x ./player/mctsplayer/
 func BenchmarkSearch(b *testing.B) {
 	// The default with its memory bound reached early, as at long clocks:
 	// the tree stops growing and the search goes on.
@@ -90,7 +90,7 @@ func BenchmarkSearch(b *testing.B) {
 // specification, so that the variants are the players ggp runs.
 func searchConfig(b *testing.B, spec string) mcts.Config {
 	var opts Options
-	if _, err := parseSpec(spec, &opts); err != nil {
+	if err := parseSpec(spec, &opts); err != nil {
 		b.Fatal(err)
 	}
 	return opts.Search

@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // matchFuncs is what the stacks of an mcts player's match goroutines show:
 // the owner of the match, the goroutine that ponders, and the search's.
-var matchFuncs = []string{"ggp/player/local.(*mctsPlayer).", "ggp/player/mcts.(*Search)."}
+var matchFuncs = []string{"ggp/player/mctsplayer.(*mctsPlayer).", "ggp/player/mcts.(*Search)."}
 
 // TestEndedMatchLeavesNoGoroutines checks that once Stop or Abort has
 // returned, no goroutine of the match is left: its owner, the goroutine

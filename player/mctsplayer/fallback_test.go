@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestPartialLegalMoves(t *testing.T) {
 	limited := func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
 		return prolog.NewWithOptions(ctx, d, prolog.Options{MaxAnswers: 50})
 	}
-	for _, kind := range Kinds() {
+	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			p := newPlayer(t, kind, Options{NewReasoner: limited})
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -59,7 +59,7 @@ func TestPartialLegalMoves(t *testing.T) {
 
 // TestLegalFromSearch gives the players a reasoner whose own legal-move
 // query fails, while the forks the search uses work: the mcts player
-// answers a move the search listed for the state, and a simple player,
+// answers a move the search listed for the state, and a baseline player,
 // which has no search, fails saying why (the server answers nil).
 func TestLegalFromSearch(t *testing.T) {
 	d := loadGame(t, "ticTacToe")

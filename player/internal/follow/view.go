@@ -1,4 +1,4 @@
-package local
+package follow
 
 import (
 	"context"
@@ -7,18 +7,17 @@ import (
 
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/clock"
-	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // What a player of a GDL-II match knows of it, the steps it was told and
 // the states it holds possible, is followed by an infoset.Follower, as
-// every player follows it; this file only seeds it and takes the turns
-// into it.
+// every in-process player follows it; this file only seeds it and takes
+// the turns into it.
 
-// newFollower returns the follower of g's role at the start of a GDL-II
+// NewFollower returns the follower of g's role at the start of a GDL-II
 // match, its random choices seeded by seed and the match.
-func newFollower(ctx context.Context, g *follow.Game, seed uint64) (*infoset.Follower, error) {
+func NewFollower(ctx context.Context, g *Game, seed uint64) (*infoset.Follower, error) {
 	for _, c := range g.ID {
 		seed = seed*31 + uint64(c)
 	}
@@ -29,9 +28,9 @@ func newFollower(ctx context.Context, g *follow.Game, seed uint64) (*infoset.Fol
 	return f, nil
 }
 
-// followTurn takes the step t tells of into f within the budget b, and
-// logs a change between exact and approximate following.
-func followTurn(ctx context.Context, f *infoset.Follower, id string, t player.Turn, b clock.Budget, logf func(string, ...any)) error {
+// Turn takes the step t of match id tells of into f within the budget b,
+// and logs a change between exact and approximate following.
+func Turn(ctx context.Context, f *infoset.Follower, id string, t player.Turn, b clock.Budget, logf func(string, ...any)) error {
 	ctx, cancel := b.Context(ctx)
 	defer cancel()
 	exact := f.Exact()

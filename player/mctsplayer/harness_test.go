@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ggp-go/ggp/player"
+	"github.com/ggp-go/ggp/player/baseline"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner/backend"
 
@@ -171,11 +172,24 @@ func playMatchGrace(t testing.TB, d *gdl.Description, players []player.Player, s
 	return res
 }
 
-// newPlayer returns a player of the given kind or fails the test.
+// kinds are the in-process players the tests play against each other:
+// the mcts player and the baselines (package player/baseline).
+var kinds = []string{Kind, baseline.RandomKind, baseline.LegalKind}
+
+// newPlayer returns a player of the given kind or fails the test: an mcts
+// player of that specification, or a baseline given the options that
+// apply to it.
 func newPlayer(t testing.TB, kind string, opts Options) player.Player {
 	t.Helper()
 	if opts.NewReasoner == nil {
 		opts.NewReasoner = testFactory
+	}
+	bopts := baseline.Options{Name: opts.Name, NewReasoner: opts.NewReasoner, Margin: opts.Margin, Seed: opts.Seed, Log: opts.Log}
+	switch kind {
+	case baseline.RandomKind:
+		return baseline.Random(bopts)
+	case baseline.LegalKind:
+		return baseline.Legal(bopts)
 	}
 	p, err := New(kind, opts)
 	if err != nil {

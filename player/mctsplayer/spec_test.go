@@ -1,4 +1,4 @@
-package local
+package mctsplayer
 
 import (
 	"context"
@@ -17,19 +17,18 @@ import (
 func TestParseSpec(t *testing.T) {
 	tests := []struct {
 		spec string
-		kind string
 		want mcts.Config // the settings that differ from the zero Config
 		err  string      // part of the error, "" for none
 	}{
-		{spec: "mcts", kind: "mcts"},
-		{spec: "random", kind: "random"},
-		{spec: "mcts:grave=off:workers=1", kind: "mcts", want: mcts.Config{GRAVE: mcts.Off, Workers: 1}},
-		{spec: "mcts:grave=on:grave=auto", kind: "mcts", want: mcts.Config{GRAVE: mcts.Auto}},
-		{spec: "mcts:workers=3:workers=auto", kind: "mcts", want: mcts.Config{}},
-		{spec: "mcts:c=0.4:eps=0.2:decay=1:ref=20", kind: "mcts", want: mcts.Config{Exploration: 0.4, MASTEpsilon: 0.2, MASTDecay: 1, GRAVERef: 20}},
-		{spec: "mcts:heur=on:hdepth=4", kind: "mcts", want: mcts.Config{Heuristic: mcts.On, HeuristicDepth: 4}},
-		{spec: "mcts:heur=on:hcut=off:hvisits=5", kind: "mcts", want: mcts.Config{Heuristic: mcts.On, HeuristicCut: mcts.Off, HeuristicPriorVisits: 5}},
-		{spec: "mcts:hprior=off", kind: "mcts", want: mcts.Config{HeuristicPrior: mcts.Off}},
+		{spec: "mcts"},
+		{spec: "random", err: `unknown player "random": want mcts`},
+		{spec: "mcts:grave=off:workers=1", want: mcts.Config{GRAVE: mcts.Off, Workers: 1}},
+		{spec: "mcts:grave=on:grave=auto", want: mcts.Config{GRAVE: mcts.Auto}},
+		{spec: "mcts:workers=3:workers=auto", want: mcts.Config{}},
+		{spec: "mcts:c=0.4:eps=0.2:decay=1:ref=20", want: mcts.Config{Exploration: 0.4, MASTEpsilon: 0.2, MASTDecay: 1, GRAVERef: 20}},
+		{spec: "mcts:heur=on:hdepth=4", want: mcts.Config{Heuristic: mcts.On, HeuristicDepth: 4}},
+		{spec: "mcts:heur=on:hcut=off:hvisits=5", want: mcts.Config{Heuristic: mcts.On, HeuristicCut: mcts.Off, HeuristicPriorVisits: 5}},
+		{spec: "mcts:hprior=off", want: mcts.Config{HeuristicPrior: mcts.Off}},
 		{spec: "mcts:hprior=0", err: "want on or off"},
 		{spec: "mcts:hvisits=0", err: "want a whole number from 1"},
 		{spec: "mcts:hvisits=auto", err: "want a whole number"},
@@ -42,14 +41,13 @@ func TestParseSpec(t *testing.T) {
 		{spec: "mcts:eps=2", err: "want a number"},
 		{spec: "mcts:workers=0", err: "want a whole number from 1 to 1024 or auto"},
 		{spec: "mcts:depth=3", err: `unknown setting "depth"`},
-		{spec: "random:base", err: "takes no settings"},
 		{spec: "mcts:", err: "setting 1 is empty"},
 		{spec: "mcts:base::mast=off", err: "setting 2 is empty"},
 		{spec: "minimax", err: `unknown player "minimax"`},
 	}
 	for _, tt := range tests {
 		var opts Options
-		kind, err := parseSpec(tt.spec, &opts)
+		err := parseSpec(tt.spec, &opts)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("parseSpec(%q): error %v, want one containing %q", tt.spec, err, tt.err)
@@ -60,8 +58,8 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("parseSpec(%q): %v", tt.spec, err)
 			continue
 		}
-		if kind != tt.kind || opts.Search != tt.want {
-			t.Errorf("parseSpec(%q) = %q, %+v; want %q, %+v", tt.spec, kind, opts.Search, tt.kind, tt.want)
+		if opts.Search != tt.want {
+			t.Errorf("parseSpec(%q) = %+v; want %+v", tt.spec, opts.Search, tt.want)
 		}
 	}
 }
@@ -74,7 +72,7 @@ func TestPresets(t *testing.T) {
 	parse := func(spec string) Options {
 		t.Helper()
 		var opts Options
-		if _, err := parseSpec(spec, &opts); err != nil {
+		if err := parseSpec(spec, &opts); err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
 		return opts
@@ -274,14 +272,14 @@ func TestGDLOnly(t *testing.T) {
 // does without logs a warning naming them.
 func TestGDLIISearchSettings(t *testing.T) {
 	var opts Options
-	if _, err := parseSpec("mcts:c=0.3", &opts); err != nil {
+	if err := parseSpec("mcts:c=0.3", &opts); err != nil {
 		t.Fatal(err)
 	}
 	if opts.Search.Exploration != 0.3 || opts.GDLIISearch.Exploration != 0.3 {
 		t.Errorf("mcts:c=0.3: c %v in GDL and %v in GDL-II, want 0.3 in both", opts.Search.Exploration, opts.GDLIISearch.Exploration)
 	}
 	opts = Options{}
-	if _, err := parseSpec("mcts:c=0.3:base", &opts); err != nil {
+	if err := parseSpec("mcts:c=0.3:base", &opts); err != nil {
 		t.Fatal(err)
 	}
 	// base pins c, in both searches, over the setting before it.
