@@ -20,9 +20,10 @@ import (
 	"github.com/ggp-go/ggp/reasoner"
 )
 
-// The tests of this file check what a person new to the program stumbled
-// on in the seat and match pages (issue 61, second round), with clicks
-// in headless Chromium.
+// The tests of this file check, with clicks in headless Chromium, what a
+// person new to the program reads on the seat and match pages: each
+// sentence at its step, the cells a click plays framed, the winning line
+// in a look of its own, and the game's words instead of the rules'.
 
 // scriptedII is a GDL-II player that plays, at each turn its inner player
 // does not pass with noop, the next of moves: a game of known moves
