@@ -163,7 +163,7 @@ func Repair(d *Description) (*Description, []Problem) {
 	}
 	v := &validator{d: d}
 	v.run()
-	sortProblems(v.problems)
+	v.problems = sortProblems(v.problems)
 	return v.repaired(), v.problems
 }
 
@@ -179,21 +179,48 @@ func Errors(ps []Problem) error {
 	return l.Err()
 }
 
+// Strict returns the problems of ps that are errors, or that mark a
+// departure from strict GDL the dialect reads through (NotStrict), as an
+// ErrorList, or nil when there are none: what a caller that refuses
+// anything but strict GDL refuses.
+func Strict(ps []Problem) error {
+	var l ErrorList
+	for _, p := range ps {
+		if p.Severity == SeverityError || p.NotStrict {
+			l.Add(p.Pos, p.Msg)
+		}
+	}
+	return l.Err()
+}
+
 // roleArgument lists the keywords whose first argument is a role.
 var roleArgument = map[string]bool{KeyLegal: true, KeySees: true, KeyGoal: true, KeyInput: true}
 
-// readDialect returns r as the Dresden dialect reads it, reporting each
-// mistake it reads through: r itself when there is none, nil when r is to
-// be left out. Negations read existentially are left to checkSafety, which
-// knows which variables the body binds.
-func (v *validator) readDialect(r *Rule) *Rule {
+// readDialect returns the rules r is read as in the Dresden dialect,
+// reporting each mistake it reads through: r itself alone when there is
+// none, none when r is to be left out, several when r has a disjunction of
+// conjunctions. Negations read existentially are left to checkSafety, which
+// knows which variables the body binds, and head variables that range over
+// what their callers give them to headDomains, which knows every rule.
+func (v *validator) readDialect(r *Rule) []*Rule {
+	read := v.readRule(r)
+	if read == nil {
+		return nil
+	}
+	return v.conjunctions(read)
+}
+
+// readRule returns r as the Dresden dialect reads it, but for its
+// conjunctions: r itself when nothing is read otherwise, nil when r is to
+// be left out.
+func (v *validator) readRule(r *Rule) *Rule {
 	h := r.Head
 	if want, ok := keywordArity[h.Name.Name]; ok && len(h.Args) != want && (h.Name.Name == KeyBase || h.Name.Name == KeyInput) {
 		what := "what init and next produce"
 		if h.Name.Name == KeyInput {
 			what = "what legal allows"
 		}
-		v.warnf(h.Pos(), CodeKeyword, "%s takes %s, not %d: this declares nothing and is left out (base and input only describe %s)",
+		v.readf(h.Pos(), CodeKeyword, "%s takes %s, not %d: this declares nothing and is left out (base and input only describe %s)",
 			h.Name.Name, plural(want, "argument"), len(h.Args), what)
 		return nil
 	}
@@ -204,7 +231,7 @@ func (v *validator) readDialect(r *Rule) *Rule {
 	if h.Name.Name == KeyGoal && len(h.Args) == 2 {
 		if c, ok := h.Args[1].(*Const); ok {
 			if n, ok := leadingZeros(c.Name); ok {
-				v.warnf(c.Pos(), CodeGoalValue, "goal value %s is read as %d", c.Name, n)
+				v.readf(c.Pos(), CodeGoalValue, "goal value %s is read as %d", c.Name, n)
 				head := *out.Head
 				head.Args = []Term{head.Args[0], &Const{NamePos: c.NamePos, Name: strconv.Itoa(n)}}
 				out = &Rule{Lparen: out.Lparen, Head: &head, Body: out.Body}
@@ -214,9 +241,9 @@ func (v *validator) readDialect(r *Rule) *Rule {
 	if roleArgument[h.Name.Name] && len(h.Args) > 0 {
 		if x, ok := out.Head.Args[0].(*Var); ok && !boundVars(out.Body)[x.Name] {
 			if out.IsFact() {
-				v.warnf(x.Pos(), CodeUnsafe, "variable ?%s in a fact for %s; read as ranging over the roles, as if the fact were a rule with body (role ?%s)", x.Name, h.Name.Name, x.Name)
+				v.readf(x.Pos(), CodeUnsafe, "variable ?%s in a fact for %s; read as ranging over the roles, as if the fact were a rule with body (role ?%s)", x.Name, h.Name.Name, x.Name)
 			} else {
-				v.warnf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; read as ranging over the roles, as if (role ?%s) were in the body", h.Name.Name, x.Name, x.Name)
+				v.readf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; read as ranging over the roles, as if (role ?%s) were in the body", h.Name.Name, x.Name, x.Name)
 			}
 			role := &Sentence{Lparen: x.NamePos, Name: &Const{NamePos: x.NamePos, Name: KeyRole}, Args: []Term{x}}
 			body := append([]Literal{role}, out.Body...)
@@ -254,7 +281,7 @@ func (v *validator) boundByRelation(r *Rule) *Rule {
 			return
 		}
 		if v.isRelation(f.Name.Name, len(f.Args)) {
-			v.warnf(free.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; it is inside (%s ...), a relation of the rules, and is read as ranging over it, as if that term were in the body",
+			v.readf(free.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; it is inside (%s ...), a relation of the rules, and is read as ranging over it, as if that term were in the body",
 				r.Head.Name.Name, free.Name, f.Name.Name)
 			added = append(added, &Sentence{Lparen: f.Lparen, Name: f.Name, Args: f.Args})
 			eachVar(f, func(x *Var) { bound[x.Name] = true })
@@ -318,7 +345,7 @@ func (v *validator) sameVarsInCase(r *Rule) *Rule {
 		}
 		if f.Name != x.Name && rename[x.Name] == "" {
 			rename[x.Name] = f.Name
-			v.warnf(x.Pos(), CodeCase, "in rule for %s: variables ?%s and ?%s (at %s) differ only in case; read as one variable, as the Dresden GameController, which ignores case, reads them",
+			v.readf(x.Pos(), CodeCase, "in rule for %s: variables ?%s and ?%s (at %s) differ only in case; read as one variable, as the Dresden GameController, which ignores case, reads them",
 				r.Head.Name.Name, x.Name, f.Name, lineCol(f.Pos()))
 		}
 	})
@@ -380,9 +407,13 @@ func terms(ts []Term, f func(Term) Term) []Term {
 
 // existential returns the negations of r's body, each (not sentence) at
 // the top level, that hold a variable not in bound, when every such
-// variable of them occurs nowhere else in r. A negation with such a
-// variable that occurs elsewhere too is not returned, and checkSafety
-// reports the variable as unsafe.
+// variable of them occurs in such negations only. Prolog's negation as
+// failure binds nothing, so each of those negations reads it as its own:
+// (not (does ?p (buy ?c))) and (not (does ?p endTurn)) in one body hold
+// when nobody buys and nobody ends the turn. A negation with such a
+// variable that occurs elsewhere too (in the head, a distinct, a
+// disjunction) is not returned, and checkSafety reports the variable as
+// unsafe.
 func (v *validator) existential(r *Rule, bound map[string]bool) []*Not {
 	// count[x] is the number of literals (the head counting as one) in
 	// which variable x occurs.
@@ -400,6 +431,22 @@ func (v *validator) existential(r *Rule, bound map[string]bool) []*Not {
 	for _, l := range r.Body {
 		countIn(l)
 	}
+	// negated[x] is the number of those literals that are negations of a
+	// sentence: a variable found in them alone is existential in each.
+	negated := make(map[string]int)
+	for _, l := range r.Body {
+		if n, ok := l.(*Not); ok {
+			if _, ok := n.Arg.(*Sentence); ok {
+				seen := make(map[string]bool)
+				eachVar(n.Arg, func(x *Var) {
+					if !seen[x.Name] {
+						seen[x.Name] = true
+						negated[x.Name]++
+					}
+				})
+			}
+		}
+	}
 	var out []*Not
 	for _, l := range r.Body {
 		n, ok := l.(*Not)
@@ -415,7 +462,7 @@ func (v *validator) existential(r *Rule, bound map[string]bool) []*Not {
 				return
 			}
 			free = true
-			if count[x.Name] > 1 {
+			if count[x.Name] > negated[x.Name] {
 				alone = false
 			}
 		})
@@ -429,7 +476,7 @@ func (v *validator) existential(r *Rule, bound map[string]bool) []*Not {
 // repaired returns the description as read: d itself when every rule is
 // read as written.
 func (v *validator) repaired() *Description {
-	if len(v.read) == 0 && len(v.exists) == 0 {
+	if len(v.read) == 0 && len(v.exists) == 0 && len(v.domains) == 0 {
 		return v.d
 	}
 	names := make(map[string]bool)
@@ -442,20 +489,21 @@ func (v *validator) repaired() *Description {
 	out := &Description{Filename: v.d.Filename, Rules: make([]*Rule, 0, len(v.d.Rules))}
 	var extra []*Rule
 	for _, r := range v.d.Rules {
-		if read, ok := v.read[r]; ok {
-			if read == nil {
-				continue
+		read, ok := v.read[r]
+		if !ok {
+			read = []*Rule{r}
+		}
+		for _, r := range read {
+			if nots := v.exists[r]; len(nots) > 0 {
+				var aux []*Rule
+				r, aux = existsRules(r, nots, names)
+				extra = append(extra, aux...)
 			}
-			r = read
+			out.Rules = append(out.Rules, r)
 		}
-		if nots := v.exists[r]; len(nots) > 0 {
-			var aux []*Rule
-			r, aux = existsRules(r, nots, names)
-			extra = append(extra, aux...)
-		}
-		out.Rules = append(out.Rules, r)
 	}
 	out.Rules = append(out.Rules, extra...)
+	out.Rules = append(out.Rules, v.domains...)
 	return out
 }
 

@@ -60,6 +60,10 @@ type Problem struct {
 	Severity Severity
 	Code     string // one of the Code constants
 	Msg      string // one line, naming the rule, relation and variable involved
+	// NotStrict marks a warning about a departure from strict GDL that a
+	// GDL-II description's dialect reads through, the message saying how
+	// (see Repair). Strict makes it an error.
+	NotStrict bool
 }
 
 // String returns "file:line:col: error: msg" or "file:line:col: warning: msg".
@@ -131,11 +135,13 @@ func Validate(d *Description) []Problem {
 	}
 	v := &validator{d: d}
 	v.run()
-	sortProblems(v.problems)
+	v.problems = sortProblems(v.problems)
 	return v.problems
 }
 
-func sortProblems(ps []Problem) {
+// sortProblems sorts ps by position and drops repetitions: a rule read as
+// several rules (one per disjunct) is checked as several.
+func sortProblems(ps []Problem) []Problem {
 	sort.SliceStable(ps, func(i, j int) bool {
 		a, b := ps[i], ps[j]
 		if a.Pos.Filename != b.Pos.Filename {
@@ -152,6 +158,7 @@ func sortProblems(ps []Problem) {
 		}
 		return a.Msg < b.Msg
 	})
+	return slices.Compact(ps)
 }
 
 // keywordArity is the arity of each reserved relation.
@@ -179,8 +186,16 @@ type validator struct {
 	// dialect (see Repair).
 	gdl2 bool
 	// read maps each rule of d that the dialect reads otherwise than
-	// written to the rule as read, or to nil when it is ignored.
-	read map[*Rule]*Rule
+	// written to the rules it is read as: none when it is ignored,
+	// several when a disjunction of conjunctions is read as one rule per
+	// disjunct.
+	read map[*Rule][]*Rule
+	// domains holds the rules of the relations the dialect adds for head
+	// variables that range over what their callers give them (see
+	// headDomains).
+	domains []*Rule
+	// deps gives the relations each relation depends on; see dependsOn.
+	deps func(string) map[string]bool
 	// exists holds, for each rule as read, the negations whose variables
 	// of their own are read existentially.
 	exists map[*Rule][]*Not
@@ -194,11 +209,17 @@ type validator struct {
 }
 
 func (v *validator) errorf(pos Pos, code, format string, args ...any) {
-	v.problems = append(v.problems, Problem{pos, SeverityError, code, fmt.Sprintf(format, args...)})
+	v.problems = append(v.problems, Problem{pos, SeverityError, code, fmt.Sprintf(format, args...), false})
 }
 
 func (v *validator) warnf(pos Pos, code, format string, args ...any) {
-	v.problems = append(v.problems, Problem{pos, SeverityWarning, code, fmt.Sprintf(format, args...)})
+	v.problems = append(v.problems, Problem{pos, SeverityWarning, code, fmt.Sprintf(format, args...), false})
+}
+
+// readf reports a departure from strict GDL that the Dresden dialect reads
+// through, saying how it is read: a warning, and an error under Strict.
+func (v *validator) readf(pos Pos, code, format string, args ...any) {
+	v.problems = append(v.problems, Problem{pos, SeverityWarning, code, fmt.Sprintf(format, args...), true})
 }
 
 func (v *validator) run() {
@@ -211,20 +232,21 @@ func (v *validator) run() {
 			v.errorf(r.Pos(), CodeNesting, "rule for %s is nested more than %d levels deep or incomplete; not examined", r.Head.Name.Name, maxNesting)
 			continue
 		}
-		if v.gdl2 {
-			read := v.readDialect(r)
-			if read != r {
-				if v.read == nil {
-					v.read = make(map[*Rule]*Rule)
-				}
-				v.read[r] = read
-			}
-			if read == nil {
-				continue
-			}
-			r = read
+		if !v.gdl2 {
+			v.rules = append(v.rules, r)
+			continue
 		}
-		v.rules = append(v.rules, r)
+		read := v.readDialect(r)
+		if len(read) != 1 || read[0] != r {
+			if v.read == nil {
+				v.read = make(map[*Rule][]*Rule)
+			}
+			v.read[r] = read
+		}
+		v.rules = append(v.rules, read...)
+	}
+	if v.gdl2 {
+		v.headDomains()
 	}
 	v.checkSymbols()
 	v.checkKeywordPlaces()
@@ -405,7 +427,7 @@ func (v *validator) checkSymbols() {
 				v.errorf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s", name, plural(len(s.Args), "argument"), first.arity, lineCol(first.arityPos))
 			case !warned["rel "+key]:
 				warned["rel "+key] = true
-				v.warnf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s; read as a relation %s of its own", name, plural(len(s.Args), "argument"), first.arity, lineCol(first.arityPos), key)
+				v.readf(s.Pos(), CodeArity, "relation %s has %s here but %d at %s; read as a relation %s of its own", name, plural(len(s.Args), "argument"), first.arity, lineCol(first.arityPos), key)
 			}
 		}
 		if head && !sym.def.IsValid() {
@@ -439,7 +461,7 @@ func (v *validator) checkSymbols() {
 				fkey := fname + "/" + strconv.Itoa(len(f.Args))
 				if !warned["func "+fkey] {
 					warned["func "+fkey] = true
-					v.warnf(f.Pos(), CodeArity, "function %s has %s here but %d at %s; read as a function %s of its own", fname, plural(len(f.Args), "argument"), fs.arity, lineCol(fs.arityPos), fkey)
+					v.readf(f.Pos(), CodeArity, "function %s has %s here but %d at %s; read as a function %s of its own", fname, plural(len(f.Args), "argument"), fs.arity, lineCol(fs.arityPos), fkey)
 				}
 			})
 		}
@@ -538,7 +560,7 @@ func (v *validator) checkKeywordPlaces() {
 				// The Dresden dialect: a percept may depend on the
 				// state after the move.
 			case n == KeySees && v.gdl2:
-				v.warnf(s.Pos(), CodeKeyword, "in rule for %s: GDL-II allows sees only in rule heads; %s is read as a relation of the state and the moves, like any other", h, shortForm(s))
+				v.readf(s.Pos(), CodeKeyword, "in rule for %s: GDL-II allows sees only in rule heads; %s is read as a relation of the state and the moves, like any other", h, shortForm(s))
 			case headOnly[n]:
 				v.errorf(s.Pos(), CodeKeyword, "in rule for %s: %s may appear only in rule heads, not in a body", h, n)
 			case notRelations[n]:
@@ -629,7 +651,7 @@ func (v *validator) checkSafety(r *Rule) {
 					return
 				}
 				reported[x.Name] = true
-				v.warnf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s appears only in (not %s); read as: no value of ?%s makes it hold", head, x.Name, shortForm(n.Arg), x.Name)
+				v.readf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s appears only in negations, here (not %s); read as Prolog's negation reads it: no value of ?%s makes it hold, in each negation on its own", head, x.Name, shortForm(n.Arg), x.Name)
 			})
 		}
 	}
