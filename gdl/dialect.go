@@ -179,14 +179,14 @@ func Errors(ps []Problem) error {
 	return l.Err()
 }
 
-// Strict returns the problems of ps that are errors, or that mark a
-// departure from strict GDL the dialect reads through (NotStrict), as an
-// ErrorList, or nil when there are none: what a caller that refuses
-// anything but strict GDL refuses.
-func Strict(ps []Problem) error {
+// NotStrict returns the problems of ps that mark a departure from strict
+// GDL the dialect reads through (those marked NotStrict) as an ErrorList,
+// or nil when there are none: what a caller that plays strict GDL alone
+// refuses, besides the errors.
+func NotStrict(ps []Problem) error {
 	var l ErrorList
 	for _, p := range ps {
-		if p.Severity == SeverityError || p.NotStrict {
+		if p.NotStrict {
 			l.Add(p.Pos, p.Msg)
 		}
 	}

@@ -1,6 +1,9 @@
 package gdl
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // headDomains reads the head variables that no positive literal binds, in
 // rules of the game's own relations, as the Dresden GameController's prover
@@ -8,7 +11,7 @@ import "strconv"
 // them, and (<= (makiPoints ?p 0) (not (mostMaki ?p))) asked for a player
 // answers for that player. Where every rule that uses the relation gives
 // that argument a value from its own positive literals, the variable is
-// read as ranging over those values: a relation callers_of_NAME_N, with one
+// read as ranging over those values: a relation NAME_argN_values_K, with one
 // rule per use holding that use's argument under the positive literals of
 // its body that bind it, is added to the rule's body. Both backends read
 // the result, and the checks that follow (safety, stratification,
@@ -23,7 +26,8 @@ func (v *validator) headDomains() {
 		}
 		return true
 	})
-	made := make(map[string]*Const) // relation/arity/argument -> domain relation
+	made := make(map[string]*Const)  // relation/arity/argument -> domain relation
+	uses := make(map[string][]string) // relation/arity/argument -> positions of its uses
 	for i, r := range v.rules {
 		h := r.Head
 		if keywords[h.Name.Name] || r.IsFact() {
@@ -44,17 +48,20 @@ func (v *validator) headDomains() {
 				if !ok {
 					continue
 				}
-				dom = &Const{NamePos: x.NamePos, Name: freshName(names, "callers_of_"+h.Name.Name+"_"+strconv.Itoa(arg+1)+"_")}
+				dom = &Const{NamePos: x.NamePos, Name: freshName(names, h.Name.Name+"_arg"+strconv.Itoa(arg+1)+"_values_")}
 				for _, d := range rules {
 					d.Head.Name = &Const{NamePos: d.Head.Name.NamePos, Name: dom.Name}
+				}
+				for _, d := range rules {
+					uses[key] = append(uses[key], lineCol(d.Pos()))
 				}
 				made[key] = dom
 				v.domains = append(v.domains, rules...)
 			}
 			bound[x.Name] = true
 			added = append(added, &Sentence{Lparen: x.NamePos, Name: &Const{NamePos: x.NamePos, Name: dom.Name}, Args: []Term{x}})
-			v.readf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; read as ranging over the values the rules use %s with, as the Dresden GameController's prover asks it with the value given: (%s ?%s) is added to the body",
-				h.Name.Name, x.Name, h.Name.Name, dom.Name, x.Name)
+			v.readf(x.Pos(), CodeUnsafe, "unsafe rule for %s: variable ?%s in the head appears in no positive literal of the body; read as ranging over the values the uses of %s give it (at %s), as the Dresden GameController's prover asks it with the value given: (%s ?%s) is added to the body",
+				h.Name.Name, x.Name, h.Name.Name, strings.Join(uses[key], ", "), dom.Name, x.Name)
 		}
 		if added == nil {
 			continue

@@ -45,7 +45,7 @@ func runBench(ctx context.Context, env *environment, args []string) error {
 	if *maxSteps <= 0 {
 		return fmt.Errorf("%w: --max-steps must be positive", errUsage)
 	}
-	factory, err := newFactory(env, *backendName)
+	factory, err := newFactory(env, *backendName, false)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func runConform(ctx context.Context, env *environment, args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: no trace files given", errUsage)
 	}
-	load, err := newFactory(env, *backendName)
+	load, err := newFactory(env, *backendName, false)
 	if err != nil {
 		return err
 	}

@@ -72,10 +72,18 @@ func addBackendFlag(fs *flag.FlagSet) *string {
 		" (auto grounds the rules into a propositional network when it can, else uses prolog)")
 }
 
-// newFactory returns the factory of the named backend, logging the choice
-// made for each game on env's standard error.
-func newFactory(env *environment, name string) (reasoner.Factory, error) {
-	f, err := backend.New(name, backend.Options{Log: log.New(env.stderr, "ggp: ", 0)})
+// addStrictFlag adds the --strict flag of the commands that play rules:
+// refuse rules that are not strict GDL rather than play them as the
+// Dresden referee reads them.
+func addStrictFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("strict", false, "refuse rules that are not strict GDL; without it a GDL-II game written for the Dresden referee is played as that referee reads it, with a warning naming each place read so (ggp validate lists them)")
+}
+
+// newFactory returns the factory of the named backend, logging on env's
+// standard error the choice made for each game and each place its rules
+// are read otherwise than strict GDL, which strict refuses instead.
+func newFactory(env *environment, name string, strict bool) (reasoner.Factory, error) {
+	f, err := backend.New(name, backend.Options{Log: log.New(env.stderr, "ggp: ", 0), Strict: strict})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}

@@ -237,7 +237,7 @@ func (q *queueFlags) open(ctx context.Context, env *environment, policy *netguar
 	if *q.db == "" && *q.data == "" {
 		return nil, fmt.Errorf("%w: --db is required", errUsage)
 	}
-	factory, err := newFactory(env, *q.backend)
+	factory, err := newFactory(env, *q.backend, false)
 	if err != nil {
 		return nil, err
 	}

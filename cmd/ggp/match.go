@@ -295,6 +295,7 @@ type refereeFlags struct {
 	human, wait        matchClock
 	fallback           *string
 	backend            *string
+	strict             *bool
 }
 
 func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
@@ -312,6 +313,7 @@ func addRefereeFlags(flags *flag.FlagSet) *refereeFlags {
 	flags.Var(&c.wait, "human-wait", "longest wait, before a match starts, for a person to open their seat page; its clocks start once it is open")
 	c.fallback = flags.String("fallback", "random", "move played for a late, lost or illegal one: random or first")
 	c.backend = addBackendFlag(flags)
+	c.strict = addStrictFlag(flags)
 	return c
 }
 
@@ -333,7 +335,7 @@ func (c *refereeFlags) referee(env *environment) (*gamemaster.Referee, error) {
 	if grace == 0 {
 		grace = -1 // none: the referee's zero means the default
 	}
-	factory, err := newFactory(env, *c.backend)
+	factory, err := newFactory(env, *c.backend, *c.strict)
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	abandonClocks := flags.Int("abandon-clocks", server.DefaultAbandonClocks, "play clocks of silence after its last deadline at which a match is given up for a new START")
 	abandonMin := flags.Duration("abandon-min", server.DefaultAbandonMin, "silence after its last deadline at which a match is given up, at least")
 	backendName := addBackendFlag(flags)
+	strict := addStrictFlag(flags)
 	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
@@ -61,7 +62,7 @@ func runPlay(ctx context.Context, env *environment, args []string) error {
 	}
 	logger := log.New(env.stderr, "ggp play: ", log.LstdFlags)
 	// The player logs which backend each match got, either way.
-	factory, err := backend.New(*backendName, backend.Options{Log: logger, LogGrounded: true})
+	factory, err := backend.New(*backendName, backend.Options{Log: logger, LogGrounded: true, Strict: *strict})
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}

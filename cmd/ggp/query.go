@@ -64,7 +64,7 @@ func runQuery(ctx context.Context, env *environment, args []string) error {
 	if *timeout <= 0 {
 		return fmt.Errorf("%w: -timeout must be positive", errUsage)
 	}
-	factory, err := newFactory(env, *backendName)
+	factory, err := newFactory(env, *backendName, false)
 	if err != nil {
 		return err
 	}

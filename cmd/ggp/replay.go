@@ -47,7 +47,7 @@ func runReplay(ctx context.Context, env *environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	factory, err := newFactory(env, *backendName)
+	factory, err := newFactory(env, *backendName, false)
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,12 @@ type Options struct {
 	// Limits bound the size of a grounding; the zero value selects
 	// propnet's defaults.
 	Limits propnet.Limits
+	// Strict refuses rules that are not strict GDL: a GDL-II description
+	// with a departure from GDL that the Dresden dialect reads through
+	// (gdl.Repair lists them; the problems marked NotStrict). Without it
+	// such rules are played as read, and Log, if not nil, is told each
+	// departure, with its position and how it is read.
+	Strict bool
 }
 
 // DefaultGroundTime is Options.GroundTime's default.
@@ -63,15 +69,49 @@ func New(name string, opts Options) (reasoner.Factory, error) {
 	if opts.GroundTime <= 0 {
 		opts.GroundTime = DefaultGroundTime
 	}
+	var f reasoner.Factory
 	switch name {
 	case "", Auto:
-		return opts.auto, nil
+		f = opts.auto
 	case Propnet:
-		return opts.propnet, nil
+		f = opts.propnet
 	case Prolog:
-		return prologFactory, nil
+		f = prologFactory
+	default:
+		return nil, fmt.Errorf("unknown backend %q (want one of %s)", name, strings.Join(Names(), ", "))
 	}
-	return nil, fmt.Errorf("unknown backend %q (want one of %s)", name, strings.Join(Names(), ", "))
+	return func(ctx context.Context, d *gdl.Description) (reasoner.Reasoner, error) {
+		if err := opts.readings(d); err != nil {
+			return nil, err
+		}
+		return f(ctx, d)
+	}, nil
+}
+
+// readings refuses d under Strict when it departs from strict GDL, and
+// otherwise logs each departure and how it is read.
+func (o Options) readings(d *gdl.Description) error {
+	if !o.Strict && o.Log == nil {
+		return nil
+	}
+	// Only a description the rules may play as GDL-II is read in the
+	// dialect; Validate finds no departure in any other.
+	if gdl.DecideMode(d, gdl.NatureSeated) != gdl.GDLII {
+		return nil
+	}
+	ps := gdl.Validate(d)
+	if o.Strict {
+		if err := gdl.NotStrict(ps); err != nil {
+			return fmt.Errorf("%s: not strict GDL, and strict rules were asked for: %w", d.Filename, err)
+		}
+		return nil
+	}
+	for _, p := range ps {
+		if p.NotStrict {
+			o.logf("%v (not strict GDL)", p)
+		}
+	}
+	return nil
 }
 
 // Valid reports whether New accepts name.
