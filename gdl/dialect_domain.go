@@ -26,7 +26,7 @@ func (v *validator) headDomains() {
 		}
 		return true
 	})
-	made := make(map[string]*Const)  // relation/arity/argument -> domain relation
+	made := make(map[string]*Const)   // relation/arity/argument -> domain relation
 	uses := make(map[string][]string) // relation/arity/argument -> positions of its uses
 	for i, r := range v.rules {
 		h := r.Head
