@@ -32,6 +32,11 @@ func (v *validator) headDomains() {
 			b.needs[relationKey(r.Head)] = true
 		}
 	}
+	if len(b.needs) == 0 {
+		return
+	}
+	b.g = buildGraph(v.rules, relationKey)
+	b.reachesNeed = b.g.reachingAny(b.needs)
 	for i, r := range v.rules {
 		h := r.Head
 		var added []Literal
@@ -79,12 +84,16 @@ func argKey(name string, arity, arg int) string {
 
 // A domainBuilder makes the domain relations of one validation.
 type domainBuilder struct {
-	v        *validator
-	names    map[string]bool     // every name taken
-	made     map[string]*Const   // argument key -> its domain relation, nil when it has none
-	uses     map[string][]string // argument key -> positions of the uses its domain holds
-	visiting map[string]bool     // argument keys whose domain is being made
-	needs    map[string]bool     // relation keys with a rule that needs a domain
+	v *validator
+	g *depGraph // of the rules as read, by name and arity
+	// reachesNeed holds the nodes of g that depend on a relation that
+	// needs a domain, those relations included.
+	reachesNeed []bool
+	names       map[string]bool     // every name taken
+	made        map[string]*Const   // argument key -> its domain relation, nil when it has none
+	uses        map[string][]string // argument key -> positions of the uses its domain holds
+	visiting    map[string]bool     // argument keys whose domain is being made
+	needs       map[string]bool     // relation keys with a rule that needs a domain
 }
 
 // domain returns the domain relation of argument arg of relation
@@ -132,20 +141,10 @@ func (b *domainBuilder) domain(name string, arity, arg int) (*Const, bool) {
 // relation itself or leaves a variable of t without a value.
 func (b *domainBuilder) domainRules(name string, arity, arg int) ([]*Rule, bool) {
 	v := b.v
-	deps := v.dependsOn()
 	key := name + "/" + strconv.Itoa(arity)
-	usable := func(p *Sentence) bool {
-		k := relationKey(p)
-		if k == key || b.needs[k] || deps(k)[key] {
-			return false
-		}
-		for n := range b.needs {
-			if deps(k)[n] {
-				return false
-			}
-		}
-		return true
-	}
+	// A sentence is usable when its relation depends on no relation that
+	// needs a domain, this one included.
+	usable := func(p *Sentence) bool { return !b.reachesNeed[b.g.id[relationKey(p)]] }
 	var out []*Rule
 	ok := true
 	for _, c := range v.rules {
@@ -156,7 +155,9 @@ func (b *domainBuilder) domainRules(name string, arity, arg int) ([]*Rule, bool)
 			if !ok || s.Name.Name != name || len(s.Args) != arity {
 				return
 			}
-			if relationKey(c.Head) == key || deps(relationKey(c.Head))[key] && deps(key)[relationKey(c.Head)] {
+			// c depends on the relation through this use; it may not be
+			// depended on by it too.
+			if b.g.comp[b.g.id[relationKey(c.Head)]] == b.g.comp[b.g.id[key]] {
 				ok = false
 				return
 			}
@@ -241,38 +242,4 @@ func sharesVar(s *Sentence, vars map[string]bool) bool {
 // relationKey returns name/arity of sentence s.
 func relationKey(s *Sentence) string {
 	return s.Name.Name + "/" + strconv.Itoa(len(s.Args))
-}
-
-// dependsOn returns a function giving, for each relation key, the set of
-// relation keys it depends on through the rules as read, itself only when
-// it is recursive. It is built once for all the calls of a validation.
-func (v *validator) dependsOn() func(string) map[string]bool {
-	if v.deps != nil {
-		return v.deps
-	}
-	edges := make(map[string][]string)
-	for _, r := range v.rules {
-		h := relationKey(r.Head)
-		eachBodySentence(r, func(s *Sentence, _ bool) { edges[h] = append(edges[h], relationKey(s)) })
-	}
-	memo := make(map[string]map[string]bool)
-	v.deps = func(from string) map[string]bool {
-		if m, ok := memo[from]; ok {
-			return m
-		}
-		seen := make(map[string]bool)
-		stack := append([]string(nil), edges[from]...)
-		for len(stack) > 0 {
-			n := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if seen[n] {
-				continue
-			}
-			seen[n] = true
-			stack = append(stack, edges[n]...)
-		}
-		memo[from] = seen
-		return seen
-	}
-	return v.deps
 }

@@ -193,6 +193,9 @@ func FuzzRepair(f *testing.F) {
 		"(role a) (<= (sees a (does ?p ?m)) (does ?p ?m) (next (c ?X)) (true (c ?x)))",
 		"(role random) (legal ?r go) (goal ?r 007) (<= (base (c ?x) (role ?x))) (p a) (p a b)",
 		"(role random) (<= (legal ?p (m ?q)) (not (true (t ?p ?z))) (distinct ?q ?z))",
+		"(role random) (<= (next off) (and (true on) (p ?x)) (or (and (q ?x) (not (r ?x))) (s ?x)))",
+		"(role random) (<= (next (c ?n)) (true (c ?n)) (not (does ?p (buy ?c))) (not (does ?p end)))",
+		"(role random) (<= (v ?p 0) (not (w ?p))) (<= (goal ?r ?s) (role ?r) (v ?r ?s)) (<= (w ?p) (true (h ?p)))",
 	} {
 		f.Add([]byte(src))
 	}

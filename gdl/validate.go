@@ -194,8 +194,6 @@ type validator struct {
 	// variables that range over what their callers give them (see
 	// headDomains).
 	domains []*Rule
-	// deps gives the relations each relation depends on; see dependsOn.
-	deps func(string) map[string]bool
 	// exists holds, for each rule as read, the negations whose variables
 	// of their own are read existentially.
 	exists map[*Rule][]*Not

@@ -173,3 +173,34 @@ func (g *depGraph) showPath(from, to int) string {
 	}
 	return " (" + strings.Join(names, " -> ") + ")"
 }
+
+// reachingAny returns, for each node, whether it depends on (reaches) a
+// node named in targets, the targets themselves included: one walk of the
+// reversed edges, however many targets.
+func (g *depGraph) reachingAny(targets map[string]bool) []bool {
+	pred := make([][]int, len(g.names))
+	for p, qs := range g.succ {
+		for _, q := range qs {
+			pred[q] = append(pred[q], p)
+		}
+	}
+	out := make([]bool, len(g.names))
+	var stack []int
+	for name := range targets {
+		if n, ok := g.id[name]; ok && !out[n] {
+			out[n] = true
+			stack = append(stack, n)
+		}
+	}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range pred[q] {
+			if !out[p] {
+				out[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return out
+}
