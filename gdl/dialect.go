@@ -124,11 +124,24 @@ func gdlIIKeywords(d *Description) (random, sees bool) {
 //     head and that nothing binds ranges over the roles, as if (role ?r)
 //     were in the body (the game master asks each role in turn): Repair
 //     adds that literal;
-//   - a variable that occurs in one negation and nowhere else is read as
-//     existential: (not (true (card talon ?v))) holds when no value of ?v
-//     makes (true (card talon ?v)) hold. Repair moves the negated sentence
-//     into a relation of its own, named exists_N, whose arguments are the
-//     negation's other variables;
+//   - a variable that occurs in negations and nowhere else, in one or in
+//     several, is read as existential in each, as Prolog's negation as
+//     failure, which binds nothing, reads it: (not (true (card talon ?v)))
+//     holds when no value of ?v makes (true (card talon ?v)) hold, and
+//     (not (does ?p (buy ?c))) beside (not (does ?p endTurn)) when nobody
+//     buys and nobody ends the turn. Repair moves each such negated
+//     sentence into a relation of its own, named exists_N, whose arguments
+//     are the negation's other variables;
+//   - and, which GDL does not have, is a conjunction wherever the Dresden
+//     prover reads it so: among the literals of a body, where it stands
+//     for its conjuncts, and among the disjuncts of an or, which Repair
+//     reads as one rule per disjunct (at most maxConjunctionRules from one
+//     rule; see conjunctions);
+//   - a head variable that no positive literal binds, in a rule of the
+//     game's own relations, ranges over the values the relation's uses
+//     give it, as the prover only ever asks the rule with the value its
+//     caller gives: Repair adds a relation of those values to the body
+//     (see headDomains);
 //   - variables of one rule whose names differ only in case, as ?hPos and
 //     ?hpos, are one variable, as to the Dresden GameController, which
 //     ignores case: Repair gives them the first spelling;
@@ -149,9 +162,12 @@ func gdlIIKeywords(d *Description) (random, sees bool) {
 //     (lead player1) and (lead player2) deals either lead, and Repair adds
 //     (lead ?p) to the body.
 //
-// Everything else keeps its GDL verdict: a variable of a head that nothing
-// binds outside a role argument or such a term, for one, is an error, since the rule
-// would hold for infinitely many values. The errors among the problems are
+// Every such warning is marked NotStrict, and NotStrict collects them for a
+// caller that refuses anything but strict GDL. Everything else keeps its
+// GDL verdict: a variable of a head that nothing binds outside a role
+// argument or such a term, and that some use of the relation leaves
+// without a value, for one, is an error, since the rule would hold for
+// infinitely many values. The errors among the problems are
 // left as they are: a caller that plays only descriptions free of them
 // (as the reasoners do with GDL-II) checks them with Errors.
 //

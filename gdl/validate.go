@@ -17,7 +17,9 @@ const (
 	// compute nonsense from it.
 	SeverityError Severity = iota
 	// SeverityWarning marks a description that is valid GDL but contains
-	// something that certainly has no effect, which is usually a mistake.
+	// something that certainly has no effect, which is usually a mistake,
+	// or, in a GDL-II description, a departure from strict GDL that the
+	// Dresden dialect reads through (Problem.NotStrict).
 	SeverityWarning
 )
 
@@ -36,7 +38,8 @@ func (s Severity) String() string {
 // program can filter on them without parsing messages. In a GDL-II
 // description some of the errors are warnings instead, for the mistakes
 // the Dresden dialect reads through (see Repair): arity, keyword (base and
-// input with the wrong arity, sees in a body), unsafe and goal-value.
+// input with the wrong arity, sees in a body), unsafe, goal-value and
+// syntax (and as a conjunction).
 const (
 	CodeSyntax     = "syntax"     // error: a construct GDL does not allow, such as (not (distinct ...))
 	CodeArity      = "arity"      // error: a relation or function used with different numbers of arguments
