@@ -37,6 +37,12 @@ func (v *validator) headDomains() {
 	}
 	b.g = buildGraph(v.rules, relationKey)
 	b.reachesNeed = b.g.reachingAny(b.needs)
+	origin := make(map[*Rule]*Rule) // rule as read -> rule of d, where they differ
+	for orig, read := range v.read {
+		for _, r := range read {
+			origin[r] = orig
+		}
+	}
 	for i, r := range v.rules {
 		h := r.Head
 		var added []Literal
@@ -55,7 +61,7 @@ func (v *validator) headDomains() {
 			continue
 		}
 		ext := &Rule{Lparen: r.Lparen, Head: r.Head, Body: append(added, r.Body...)}
-		v.replaceRead(r, ext)
+		v.replaceRead(origin, r, ext)
 		v.rules[i] = ext
 	}
 	v.rules = append(v.rules, v.domains...)
@@ -215,21 +221,19 @@ func (b *domainBuilder) headValues(c *Rule, x string) (Literal, bool) {
 	return nil, false
 }
 
-// replaceRead records that the rule as read r is read as ext instead.
-func (v *validator) replaceRead(r, ext *Rule) {
-	for orig, read := range v.read {
-		for j, x := range read {
-			if x == r {
-				read[j] = ext
-				v.read[orig] = read
-				return
-			}
+// replaceRead records that the rule as read r is read as ext instead;
+// origin maps the rules as read that differ from d's to d's.
+func (v *validator) replaceRead(origin map[*Rule]*Rule, r, ext *Rule) {
+	orig, ok := origin[r]
+	if !ok {
+		if v.read == nil {
+			v.read = make(map[*Rule][]*Rule)
 		}
+		v.read[r] = []*Rule{ext}
+		return
 	}
-	if v.read == nil {
-		v.read = make(map[*Rule][]*Rule)
-	}
-	v.read[r] = []*Rule{ext}
+	read := v.read[orig]
+	read[slices.Index(read, r)] = ext
 }
 
 // sharesVar reports whether a variable of s is in vars.
