@@ -26,7 +26,7 @@ func runValidate(ctx context.Context, env *environment, args []string) error {
 	flags := newFlagSet(env, "validate", "[-q] [--strict] FILE...",
 		"ggp validate ticTacToe.kif ../shared/games/chess")
 	quiet := flags.Bool("q", false, "print errors only, not warnings (the summary still counts them)")
-	strict := addStrictFlag(flags)
+	strict := flags.Bool("strict", false, "report each departure from strict GDL that a GDL-II game's dialect reads through as an error, not a warning, as --strict of match, tournament and play refuses it")
 	args, err := parseFlags(flags, args)
 	if err != nil {
 		return err
