@@ -61,9 +61,10 @@ const (
 //     (PLAY ID NIL|(MOVES...)) gets the move, (STOP ID MOVES) gets done and
 //     (ABORT ID) gets aborted. PLAY, STOP and ABORT for a match other than
 //     the current one get busy. A PLAY whose move could not be chosen gets
-//     nil.
-//   - A message that cannot be understood, or rules that cannot be
-//     loaded, get (error "REASON") and the reason is logged.
+//     nil. The GDL-II forms of PLAY and STOP are read too (forms.go).
+//   - A message that cannot be understood, or read as any referee's form,
+//     or rules that cannot be loaded, get (error "REASON") and the reason
+//     is logged.
 //
 // Messages are handled concurrently: INFO, STOP and ABORT are answered at
 // once while the player thinks. Like ggp-base's player, a Server plays one
