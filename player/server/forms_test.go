@@ -100,6 +100,23 @@ func TestServerRefereeForms(t *testing.T) {
 		}
 		return t
 	}
+	// Both Dresden forms tell the candidate the same of the same match
+	// of montyhall: it chose door 1, door 3 was opened, and the car is
+	// behind door 1, which it kept.
+	mhTurns := []*player.Turn{
+		turn(0, ""),
+		turn(1, "(CHOOSE 1)", "(does CANDIDATE (CHOOSE 1))"),
+		turn(2, "NOOP", "(does CANDIDATE NOOP)", "(OPEN_DOOR 3)"),
+		turn(3, "NOOP", "(does CANDIDATE NOOP)", "(CAR 1)"),
+	}
+	mhAnswers := [][]string{{"(CHOOSE 1)"}, {"NOOP"}, {"NOOP"}, nil}
+	montyhallSteps := func(msgs ...string) []refereeStep {
+		steps := make([]refereeStep, len(msgs))
+		for i, msg := range msgs {
+			steps[i] = refereeStep{msg, mhAnswers[i], mhTurns[i]}
+		}
+		return steps
+	}
 	tests := []struct {
 		name  string
 		start string
@@ -113,12 +130,11 @@ func TestServerRefereeForms(t *testing.T) {
 			// recorded match).
 			"Dresden GameController, montyhall",
 			"(START m CANDIDATE (" + mh + ") 10 10)",
-			[]refereeStep{
-				{"(PLAY m 0 NIL NIL)", []string{"(CHOOSE 1)"}, turn(0, "")},
-				{"(PLAY m 1 (CHOOSE 1) ((DOES CANDIDATE (CHOOSE 1)) ))", []string{"NOOP"}, turn(1, "(CHOOSE 1)", "(does CANDIDATE (CHOOSE 1))")},
-				{"(PLAY m 2 NOOP ((DOES CANDIDATE NOOP) (OPEN_DOOR 3) ))", []string{"NOOP"}, turn(2, "NOOP", "(does CANDIDATE NOOP)", "(OPEN_DOOR 3)")},
-				{"(STOP m 3 NOOP ((DOES CANDIDATE NOOP) (CAR 1) ))", nil, turn(3, "NOOP", "(does CANDIDATE NOOP)", "(CAR 1)")},
-			},
+			montyhallSteps(
+				"(PLAY m 0 NIL NIL)",
+				"(PLAY m 1 (CHOOSE 1) ((DOES CANDIDATE (CHOOSE 1)) ))",
+				"(PLAY m 2 NOOP ((DOES CANDIDATE NOOP) (OPEN_DOOR 3) ))",
+				"(STOP m 3 NOOP ((DOES CANDIDATE NOOP) (CAR 1) ))"),
 		},
 		{
 			// The older form, which the UWA fork sends:
@@ -130,12 +146,11 @@ func TestServerRefereeForms(t *testing.T) {
 			// server counts the PLAYs and keeps its answer.
 			"UWA fork, montyhall",
 			"(START m CANDIDATE (" + mh + ") 10 10)",
-			[]refereeStep{
-				{"(PLAY m NIL)", []string{"(CHOOSE 1)"}, turn(0, "")},
-				{"(PLAY m ((DOES CANDIDATE (CHOOSE 1)) ))", []string{"NOOP"}, turn(1, "(CHOOSE 1)", "(does CANDIDATE (CHOOSE 1))")},
-				{"(PLAY m ((DOES CANDIDATE NOOP) (OPEN_DOOR 3) ))", []string{"NOOP"}, turn(2, "NOOP", "(does CANDIDATE NOOP)", "(OPEN_DOOR 3)")},
-				{"(STOP m ((DOES CANDIDATE NOOP) (CAR 1) ))", nil, turn(3, "NOOP", "(does CANDIDATE NOOP)", "(CAR 1)")},
-			},
+			montyhallSteps(
+				"(PLAY m NIL)",
+				"(PLAY m ((DOES CANDIDATE (CHOOSE 1)) ))",
+				"(PLAY m ((DOES CANDIDATE NOOP) (OPEN_DOOR 3) ))",
+				"(STOP m ((DOES CANDIDATE NOOP) (CAR 1) ))"),
 		},
 		{
 			// The UWA fork seats a player that reads GDL-II in a GDL
