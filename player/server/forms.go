@@ -87,7 +87,7 @@ func (m *serverMatch) readLocked(msg *protocol.Message) (reading, error) {
 		return reading{form: formTurns, gdlII: true, turn: m.respellTurn(msg.Turn, msg.LastMove, msg.Percepts)}, nil
 	}
 	if m.form == formTurns {
-		return reading{}, fmt.Errorf("a message in %v in a match whose PLAYs were in %v", formMoves, m.form)
+		return reading{}, fmt.Errorf("a message of three elements in a match whose PLAYs were in %v", m.form)
 	}
 	if msg.Moves == nil { // NIL
 		return m.readNil(msg)

@@ -91,6 +91,7 @@ type refereeStep struct {
 // below follow its answers.
 func TestServerRefereeForms(t *testing.T) {
 	_, montyhall := gamestest.ReadGameII(t, "montyhall")
+	_, guessSix := gamestest.ReadGameII(t, "guessSix")
 	mh := strings.ToUpper(rulesOf(t, montyhall))
 	ttt := rulesText(t, playertest.LoadGame(t, "ticTacToe"))
 	turn := func(n int, move string, percepts ...string) *player.Turn {
@@ -163,6 +164,19 @@ func TestServerRefereeForms(t *testing.T) {
 				{"(PLAY m NIL)", []string{"(MARK 1 1)"}, turn(0, "")},
 				{"(PLAY m ((DID XPLAYER (MARK 1 1)) (DID OPLAYER NOOP) ))", []string{"NOOP"},
 					turn(1, "(MARK 1 1)", "(DID XPLAYER (MARK 1 1))", "(DID OPLAYER NOOP)")},
+			},
+		},
+		{
+			// The older form in rules that name the role random
+			// without sees rules, read as GDL at START: its first
+			// list, (), is no joint move of the two roles but no
+			// percepts, and the match is started again as GDL-II.
+			"UWA fork, guessSix",
+			"(START m PLAYER (" + strings.ToUpper(rulesOf(t, guessSix)) + ") 10 10)",
+			[]refereeStep{
+				{"(PLAY m NIL)", []string{"(GUESSNUMBER 1)"}, nil},
+				{"(PLAY m ())", []string{"(GUESSNUMBER 1)"}, turn(1, "(GUESSNUMBER 1)")},
+				{"(STOP m ())", nil, turn(2, "(GUESSNUMBER 1)")},
 			},
 		},
 		{

@@ -726,8 +726,8 @@ func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error
 // random of rules without sees rules, or one that knows no GDL-II and
 // seats a player in it) is started again in the mode the PLAY shows, with
 // half of the PLAY's time; the player's preparation in the wrong mode is
-// lost, and a step already played is told again in the new mode. A later
-// PLAY in the other mode is an error.
+// lost. No step is missed: the only PLAY that settles nothing, a first
+// NIL, tells none. A later PLAY in the other mode is an error.
 func (s *Server) settleMode(ctx context.Context, m *serverMatch, r reading) error {
 	m.modeMu.Lock()
 	defer m.modeMu.Unlock()
