@@ -72,7 +72,7 @@ func (m *serverMatch) read(msg *protocol.Message) (reading, error) {
 	r, err := m.readLocked(msg)
 	if err == nil && msg.Type == protocol.TypePlay {
 		m.plays++
-		if m.form == formUnsettled || m.form == r.form {
+		if r.form != formUnsettled { // readLocked keeps a settled form
 			m.form = r.form
 		}
 	}
@@ -115,10 +115,8 @@ func (m *serverMatch) readLocked(msg *protocol.Message) (reading, error) {
 func (m *serverMatch) readNil(msg *protocol.Message) (reading, error) {
 	first := msg.Type == protocol.TypePlay && m.plays == 0
 	switch {
-	case first && m.start.GDLII:
-		return reading{form: formUnsettled, gdlII: true}, nil
 	case first:
-		return reading{form: formUnsettled}, nil
+		return reading{form: formUnsettled, gdlII: m.start.GDLII}, nil
 	case !m.start.GDLII || m.form == formMoves:
 		return reading{form: formMoves}, nil
 	case msg.Type == protocol.TypeStop:
