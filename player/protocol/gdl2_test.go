@@ -98,3 +98,33 @@ func TestSpelling(t *testing.T) {
 		}
 	}
 }
+
+// TestParseOlderGDLII reads the PLAY and STOP of the older GDL-II form, as
+// the UWA fork of the Dresden GameController sent them in a match of
+// montyhall (SafetyInObscurity/ggp-gamecontroller,
+// java/tud/gamecontroller/players/RemotePlayer.java,
+// constructPlayOrStopMessage): they have GDL's shape, and their list is
+// kept in Moves as written, NIL as nil and () as no terms, for the
+// player's server to decide what it is.
+func TestParseOlderGDLII(t *testing.T) {
+	for _, tt := range []struct {
+		msg   string
+		typ   Type
+		terms []reasoner.Move
+	}{
+		{"(PLAY uwa-mh NIL)", TypePlay, nil},
+		{"(PLAY uwa-mh ((DOES CANDIDATE (CHOOSE 3)) ))", TypePlay, []reasoner.Move{"(does CANDIDATE (CHOOSE 3))"}},
+		{"(PLAY uwa-mh ((DOES CANDIDATE NOOP) (OPEN_DOOR 1) ))", TypePlay, []reasoner.Move{"(does CANDIDATE NOOP)", "(OPEN_DOOR 1)"}},
+		{"(PLAY uwa-mh ())", TypePlay, []reasoner.Move{}},
+		{"(STOP uwa-mh ((DOES CANDIDATE SWITCH) (CAR 2) ))", TypeStop, []reasoner.Move{"(does CANDIDATE SWITCH)", "(CAR 2)"}},
+	} {
+		m, err := Parse([]byte(tt.msg))
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.msg, err)
+			continue
+		}
+		if m.Type != tt.typ || m.MatchID != "uwa-mh" || m.GDLII || !slices.Equal(m.Moves, tt.terms) || (m.Moves == nil) != (tt.terms == nil) {
+			t.Errorf("Parse(%q) = %+v, want moves %q", tt.msg, m, tt.terms)
+		}
+	}
+}

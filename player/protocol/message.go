@@ -43,6 +43,11 @@ const MaxClock = 1 << 20
 //	(PLAY ID TURN MYLASTMOVE (PERCEPT...))
 //	(STOP ID TURN MYLASTMOVE (PERCEPT...))
 //
+// The older GDL-II form, (PLAY ID NIL) then (PLAY ID (PERCEPT...)) and
+// (STOP ID (PERCEPT...)), has the shape of GDL's: Parse reads its list
+// into Moves, and the player's server, which knows the match, decides
+// which it is.
+//
 // Which fields are set depends on Type. Parse reads the arguments of
 // PREVIEW without keeping them: a player answers ready whatever they are.
 type Message struct {
@@ -57,8 +62,10 @@ type Message struct {
 	Rules                 *gdl.Description
 	StartClock, PlayClock time.Duration
 
-	// Moves is the joint move just played, one move per role in role
-	// order, for PLAY and STOP; nil for NIL, on the first PLAY.
+	// Moves is the list of a three-element PLAY or STOP, each term in
+	// compact KIF as written: the joint move just played, one move per
+	// role in role order, or, in the older GDL-II form, the receiver's
+	// percepts; nil for NIL, on the first PLAY.
 	Moves []reasoner.Move
 
 	// GDLII is set for the PLAY and STOP of a GDL-II match, which carry

@@ -5,10 +5,13 @@
 // what an untrusted game master can make it hold: connections, message
 // sizes, and a match abandoned without STOP or ABORT.
 //
-// It plays GDL-II matches as the Dresden GameController runs them: the
-// five-element PLAY and STOP, (PLAY ID TURN MYLASTMOVE (PERCEPT...)), are
-// passed to a player.GDLIIPlayer's PlayTurn and StopTurn, their symbols,
-// sent in upper case, read back in the spelling of the rules; the
-// three-element messages of GDL go to Play and Stop as before. A player
-// that is not a GDLIIPlayer answers a GDL-II PLAY with nil.
+// It plays GDL-II matches in both forms the public referees send: the
+// Dresden GameController's final one, (PLAY ID TURN MYLASTMOVE
+// (PERCEPT...)), and its older one, which the UWA fork still sends,
+// (PLAY ID (PERCEPT...)), which has the shape of a GDL PLAY and is told
+// from it by the match's rules (forms.go). A GDL-II PLAY or STOP is passed
+// to a player.GDLIIPlayer's PlayTurn and StopTurn, its symbols, sent in
+// upper case, read back in the spelling of the rules; a GDL one goes to
+// Play and Stop. A player that is not a GDLIIPlayer answers a GDL-II PLAY
+// with nil.
 package server

@@ -61,9 +61,10 @@ const (
 //     (PLAY ID NIL|(MOVES...)) gets the move, (STOP ID MOVES) gets done and
 //     (ABORT ID) gets aborted. PLAY, STOP and ABORT for a match other than
 //     the current one get busy. A PLAY whose move could not be chosen gets
-//     nil.
-//   - A message that cannot be understood, or rules that cannot be
-//     loaded, get (error "REASON") and the reason is logged.
+//     nil. The GDL-II forms of PLAY and STOP are read too (forms.go).
+//   - A message that cannot be understood, or read as any referee's form,
+//     or rules that cannot be loaded, get (error "REASON") and the reason
+//     is logged.
 //
 // Messages are handled concurrently: INFO, STOP and ABORT are answered at
 // once while the player thinks. Like ggp-base's player, a Server plays one
@@ -150,12 +151,20 @@ type serverMatch struct {
 	start *player.Match
 
 	// modeMu guards the fields below: the mode of the match is settled
-	// by its first PLAY (settleMode).
+	// by its first PLAY that shows one (settleMode), and the form of its
+	// PLAYs by how they are read (read, in forms.go).
 	modeMu  sync.Mutex
 	settled bool
 	// spell reads the symbols of a GDL-II PLAY or STOP, which the
 	// Dresden GameController writes in upper case, in the rules' spelling.
 	spell *protocol.Spelling
+	form  form
+	shape *shapes // of the rules, once a list needed reading
+	// plays counts the PLAYs read, and answered is the move answered to
+	// the last: the turn and the player's own move, which the older
+	// GDL-II form leaves out.
+	plays    int
+	answered reasoner.Move
 }
 
 // New returns a server for p.
@@ -473,9 +482,7 @@ func (s *Server) start(ctx context.Context, msg *protocol.Message, received time
 	// ggp-base does; the first PLAY settles the mode (settleMode).
 	m.start = &player.Match{ID: id, Role: msg.Role, Rules: msg.Rules, StartClock: startClock, PlayClock: playClock,
 		GDLII: gdl.DecideMode(msg.Rules, gdl.RulesAlone) == gdl.GDLII}
-	if m.start.GDLII {
-		m.spell = protocol.NewSpelling(msg.Rules)
-	}
+	m.spell = protocol.NewSpelling(msg.Rules)
 	old, busy := s.claim(ctx, m, received)
 	if busy != nil {
 		s.logf("player: START %s from %s while playing %s for %s: busy", id, from, busy.id, busy.host)
@@ -641,26 +648,39 @@ func (s *Server) play(ctx context.Context, msg *protocol.Message, movesErr error
 	if movesErr != nil {
 		return s.fail("%v", movesErr)
 	}
+	r, err := m.read(msg)
+	if err != nil {
+		m.answer("")
+		return s.fail("PLAY %s cannot be read: %v", id, err)
+	}
 	ctx, cancel := context.WithDeadline(ctx, s.clockDeadline(received, m.playClock))
 	defer cancel()
-	if err := s.settleMode(ctx, m, msg.GDLII); err != nil {
-		s.logf("player: PLAY %s: %v", id, err)
-		return "nil"
+	if err := s.settleMode(ctx, m, r); err != nil {
+		m.answer("")
+		return s.fail("PLAY %s: %v", id, err)
 	}
 	var move reasoner.Move
-	err := s.safely(func() (err error) {
-		if msg.GDLII {
-			move, err = s.playTurn(ctx, m, msg)
+	err = s.safely(func() (err error) {
+		if r.gdlII {
+			move, err = s.playTurn(ctx, r.turn, id)
 			return err
 		}
-		move, err = s.player.Play(ctx, id, msg.Moves)
+		move, err = s.player.Play(ctx, id, r.moves)
 		return err
 	})
+	m.answer(move)
 	if err != nil || move == "" {
 		s.logf("player: PLAY %s: no move: %v", id, err)
 		return "nil"
 	}
 	return string(move)
+}
+
+// answer records move as m's answer to its last PLAY; "" for none.
+func (m *serverMatch) answer(move reasoner.Move) {
+	m.modeMu.Lock()
+	m.answered = move
+	m.modeMu.Unlock()
 }
 
 func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error, received time.Time, from string) string {
@@ -670,57 +690,67 @@ func (s *Server) stop(ctx context.Context, msg *protocol.Message, movesErr error
 		s.logf("player: STOP for %s, which is not the current match: busy", id)
 		return "busy"
 	}
-	if movesErr != nil {
-		s.logf("player: %v", movesErr)
-	}
 	s.endMatch(m)
+	r, err := reading{}, movesErr
+	if err == nil {
+		r, err = m.read(msg)
+	}
+	if err != nil {
+		s.logf("player: STOP %s cannot be read, the match is aborted: %v", id, err)
+		if err := s.safely(func() error { return s.player.Abort(ctx, id) }); err != nil {
+			s.logf("player: STOP %s: %v", id, err)
+		}
+		return "done"
+	}
 	if err := s.safely(func() error {
-		if msg.GDLII {
+		if r.gdlII {
 			p, ok := s.player.(player.GDLIIPlayer)
 			if !ok || !m.playsGDLII() {
 				return s.player.Abort(ctx, id)
 			}
-			return p.StopTurn(ctx, id, turn(m, msg))
+			return p.StopTurn(ctx, id, r.turn)
 		}
-		return s.player.Stop(ctx, id, msg.Moves)
+		if m.playsGDLII() {
+			return s.player.Abort(ctx, id)
+		}
+		return s.player.Stop(ctx, id, r.moves)
 	}); err != nil {
 		s.logf("player: STOP %s: %v", id, err)
 	}
 	return "done"
 }
 
-// settleMode settles the mode of m at its first PLAY, which is GDL-II in
-// form when gdlII is set. A match started in the other mode (a game master
-// that seats nature in the role random of rules without sees rules, or
-// one that knows no GDL-II and seats a player in it) is started again in
-// the mode the PLAY shows, with half of the PLAY's time; the player's
-// preparation in the wrong mode is lost. A later PLAY in the other form
-// is an error.
-func (s *Server) settleMode(ctx context.Context, m *serverMatch, gdlII bool) error {
+// settleMode settles the mode of m at its first PLAY that shows one,
+// reading r: every PLAY but a first NIL (read, in forms.go). A match
+// started in the other mode (a game master that seats nature in the role
+// random of rules without sees rules, or one that knows no GDL-II and
+// seats a player in it) is started again in the mode the PLAY shows, with
+// half of the PLAY's time; the player's preparation in the wrong mode is
+// lost. No step is missed: the only PLAY that settles nothing, a first
+// NIL, tells none. A later PLAY in the other mode is an error.
+func (s *Server) settleMode(ctx context.Context, m *serverMatch, r reading) error {
 	m.modeMu.Lock()
 	defer m.modeMu.Unlock()
-	if m.start.GDLII == gdlII {
-		m.settled = true
+	shows := r.form != formUnsettled
+	if m.start.GDLII == r.gdlII {
+		m.settled = m.settled || shows
 		return nil
 	}
 	want := gdl.GDL
-	if gdlII {
+	if r.gdlII {
 		want = gdl.GDLII
 	}
 	if m.settled {
 		return fmt.Errorf("a PLAY of %v in a match played as %v", want, m.start.Mode())
 	}
 	m.settled = true
-	s.logf("player: match %s: PLAY of %v in a match started as %v: starting it again as %v", m.id, want, m.start.Mode(), want)
+	s.logf("player: match %s: PLAY in %v in a match started as %v: starting it again as %v", m.id, r.form, m.start.Mode(), want)
 	if err := s.safely(func() error { return s.player.Abort(ctx, m.id) }); err != nil {
 		s.logf("player: match %s: aborting the start as %v: %v", m.id, m.start.Mode(), err)
 	}
 	restart := *m.start
-	restart.GDLII = gdlII
+	restart.GDLII = r.gdlII
 	m.start = &restart
-	if gdlII {
-		m.spell = protocol.NewSpelling(restart.Rules)
-	}
 	sctx, cancel := clock.FromContext(ctx).Share(0.5).Context(ctx)
 	defer cancel()
 	return s.safely(func() error { return s.player.Start(sctx, m.start) })
@@ -733,30 +763,13 @@ func (m *serverMatch) playsGDLII() bool {
 	return m.start.GDLII
 }
 
-// playTurn passes a GDL-II PLAY to the player, its move and percepts in
-// the spelling of the rules.
-func (s *Server) playTurn(ctx context.Context, m *serverMatch, msg *protocol.Message) (reasoner.Move, error) {
+// playTurn passes a GDL-II PLAY of the match id, telling t, to the player.
+func (s *Server) playTurn(ctx context.Context, t player.Turn, id string) (reasoner.Move, error) {
 	p, ok := s.player.(player.GDLIIPlayer)
 	if !ok {
 		return "", fmt.Errorf("player %s does not play GDL-II", s.player.Name())
 	}
-	return p.PlayTurn(ctx, msg.MatchID, turn(m, msg))
-}
-
-// turn returns what a GDL-II PLAY or STOP tells, in the spelling of m's
-// rules.
-func turn(m *serverMatch, msg *protocol.Message) player.Turn {
-	m.modeMu.Lock()
-	spell := m.spell
-	m.modeMu.Unlock()
-	if spell == nil {
-		spell = protocol.NewSpelling(m.start.Rules) // a STOP of a match never settled
-	}
-	t := player.Turn{Number: msg.Turn, Move: reasoner.Move(spell.Respell(string(msg.LastMove)))}
-	for _, p := range msg.Percepts {
-		t.Percepts = append(t.Percepts, reasoner.Percept(spell.Respell(string(p))))
-	}
-	return t
+	return p.PlayTurn(ctx, id, t)
 }
 
 func (s *Server) abort(ctx context.Context, msg *protocol.Message, received time.Time, from string) string {

@@ -248,13 +248,18 @@ func TestServerBadRequests(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPut, base+"/", strings.NewReader("(INFO)"))
 	expect(t, "PUT", do(t, req), "")
 
-	// A bad joint move in a real match is an error reply, not a crash.
+	// A bad joint move in a real match is an error reply that says why,
+	// not a crash nor a silent nil.
 	expect(t, "START", post(t, base, "(START m1 xplayer ("+rules+") 10 1)"), "ready")
-	if reply := post(t, base, "(PLAY m1 ((mark 1 1) ?x))"); reply != "nil" {
-		t.Errorf("PLAY with a variable: reply %q, want nil", reply)
-	}
-	if reply := post(t, base, "(PLAY m1 ((mark 1 1)))"); reply != "nil" {
-		t.Errorf("PLAY with one move for two roles: reply %q, want nil", reply)
+	for _, tt := range []struct{ name, msg, why string }{
+		{"PLAY with a variable", "(PLAY m1 ((mark 1 1) ?x))", "term 2 '?x': not ground"},
+		{"PLAY with one move for two roles", "(PLAY m1 ((mark 1 1)))", "neither a joint move [2 roles] nor percepts"},
+		{"PLAY with no move of its role", "(PLAY m1 (noop (mark 1 1 1)))", "term 2, [mark 1 1 1], is no move of role oplayer"},
+	} {
+		reply := post(t, base, tt.msg)
+		if !strings.HasPrefix(reply, `(error "PLAY m1 cannot be read: `) || !strings.Contains(reply, tt.why) {
+			t.Errorf("%s: reply %q, want (error \"PLAY m1 cannot be read: ...%s...\")", tt.name, reply, tt.why)
+		}
 	}
 	expect(t, "ABORT", post(t, base, "(ABORT m1)"), "aborted")
 }
