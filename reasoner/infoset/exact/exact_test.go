@@ -103,7 +103,7 @@ func TestSolve(t *testing.T) {
 			// guess between them is right half the time at 80: 40. A
 			// third question would make it sure at 30.
 			name: "numberGuess", value: 40,
-			r:    func(t *testing.T) reasoner.Reasoner { return bundled(t, "numberGuess") },
+			r: func(t *testing.T) reasoner.Reasoner { return bundled(t, "numberGuess") },
 			at: []infoset.Step{{Move: "noop"},
 				{Move: "(ask 5)", Percepts: []reasoner.Percept{"(below 5)"}},
 				{Move: "(ask 3)", Percepts: []reasoner.Percept{"(atleast 3)"}}},
