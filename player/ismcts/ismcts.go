@@ -55,6 +55,12 @@ type Config struct {
 	// Perfect makes every tree branch on the joint move: a search with
 	// complete information of the states drawn.
 	Perfect bool
+	// Iterations bounds the iterations of a call to Run that is given no
+	// bound of its own; 0 searches until Run's context is done. A player
+	// that searches from a Config (the mcts player) searches each
+	// decision so many iterations, whatever its clock: a measurement
+	// that must not depend on the machine's load sets it.
+	Iterations int
 	// Rand is the source of the random choices; nil seeds one from the
 	// runtime's random source.
 	Rand *rand.Rand
@@ -204,10 +210,14 @@ func newNode() *node { return &node{} }
 const maxDraws = 1000
 
 // Run searches, iteration after iteration, each from a state sample
-// draws, until ctx is done or, when iterations is positive, that many
-// iterations have run, and returns nil then. It returns an error when the
+// draws, until ctx is done or, when iterations (or else
+// Config.Iterations) is positive, that many iterations have run, and
+// returns nil then. It returns an error when the
 // reasoner fails, or when sample draws only states it cannot use.
 func (s *Search) Run(ctx context.Context, sample Sampler, iterations int) error {
+	if iterations <= 0 {
+		iterations = s.cfg.Iterations
+	}
 	unusable := 0
 	for done := 0; ctx.Err() == nil && (iterations <= 0 || done < iterations); {
 		used, err := s.iterate(ctx, sample())

@@ -194,6 +194,33 @@ func TestMaxNodes(t *testing.T) {
 	}
 }
 
+// TestConfigIterations checks that Run, given no bound of its own, stops
+// after Config.Iterations, and that a bound given to Run overrides it.
+func TestConfigIterations(t *testing.T) {
+	r := load(t, "coin.kif", []byte(coinGame))
+	ctx := context.Background()
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ config, run, want int }{
+		{config: 40, run: 0, want: 40},
+		{config: 40, run: 7, want: 7},
+		{config: 0, run: 9, want: 9},
+	} {
+		s, err := ismcts.New(r, 0, nil, ismcts.Config{Iterations: tt.config, Rand: rand.New(rand.NewPCG(1, 2))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Run(ctx, func() *reasoner.State { return s0 }, tt.run); err != nil {
+			t.Fatal(err)
+		}
+		if s.Iterations() != tt.want {
+			t.Errorf("Config.Iterations %d, Run's bound %d: %d iterations, want %d", tt.config, tt.run, s.Iterations(), tt.want)
+		}
+	}
+}
+
 // BenchmarkSearch measures iterations of the first decision of GDL-II
 // games on the default backend:
 //
