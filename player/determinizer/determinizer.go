@@ -70,7 +70,7 @@ type match struct {
 	g     *follow.Game
 	view  *infoset.Follower
 	rng   *rand.Rand
-	clock time.Duration  // play clock, used when a call has no deadline
+	clock time.Duration   // play clock, used when a call has no deadline
 	truth *reasoner.State // the true state, with Options.Cheat
 }
 
