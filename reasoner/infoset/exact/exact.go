@@ -51,7 +51,8 @@ func stepKey(m reasoner.Move, percepts []reasoner.Percept) string {
 }
 
 // A Policy is how a role plays: at each of its views, by Key, the moves it
-// chooses among, uniformly at random.
+// chooses among, uniformly at random; a move listed twice is chosen twice
+// as often, so a Policy can hold any strategy measured by counting.
 type Policy map[string][]reasoner.Move
 
 // Options bound the work of a search. The zero value selects the
