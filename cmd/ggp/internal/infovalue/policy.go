@@ -89,7 +89,9 @@ func (p *policyPlayer) PlayTurn(ctx context.Context, id string, t player.Turn) (
 	return legal[0], nil
 }
 
-func (p *policyPlayer) StopTurn(ctx context.Context, id string, t player.Turn) error { return p.end(id) }
+func (p *policyPlayer) StopTurn(ctx context.Context, id string, t player.Turn) error {
+	return p.end(id)
+}
 
 var errGDL = errors.New("a policy plays GDL-II matches only")
 
