@@ -2,6 +2,7 @@
 // and writes the table of docs/gdl2.md's "Valuing information":
 //
 //	go run ./cmd/ggp/internal/infovalue -out DIR [-o FILE] [-matches N] [-iterations N] [-parallel N] [-games LIST]
+//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-games LIST]
 //
 // For each game (the bundled numberGuess, bankerThief and battleshipsFog
 // unless -games says otherwise) it computes the exact value of the game to
@@ -19,6 +20,11 @@
 // Every match's result is appended to DIR/results.jsonl as it ends, and a
 // run started again plays only the matches DIR lacks: a long run can be
 // stopped and resumed. The page goes to FILE (-o) or standard output.
+//
+// With -probe it plays nothing, and shows instead what the search of the
+// mcts player finds at the role's first decision after so many
+// iterations, beside the exact strategy: why mcts falls short where it
+// does.
 package main
 
 import (
@@ -131,11 +137,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags.IntVar(&c.iterations, "iterations", 2000, "search iterations of each player per move")
 	flags.IntVar(&c.parallel, "parallel", 1, "matches played at once")
 	gameList := flags.String("games", "numberGuess,bankerThief,battleshipsFog", "the games, comma-separated")
+	probeList := flags.String("probe", "", "instead of playing, show the search's root moves at the first decision after each of these `ITERATIONS`, comma-separated")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	switch {
-	case c.out == "":
+	case c.out == "" && *probeList == "":
 		return errors.New("no -out folder given")
 	case flags.NArg() > 0:
 		return fmt.Errorf("unexpected arguments %q", flags.Args())
@@ -155,6 +162,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		gs = append(gs, g)
+	}
+	if *probeList != "" {
+		for _, g := range gs {
+			if err := probe(ctx, stdout, g, *probeList, 1); err != nil {
+				return fmt.Errorf("%s: %w", g.key, err)
+			}
+		}
+		return nil
 	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err

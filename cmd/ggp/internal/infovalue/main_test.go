@@ -103,3 +103,23 @@ func TestChoices(t *testing.T) {
 		t.Errorf("choices %q, want %q", got, want)
 	}
 }
+
+// TestProbe checks the probe of battleshipsFog: the exact strategy scouts
+// at the captain's first decision, and so does the search, most visited.
+func TestProbe(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"-probe", "3000", "-games", "battleshipsFog"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`battleshipsFog: the captain's decision after "noop []; "; the exact strategy plays [scout]`,
+		"\n  3000 iterations: scout ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the probe wrote\n%s\nwithout %q", &out, want)
+		}
+	}
+	if err := run(t.Context(), []string{"-probe", "many"}, &out); err == nil || !strings.Contains(err.Error(), `"many" is not a number`) {
+		t.Errorf("-probe many: %v", err)
+	}
+}
