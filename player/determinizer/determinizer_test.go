@@ -6,36 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/games"
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/determinizer"
+	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
-
-func factory(t *testing.T) reasoner.Factory {
-	t.Helper()
-	f, err := backend.New(backend.Auto, backend.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
-func rules(t *testing.T, key string) *gdl.Description {
-	t.Helper()
-	g, err := games.Lookup(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := gdl.ParseFile(g.Filename, g.Rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
 
 // TestGuessesWhatItBelievesItKnows plays the guesser's first decision of
 // numberGuess, nature's secret 6 picked: the determinizer takes a state
@@ -44,16 +21,16 @@ func rules(t *testing.T, key string) *gdl.Description {
 func TestGuessesWhatItBelievesItKnows(t *testing.T) {
 	for _, cheat := range []bool{false, true} {
 		p := determinizer.New(determinizer.Options{
-			NewReasoner: factory(t), Cheat: cheat, Seed: 7,
+			NewReasoner: playertest.Factory(t, backend.Auto), Cheat: cheat, Seed: 7,
 			Search: ismcts.Config{Iterations: 2000},
 		})
 		ctx := t.Context()
-		d := rules(t, "numberGuess")
+		d := playertest.LoadGame(t, "numberGuess")
 		m := &player.Match{ID: "m1", Role: "guesser", Rules: d, StartClock: time.Minute, PlayClock: time.Minute, GDLII: true}
 		if err := p.Start(ctx, m); err != nil {
 			t.Fatal(err)
 		}
-		r, err := factory(t)(ctx, d)
+		r, err := playertest.Factory(t, backend.Auto)(ctx, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,8 +67,8 @@ func TestGuessesWhatItBelievesItKnows(t *testing.T) {
 
 // TestRefusesGDL checks that the player says it plays GDL-II only.
 func TestRefusesGDL(t *testing.T) {
-	p := determinizer.New(determinizer.Options{NewReasoner: factory(t)})
-	err := p.Start(context.Background(), &player.Match{ID: "m1", Role: "xplayer", Rules: rules(t, "ticTacToe"), PlayClock: time.Second})
+	p := determinizer.New(determinizer.Options{NewReasoner: playertest.Factory(t, backend.Auto)})
+	err := p.Start(context.Background(), &player.Match{ID: "m1", Role: "xplayer", Rules: playertest.LoadGame(t, "ticTacToe"), PlayClock: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "GDL-II matches only") {
 		t.Errorf("Start of a GDL match: %v, want a refusal", err)
 	}

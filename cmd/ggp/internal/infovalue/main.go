@@ -46,6 +46,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ggp-go/ggp/cmd/ggp/internal/resultspage"
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gamemaster/record"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
@@ -185,10 +186,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	w := stdout
 	if c.page != "" {
 		var b strings.Builder
-		writePage(&b, command(args), c, gs, done)
+		writePage(&b, resultspage.Command("./cmd/ggp/internal/infovalue", args), c, gs, done)
 		return os.WriteFile(c.page, []byte(b.String()), 0o644)
 	}
-	writePage(w, command(args), c, gs, done)
+	writePage(w, resultspage.Command("./cmd/ggp/internal/infovalue", args), c, gs, done)
 	return nil
 }
 
@@ -490,22 +491,6 @@ func choices(rec *record.Record, role int) [][2]string {
 	return out
 }
 
-// command returns the command line that writes the page again, with the
-// folder under $RUNS written so when RUNS is set.
-func command(args []string) string {
-	runs := os.Getenv("RUNS")
-	words := []string{"go run ./cmd/ggp/internal/infovalue"}
-	for _, a := range args {
-		if runs != "" {
-			if rel, err := filepath.Rel(runs, a); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-				a = "$RUNS/" + filepath.ToSlash(rel)
-			}
-		}
-		words = append(words, a)
-	}
-	return strings.Join(words, " ")
-}
-
 // stats sums up the goals of one player in one game.
 type stats struct {
 	n          int
@@ -555,12 +540,7 @@ func writePage(w io.Writer, cmd string, c config, gs []*game, done map[string]re
 		"with the 95%% interval over its matches; faults are the measured role's timeouts, errors and illegal moves.\n\n",
 		c.iterations, playClock, c.matches+1, 2*c.matches)
 	header := []string{"game", "role", "against", "exact value", "mcts", "determinizer (sample)", "mcts − exact", "matches", "faults (mcts, sample)"}
-	writeRow(w, header)
-	sep := make([]string, len(header))
-	for i := range sep {
-		sep[i] = "---"
-	}
-	writeRow(w, sep)
+	resultspage.WriteHeader(w, header)
 	for _, g := range gs {
 		roles := g.d.Roles()
 		against := "nature"
@@ -573,7 +553,7 @@ func writePage(w io.Writer, cmd string, c config, gs []*game, done map[string]re
 		if m.n > 0 {
 			diff = fmt.Sprintf("%+.1f", m.mean-g.sol.Value)
 		}
-		writeRow(w, []string{g.key, roles[g.role], against, fmt.Sprintf("%.1f", g.sol.Value),
+		resultspage.WriteRow(w, []string{g.key, roles[g.role], against, fmt.Sprintf("%.1f", g.sol.Value),
 			m.cell(), s.cell(), diff, fmt.Sprintf("%d, %d", m.n, s.n), fmt.Sprintf("%d, %d", m.faults, s.faults)})
 	}
 	fmt.Fprintln(w)
@@ -594,12 +574,4 @@ func within(d float64) string {
 		return fmt.Sprintf("%.1f above", d)
 	}
 	return fmt.Sprintf("%.1f below", -d)
-}
-
-func writeRow(w io.Writer, cells []string) {
-	escaped := make([]string, len(cells))
-	for i, c := range cells {
-		escaped[i] = strings.ReplaceAll(c, "|", `\|`)
-	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(escaped, " | "))
 }
