@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,5 +122,40 @@ func TestProbe(t *testing.T) {
 	}
 	if err := run(t.Context(), []string{"-probe", "many"}, &out); err == nil || !strings.Contains(err.Error(), `"many" is not a number`) {
 		t.Errorf("-probe many: %v", err)
+	}
+}
+
+// TestDocsPage checks the page in docs/results: it names the command that
+// writes it, and its exact values are those of the games' rules now.
+func TestDocsPage(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "results", "infovalue.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "\ngo run ./cmd/ggp/internal/infovalue -out $RUNS/infovalue ") ||
+		!strings.Contains(string(text), " -o docs/results/infovalue.md\n") {
+		t.Errorf("the page does not name the command that writes it")
+	}
+	f, err := backend.New(backend.Auto, backend.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for line := range strings.SplitSeq(string(text), "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if !strings.HasPrefix(line, "| ") || len(cells) < 4 || cells[0] == "game" || cells[0] == "---" {
+			continue
+		}
+		rows++
+		g, err := solve(t.Context(), f, cells[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("%.1f", g.sol.Value); cells[3] != want {
+			t.Errorf("%s: the page's exact value is %s, the rules' %s", cells[0], cells[3], want)
+		}
+	}
+	if rows != 3 {
+		t.Errorf("%d rows of games, want 3", rows)
 	}
 }
