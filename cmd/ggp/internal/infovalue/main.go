@@ -2,7 +2,7 @@
 // and writes the table of docs/gdl2.md's "Valuing information":
 //
 //	go run ./cmd/ggp/internal/infovalue -out DIR [-o FILE] [-matches N] [-iterations N] [-parallel N] [-games LIST]
-//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-games LIST]
+//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-c C] [-games LIST]
 //
 // For each game (the bundled numberGuess, bankerThief and battleshipsFog
 // unless -games says otherwise) it computes the exact value of the game to
@@ -139,6 +139,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags.IntVar(&c.parallel, "parallel", 1, "matches played at once")
 	gameList := flags.String("games", "numberGuess,bankerThief,battleshipsFog", "the games, comma-separated")
 	probeList := flags.String("probe", "", "instead of playing, show the search's root moves at the first decision after each of these `ITERATIONS`, comma-separated")
+	probeC := flags.Float64("c", 0, "with -probe, the search's exploration constant, the mcts player's setting c (0: its default)")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -166,7 +167,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *probeList != "" {
 		for _, g := range gs {
-			if err := probe(ctx, stdout, g, *probeList, 1); err != nil {
+			if err := probe(ctx, stdout, g, *probeList, *probeC, 1); err != nil {
 				return fmt.Errorf("%s: %w", g.key, err)
 			}
 		}
