@@ -25,6 +25,7 @@ import (
 	"github.com/ggp-go/ggp/player/clock"
 	"github.com/ggp-go/ggp/player/internal/follow"
 	"github.com/ggp-go/ggp/player/ismcts"
+	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/infoset"
 )
@@ -45,8 +46,10 @@ type Options struct {
 	Cheat bool
 
 	// Search configures the search of the state taken for the true one;
-	// its Perfect is set. Its Iterations, when positive, bounds each
-	// turn's search, which otherwise runs until the deadline.
+	// its Perfect is set, and its MaxBackup is off unless set: the
+	// baseline is plain UCT over the state it draws. Its Iterations, when
+	// positive, bounds each turn's search, which otherwise runs until the
+	// deadline.
 	Search ismcts.Config
 
 	// Margin is the time kept free before the deadline of each call, as
@@ -87,6 +90,9 @@ func New(opts Options) *Player {
 		opts.Seed = rand.Uint64()
 	}
 	opts.Search.Perfect = true
+	if opts.Search.MaxBackup == mcts.Default {
+		opts.Search.MaxBackup = mcts.Off
+	}
 	return &Player{opts: opts}
 }
 

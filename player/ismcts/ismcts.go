@@ -45,6 +45,18 @@ type Config struct {
 	// Exploration is UCB1's constant, on goals scaled to [0, 1] (the
 	// setting c).
 	Exploration float64
+	// MaxBackup, when on, makes a move's value, at each node of a role's
+	// tree, the expectation over what the role observes after it (each
+	// observation weighed by how often the iterations made it) of the
+	// value of the role's most visited move at the node that follows
+	// (the setting maxback): the value of playing on as the search
+	// would, an expectimax over the role's information sets. When off, a
+	// move's value is the mean goal of every iteration through it, as in
+	// UCT, which counts the exploration of every decision below it: a
+	// move whose worth shows only after several good decisions (a
+	// question whose answer pays off two questions later) stays below a
+	// move that pays at once, however many iterations run.
+	MaxBackup mcts.Switch
 	// MaxNodes bounds the nodes of all the trees; once they are made,
 	// iterations go on from the nodes there are. Default 1<<18.
 	MaxNodes int
@@ -75,6 +87,8 @@ func (c *Config) Settings() []mcts.Setting {
 	return []mcts.Setting{
 		{Key: "c", Float: &c.Exploration, Min: 0, Max: 100, Default: "0.7",
 			Help: "UCB1 exploration constant, goals scaled to [0,1]"},
+		{Key: "maxback", Switch: &c.MaxBackup, Default: "on",
+			Help: "a move is worth what the role then wins playing its most visited moves, over what it may observe (expectimax), not the mean of every iteration through it"},
 	}
 }
 
@@ -138,24 +152,53 @@ type Search struct {
 	root   []reasoner.Move // the role's allowed legal moves at the root
 }
 
-// A node is an information set of one role: the edges are its moves, the
-// children what follows each observation.
+// A node is an information set of one role, and its edges the role's
+// moves there.
 type node struct {
-	edges    map[reasoner.Move]*edge
-	children map[string]*node
+	edges map[reasoner.Move]*edge
+	// visits and sum count the iterations through the node and their
+	// goals; value is what the node is worth to the role, its mean goal
+	// or, with Config.MaxBackup, its most visited move's value.
+	visits int
+	sum    float64
+	value  float64
 }
 
-// An edge is a move's statistics at a node.
+// An edge is a move's statistics at a node, and what follows the move.
 type edge struct {
 	move   reasoner.Move
 	visits int
 	avail  int // iterations in which the move was legal at the node
 	sum    float64
+	// children are the role's information sets after the move, by what
+	// it observes of the step: its percepts (the joint move with
+	// Config.Perfect). A step that ends the game has none.
+	children map[string]*node
+	// With Config.MaxBackup, childSum is the sum of the children's
+	// values, each weighed by its visits, and restSum the goals of the
+	// iterations through the edge that reached no child (the game ended,
+	// or the trees were full): value, the move's worth, is their sum over
+	// the edge's visits.
+	childSum float64
+	restSum  float64
+	value    float64
+}
+
+// q returns the value of e that UCB1 maximizes and that the search
+// reports, on goals scaled to [0, 1]: the mean goal of the iterations
+// through the move or, with Config.MaxBackup, the expectation over what
+// the role observes next of what it can then win.
+func (s *Search) q(e *edge) float64 {
+	if s.cfg.MaxBackup == mcts.On {
+		return e.value
+	}
+	return e.sum / float64(e.visits)
 }
 
 // A visit is one role's choice on an iteration's path.
 type visit struct {
 	role int
+	n    *node
 	e    *edge
 }
 
@@ -244,18 +287,12 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 	r, rng := s.r, s.cfg.Rand
 	copy(s.cur, s.roots)
 	s.path = s.path[:0]
+	done, err := r.Terminal(ctx, st)
+	if err != nil || done {
+		return false, err
+	}
 	step := 0
-	for ; step < s.cfg.MaxSteps; step++ {
-		done, err := r.Terminal(ctx, st)
-		if err != nil {
-			return false, err
-		}
-		if done {
-			if step == 0 {
-				return false, nil
-			}
-			break
-		}
+	for ; step < s.cfg.MaxSteps && !done; step++ {
 		for i := range s.joint {
 			legal, err := r.Legal(ctx, st, i)
 			if err != nil {
@@ -280,10 +317,13 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 			}
 			e := s.choose(n, s.legal[i])
 			s.joint[i] = e.move
-			s.path = append(s.path, visit{i, e})
+			s.path = append(s.path, visit{i, n, e})
 		}
 		next, err := r.Next(ctx, st, s.joint)
 		if err != nil {
+			return false, err
+		}
+		if done, err = r.Terminal(ctx, next); err != nil {
 			return false, err
 		}
 		created := false
@@ -291,16 +331,23 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 			if n == nil {
 				continue
 			}
+			if done {
+				// The game is over: no decision follows, and the
+				// move's edge keeps the goal (restSum).
+				s.cur[i] = nil
+				continue
+			}
 			if err := s.observe(ctx, st, i); err != nil {
 				return false, err
 			}
-			child := n.children[string(s.key)]
+			e := n.edges[s.joint[i]]
+			child := e.children[string(s.key)]
 			if child == nil && s.nodes < s.cfg.MaxNodes {
 				child = newNode()
-				if n.children == nil {
-					n.children = map[string]*node{}
+				if e.children == nil {
+					e.children = map[string]*node{}
 				}
-				n.children[string(s.key)] = child
+				e.children[string(s.key)] = child
 				s.nodes++
 				created = true
 			}
@@ -312,8 +359,7 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 			break
 		}
 	}
-	if step < s.cfg.MaxSteps {
-		var err error
+	if !done && step < s.cfg.MaxSteps {
 		if st, _, err = reasoner.Playout(ctx, r, st, rng, s.cfg.MaxSteps-step, s.moves); err != nil {
 			return false, err
 		}
@@ -329,16 +375,73 @@ func (s *Search) iterate(ctx context.Context, st *reasoner.State) (bool, error) 
 			s.goals[i] = float64(goals[i]) / 100
 		}
 	}
-	for _, v := range s.path {
-		v.e.visits++
-		v.e.sum += s.goals[v.role]
-	}
+	s.backup()
 	s.iters++
 	return true, nil
 }
 
+// backup credits each role's goal along its path, from the node the
+// iteration left the role's tree at up to the root: s.cur holds those
+// nodes, nil where the role's path left its tree by the end of the game
+// or with the trees full.
+func (s *Search) backup() {
+	maxBackup := s.cfg.MaxBackup == mcts.On
+	for i, leaf := range s.cur {
+		if leaf == nil && s.roots[i] == nil {
+			continue // nature
+		}
+		g := s.goals[i]
+		// child is the node below the visit being credited, and
+		// before its value and visits before this iteration.
+		child, before := leaf, 0.0
+		if child != nil {
+			before = child.credit(g, maxBackup)
+		}
+		for k := len(s.path) - 1; k >= 0; k-- {
+			v := s.path[k]
+			if v.role != i {
+				continue
+			}
+			v.e.visits++
+			v.e.sum += g
+			if maxBackup {
+				if child != nil {
+					v.e.childSum += float64(child.visits)*child.value - before
+				} else {
+					v.e.restSum += g
+				}
+				v.e.value = (v.e.childSum + v.e.restSum) / float64(v.e.visits)
+			}
+			child = v.n
+			before = child.credit(g, maxBackup)
+		}
+	}
+}
+
+// credit counts an iteration through n that gave its role goal g, and
+// sets n's value; it returns n's value before, weighed by its visits
+// before.
+func (n *node) credit(g float64, maxBackup bool) float64 {
+	before := float64(n.visits) * n.value
+	n.visits++
+	n.sum += g
+	n.value = n.sum / float64(n.visits)
+	if maxBackup {
+		var best *edge
+		for _, e := range n.edges {
+			if e.visits > 0 && (best == nil || e.visits > best.visits || e.visits == best.visits && e.value > best.value) {
+				best = e
+			}
+		}
+		if best != nil {
+			n.value = best.value
+		}
+	}
+	return before
+}
+
 // observe sets key to what role i observes of the step from st by the
-// joint move: its own move and its percepts, or the joint move with
+// joint move besides its own move: its percepts, or the joint move with
 // Config.Perfect.
 func (s *Search) observe(ctx context.Context, st *reasoner.State, i int) error {
 	s.key = s.key[:0]
@@ -348,7 +451,6 @@ func (s *Search) observe(ctx context.Context, st *reasoner.State, i int) error {
 		}
 		return nil
 	}
-	s.key = append(s.key, s.joint[i]...)
 	percepts, err := s.seer.Sees(ctx, st, s.joint, i)
 	if err != nil {
 		return err
@@ -379,7 +481,7 @@ func (s *Search) choose(n *node, legal []reasoner.Move) *edge {
 			s.unseen = append(s.unseen, e)
 			continue
 		}
-		score := e.sum/float64(e.visits) + s.cfg.Exploration*math.Sqrt(math.Log(float64(e.avail))/float64(e.visits))
+		score := s.q(e) + s.cfg.Exploration*math.Sqrt(math.Log(float64(e.avail))/float64(e.visits))
 		if score > bestScore {
 			best, bestScore = e, score
 		}
@@ -416,7 +518,7 @@ func (s *Search) Moves() []MoveStat {
 	var out []MoveStat
 	for _, e := range s.roots[s.role].edges {
 		if e.visits > 0 {
-			out = append(out, MoveStat{e.move, e.visits, 100 * e.sum / float64(e.visits)})
+			out = append(out, MoveStat{e.move, e.visits, 100 * s.q(e)})
 		}
 	}
 	slices.SortFunc(out, func(a, b MoveStat) int {
@@ -455,11 +557,14 @@ func (s *Search) Advance(move reasoner.Move, percepts []reasoner.Percept, allow 
 	if s.cfg.Perfect {
 		return false
 	}
-	s.key = append(s.key[:0], move...)
+	s.key = s.key[:0]
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(percepts))) {
 		s.key = append(append(s.key, 0), p...)
 	}
-	root := s.roots[s.role].children[string(s.key)]
+	var root *node
+	if e := s.roots[s.role].edges[move]; e != nil {
+		root = e.children[string(s.key)]
+	}
 	if root == nil {
 		root = newNode()
 	}
@@ -484,8 +589,10 @@ func (s *Search) Advance(move reasoner.Move, percepts []reasoner.Percept, allow 
 // count returns the nodes of the tree under n, n included.
 func count(n *node) int {
 	c := 1
-	for _, child := range n.children {
-		c += count(child)
+	for _, e := range n.edges {
+		for _, child := range e.children {
+			c += count(child)
+		}
 	}
 	return c
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/ismcts"
+	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 	"github.com/ggp-go/ggp/reasoner/infoset"
@@ -293,5 +296,65 @@ func TestAdvance(t *testing.T) {
 	p := searchInitial(t, r, ismcts.Config{Perfect: true}, 100)
 	if p.Advance("(choose 1)", []reasoner.Percept{"(does candidate (choose 1))"}, nil) {
 		t.Error("Advance of a Perfect search")
+	}
+}
+
+// TestMaxBackupFindsDeepInformation searches the first question of the
+// bundled numberGuess, where a question is worth what it wins two
+// decisions later: halving questions (below 3 to 7) are worth 40 and the
+// others at most 31.25 (the values package reasoner/infoset/exact
+// computes, derived in docs/gdl2.md). Backing up the most visited move's
+// value finds a halving question and its worth; the mean of every
+// iteration, in UCT's way, is dragged down by the exploration of the
+// decisions below, and is far below 40 whatever the move.
+func TestMaxBackupFindsDeepInformation(t *testing.T) {
+	g, err := games.Open("numberGuess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, g.Filename, g.Rules)
+	ctx := context.Background()
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The guesser's first decision follows nature's pick, which it does
+	// not see: the states are the eight secrets.
+	picks, err := r.Legal(ctx, s0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []*reasoner.State
+	for _, pick := range picks {
+		st, err := r.Next(ctx, s0, []reasoner.Move{"noop", pick})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, st)
+	}
+	halving := []reasoner.Move{"(ask 3)", "(ask 4)", "(ask 5)", "(ask 6)", "(ask 7)"}
+	tests := []struct {
+		maxBackup   mcts.Switch
+		wantHalving bool
+		value       func(float64) bool
+	}{
+		{mcts.On, true, func(v float64) bool { return math.Abs(v-40) <= 5 }},
+		{mcts.Off, false, func(v float64) bool { return v < 35 }},
+	}
+	for _, tt := range tests {
+		t.Run("maxback="+tt.maxBackup.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			s, err := ismcts.New(r, 0, nil, ismcts.Config{MaxBackup: tt.maxBackup, Rand: rng})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Run(ctx, ismcts.Weighted(states, []float64{1, 1, 1, 1, 1, 1, 1, 1}, rng), 5000); err != nil {
+				t.Fatal(err)
+			}
+			best := s.Moves()[0]
+			if slices.Contains(halving, best.Move) != tt.wantHalving || !tt.value(best.Value) {
+				t.Errorf("best %s valued %.1f: %+v", best.Move, best.Value, s.Moves()[:4])
+			}
+		})
 	}
 }

@@ -1,8 +1,8 @@
 // Command infovalue measures whether the mcts player values information,
 // and writes the table of docs/gdl2.md's "Valuing information":
 //
-//	go run ./cmd/ggp/internal/infovalue -out DIR [-o FILE] [-matches N] [-iterations N] [-parallel N] [-games LIST]
-//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-c C] [-games LIST]
+//	go run ./cmd/ggp/internal/infovalue -out DIR [-o FILE] [-matches N] [-iterations N] [-parallel N] [-games LIST] [-mcts SPEC]
+//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-games LIST] [-mcts SPEC]
 //
 // For each game (the bundled numberGuess, bankerThief and battleshipsFog
 // unless -games says otherwise) it computes the exact value of the game to
@@ -71,13 +71,9 @@ func main() {
 	}
 }
 
-// The players measured, by the names the results and the table give them.
-const (
-	mctsName   = "mcts"
-	sampleName = "sample"
-)
-
-var measured = []string{mctsName, sampleName}
+// sampleName is the determinizer's name in the results; the mcts
+// player's is its specification (-mcts).
+const sampleName = "sample"
 
 // The clocks of a match: generous, for the searches stop at their
 // iterations; they only bound a player that hangs.
@@ -127,7 +123,12 @@ type config struct {
 	iterations int
 	parallel   int
 	games      []string
+	// mcts is the mcts player's specification, its name in the results.
+	mcts string
 }
+
+// measured returns the names of the players measured.
+func (c config) measured() []string { return []string{c.mcts, sampleName} }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("infovalue", flag.ContinueOnError)
@@ -139,7 +140,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags.IntVar(&c.parallel, "parallel", 1, "matches played at once")
 	gameList := flags.String("games", "numberGuess,bankerThief,battleshipsFog", "the games, comma-separated")
 	probeList := flags.String("probe", "", "instead of playing, show the search's root moves at the first decision after each of these `ITERATIONS`, comma-separated")
-	probeC := flags.Float64("c", 0, "with -probe, the search's exploration constant, the mcts player's setting c (0: its default)")
+	flags.StringVar(&c.mcts, "mcts", mctsplayer.Kind, "the mcts player's `SPEC`ification, as ggp play takes it (mcts:c=0.7:maxback=off): its settings, and its name in DIR's results")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -152,6 +153,10 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return errors.New("-matches, -iterations and -parallel must be positive")
 	}
 	c.games = strings.Split(*gameList, ",")
+	search, err := mctsplayer.GDLIISearch(c.mcts)
+	if err != nil {
+		return fmt.Errorf("-mcts: %w", err)
+	}
 	f, err := backend.New(backend.Auto, backend.Options{})
 	if err != nil {
 		return err
@@ -167,7 +172,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *probeList != "" {
 		for _, g := range gs {
-			if err := probe(ctx, stdout, g, *probeList, *probeC, 1); err != nil {
+			if err := probe(ctx, stdout, g, *probeList, search, 1); err != nil {
 				return fmt.Errorf("%s: %w", g.key, err)
 			}
 		}
@@ -329,7 +334,7 @@ func playAll(ctx context.Context, f reasoner.Factory, c config, gs []*game, file
 	}
 	var jobs []job
 	for _, g := range gs {
-		for _, p := range measured {
+		for _, p := range c.measured() {
 			from := measuring(c)
 			if g.sol.Opponent >= 0 {
 				from = estimating(c)
@@ -348,7 +353,7 @@ func playAll(ctx context.Context, f reasoner.Factory, c config, gs []*game, file
 		if g.sol.Opponent < 0 {
 			continue
 		}
-		for _, p := range measured {
+		for _, p := range c.measured() {
 			reply, err := bestReply(ctx, g, c, p, done)
 			if err != nil {
 				return err
@@ -435,8 +440,8 @@ func playOne(ctx context.Context, f reasoner.Factory, iterations int, j job) (re
 	for i, r := range roles {
 		switch {
 		case r == reasoner.Nature:
-		case i == j.g.role && j.player == mctsName:
-			p, err := mctsplayer.New("mcts", mctsplayer.Options{NewReasoner: f, Seed: j.seed,
+		case i == j.g.role && j.player != sampleName:
+			p, err := mctsplayer.New(j.player, mctsplayer.Options{NewReasoner: f, Seed: j.seed,
 				GDLIISearch: ismcts.Config{Iterations: iterations}})
 			if err != nil {
 				return result{}, err
@@ -548,7 +553,7 @@ func writePage(w io.Writer, cmd string, c config, gs []*game, done map[string]re
 		if g.sol.Opponent >= 0 {
 			against = roles[g.sol.Opponent] + " (best reply to the strategy played), nature"
 		}
-		m := statsOf(done, g.key, mctsName, c.iterations, c.matches)
+		m := statsOf(done, g.key, c.mcts, c.iterations, c.matches)
 		s := statsOf(done, g.key, sampleName, c.iterations, c.matches)
 		diff := "-"
 		if m.n > 0 {
@@ -559,7 +564,7 @@ func writePage(w io.Writer, cmd string, c config, gs []*game, done map[string]re
 	}
 	fmt.Fprintln(w)
 	for _, g := range gs {
-		m := statsOf(done, g.key, mctsName, c.iterations, c.matches)
+		m := statsOf(done, g.key, c.mcts, c.iterations, c.matches)
 		s := statsOf(done, g.key, sampleName, c.iterations, c.matches)
 		if m.n < 2 || s.n < 2 {
 			continue

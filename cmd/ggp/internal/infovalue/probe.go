@@ -15,15 +15,14 @@ import (
 )
 
 // probe writes, for each iteration count of list, what the search of the
-// mcts player (package ismcts, with its defaults but for the exploration
-// constant c when it is not 0) finds at the measured
+// mcts player (package ismcts, configured by search) finds at the measured
 // role's first decision of g: its root moves by visits, with their
 // values, beside the exact strategy's moves there. It shows where a
 // shortfall of mcts comes from: a search that more iterations put right,
 // or one that has settled on a move. The decision is the first at which
 // the role has a choice after steps that showed it nothing; a game
 // without one is reported so.
-func probe(ctx context.Context, w io.Writer, g *game, list string, c float64, seed uint64) error {
+func probe(ctx context.Context, w io.Writer, g *game, list string, search ismcts.Config, seed uint64) error {
 	b, err := infoset.New(ctx, g.r, infoset.View{Role: g.role}, infoset.Options{})
 	if err != nil {
 		return err
@@ -52,7 +51,8 @@ func probe(ctx context.Context, w io.Writer, g *game, list string, c float64, se
 			return fmt.Errorf("-probe: %q is not a number of iterations", word)
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x70726f6265))
-		s, err := ismcts.New(g.r, g.role, nil, ismcts.Config{Exploration: c, Rand: rng})
+		search.Rand = rng
+		s, err := ismcts.New(g.r, g.role, nil, search)
 		if err != nil {
 			return err
 		}
