@@ -17,6 +17,19 @@
 // uniformly random playout ends the iteration, and each role's goal is
 // credited along its own tree's path.
 //
+// What a move is worth, to UCB1 and to the caller, is by default
+// (Config.MaxBackup) an expectimax over the role's information sets: the
+// mean, over what the role observes after the move (weighed by how often
+// the iterations observed it), of the value of its most visited move at
+// the node that follows, down to the goals where the tree ends. The mean
+// of every iteration through the move, UCT's value, counts the
+// exploration of each decision below it, so a move whose worth depends on
+// several good decisions after it (a question that pays off only after a
+// second question and a guess) is valued below a move that pays at once,
+// and once UCB1 has settled it is never visited enough to recover.
+// Against nature alone the expectimax value is exact as the visits grow,
+// the most visited move of a node becoming its best.
+//
 // With Config.Perfect every tree branches on the whole joint move instead:
 // a complete-information search of the states drawn, which is what a
 // player that takes one sampled state for the true one plays.
@@ -45,17 +58,12 @@ type Config struct {
 	// Exploration is UCB1's constant, on goals scaled to [0, 1] (the
 	// setting c).
 	Exploration float64
-	// MaxBackup, when on, makes a move's value, at each node of a role's
-	// tree, the expectation over what the role observes after it (each
-	// observation weighed by how often the iterations made it) of the
-	// value of the role's most visited move at the node that follows
-	// (the setting maxback): the value of playing on as the search
-	// would, an expectimax over the role's information sets. When off, a
-	// move's value is the mean goal of every iteration through it, as in
-	// UCT, which counts the exploration of every decision below it: a
-	// move whose worth shows only after several good decisions (a
-	// question whose answer pays off two questions later) stays below a
-	// move that pays at once, however many iterations run.
+	// MaxBackup, when on, values a move at a node of a role's tree by an
+	// expectimax over the role's information sets (the package's
+	// documentation says why): the expectation over what the role
+	// observes after it of the value of the role's most visited move at
+	// the node that follows (the setting maxback). When off, a move is
+	// worth the mean goal of the iterations through it, as in UCT.
 	MaxBackup mcts.Switch
 	// MaxNodes bounds the nodes of all the trees; once they are made,
 	// iterations go on from the nodes there are. Default 1<<18.
@@ -504,8 +512,8 @@ func intersect(out, legal, allow []reasoner.Move) []reasoner.Move {
 }
 
 // A MoveStat is what the search found of one of the role's moves at the
-// root: the iterations that played it and the mean goal they gave the
-// role, from 0 to 100.
+// root: the iterations that played it and its value to the role, from 0
+// to 100 (the q UCB1 maximizes: see Config.MaxBackup).
 type MoveStat struct {
 	Move   reasoner.Move
 	Visits int

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/determinizer"
+	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
 )
 
@@ -174,9 +176,11 @@ func playGDLII(t testing.TB, d *gdl.Description, seats []gdl2Seat, start, play t
 }
 
 // newDeterminizer returns the determinizing baseline (package
-// determinizer) on the players' backend, shown the true state with cheat.
-func newDeterminizer(cheat bool) *determinizer.Player {
-	return determinizer.New(determinizer.Options{NewReasoner: testFactory, Cheat: cheat})
+// determinizer) on the players' backend, shown the true state with cheat,
+// searching so many iterations a move when iterations is positive.
+func newDeterminizer(cheat bool, iterations int) *determinizer.Player {
+	return determinizer.New(determinizer.Options{NewReasoner: testFactory, Cheat: cheat,
+		Search: ismcts.Config{Iterations: iterations}})
 }
 
 // BenchmarkStrengthGDLII measures mcts against an opponent in GDL-II
@@ -193,13 +197,24 @@ func newDeterminizer(cheat bool) *determinizer.Player {
 // shown the true state). GGP_GDL2_OURS=sample or cheat seats that
 // determinizer in mcts's place, to see what the game gives a role between
 // equal players; GGP_GDL2_PLAYER=mcts:SETTINGS sets mcts's settings;
-// GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and 1 s. It fails
-// on any fault of mcts: an error, an illegal move or an answer after the
-// clock.
+// GGP_GDL2_ITERATIONS=N makes every searching player search N iterations
+// a move, whatever the machine's load (ismcts.Config.Iterations), the
+// clocks then only bounding a player that hangs; GGP_GDL2_TRACE=1 logs
+// every step. The clocks are 5 s and 1 s, or a minute each with
+// GGP_GDL2_ITERATIONS. It fails on any fault of mcts: an error, an
+// illegal move or an answer after the clock.
 func BenchmarkStrengthGDLII(b *testing.B) {
 	opponent := cmp.Or(os.Getenv("GGP_GDL2_OPPONENT"), "sample")
 	keys := strings.Split(cmp.Or(os.Getenv("GGP_GDL2_GAMES"), "kriegTTT_4x4,blind_breakthrough_5x5"), ",")
-	const start, play = 5 * time.Second, time.Second
+	start, play := 5*time.Second, time.Second
+	iterations := 0
+	if v := os.Getenv("GGP_GDL2_ITERATIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("GGP_GDL2_ITERATIONS=%q: want a positive number", v)
+		}
+		iterations, start, play = n, time.Minute, time.Minute
+	}
 	type game struct {
 		key     string
 		d       *gdl.Description
@@ -225,13 +240,13 @@ func BenchmarkStrengthGDLII(b *testing.B) {
 				for _, i := range g.players {
 					switch {
 					case i == ours && os.Getenv("GGP_GDL2_OURS") != "":
-						seats[i] = newDeterminizer(os.Getenv("GGP_GDL2_OURS") == "cheat")
+						seats[i] = newDeterminizer(os.Getenv("GGP_GDL2_OURS") == "cheat", iterations)
 					case i == ours:
-						seats[i] = newPlayer(b, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(b)}).(gdl2Seat)
+						seats[i] = newPlayer(b, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(b), GDLIISearch: ismcts.Config{Iterations: iterations}}).(gdl2Seat)
 					case opponent == "random":
 						seats[i] = newPlayer(b, "random", Options{}).(gdl2Seat)
 					default:
-						seats[i] = newDeterminizer(opponent == "cheat")
+						seats[i] = newDeterminizer(opponent == "cheat", iterations)
 					}
 				}
 				res := playGDLII(b, g.d, seats, start, play, uint64(k+1))

@@ -45,6 +45,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ggp-go/ggp/cmd/ggp/internal/resultspage"
 	"github.com/ggp-go/ggp/gamemaster"
@@ -123,8 +125,10 @@ type config struct {
 	iterations int
 	parallel   int
 	games      []string
-	// mcts is the mcts player's specification, its name in the results.
-	mcts string
+	// mcts is the mcts player's specification, its name in the results,
+	// and search the configuration of its GDL-II search.
+	mcts   string
+	search ismcts.Config
 }
 
 // measured returns the names of the players measured.
@@ -157,6 +161,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-mcts: %w", err)
 	}
+	c.search = search
 	f, err := backend.New(backend.Auto, backend.Options{})
 	if err != nil {
 		return err
@@ -172,7 +177,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *probeList != "" {
 		for _, g := range gs {
-			if err := probe(ctx, stdout, g, *probeList, search, 1); err != nil {
+			if err := probe(ctx, stdout, g, *probeList, c.search, 1); err != nil {
 				return fmt.Errorf("%s: %w", g.key, err)
 			}
 		}
@@ -456,7 +461,7 @@ func playOne(ctx context.Context, f reasoner.Factory, iterations int, j job) (re
 			return result{}, fmt.Errorf("%s: no player for %s", j.g.key, r)
 		}
 	}
-	id := fmt.Sprintf("%s.%s.%d", j.g.key, j.player, j.seed)
+	id := fmt.Sprintf("%s.%s.%d", j.g.key, idWord(j.player), j.seed)
 	ref := &gamemaster.Referee{NewReasoner: f}
 	rec, err := ref.Run(ctx, &gamemaster.Match{ID: id, Game: j.g.g, Players: seats, Seed: j.seed,
 		StartClock: startClock, PlayClock: playClock})
@@ -477,6 +482,18 @@ func playOne(ctx context.Context, f reasoner.Factory, iterations int, j job) (re
 	}
 	return result{Game: j.g.key, Player: j.player, Iterations: iterations, Seed: j.seed,
 		Goal: rec.GoalValues[j.g.role], Faults: faults, Choices: choices(rec, j.g.role)}, nil
+}
+
+// idWord returns name as a word of a match ID: its characters other than
+// letters, digits, '.', '_' and '-' (a specification's ':' and '=')
+// become '_'.
+func idWord(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '.' || r == '_' || r == '-' || r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return '_'
+	}, name)
 }
 
 // choices returns the role's view before each of its moves in rec, and
@@ -545,7 +562,8 @@ func writePage(w io.Writer, cmd string, c config, gs []*game, done map[string]re
 		"strategy can expect when the opponent knows it and best-responds to what it sees. A player's cell is its mean goal "+
 		"with the 95%% interval over its matches; faults are the measured role's timeouts, errors and illegal moves.\n\n",
 		c.iterations, playClock, c.matches+1, 2*c.matches)
-	header := []string{"game", "role", "against", "exact value", "mcts", "determinizer (sample)", "mcts − exact", "matches", "faults (mcts, sample)"}
+	fmt.Fprintf(w, "The GDL-II search of %s takes %s.\n\n", c.mcts, settingsOf(c.search))
+	header := []string{"game", "role", "against", "exact value", c.mcts, "determinizer (sample)", c.mcts + " − exact", "matches", fmt.Sprintf("faults (%s, sample)", c.mcts)}
 	resultspage.WriteHeader(w, header)
 	for _, g := range gs {
 		roles := g.d.Roles()
@@ -569,9 +587,20 @@ func writePage(w io.Writer, cmd string, c config, gs []*game, done map[string]re
 		if m.n < 2 || s.n < 2 {
 			continue
 		}
-		fmt.Fprintf(w, "- %s: mcts is %s the exact value (within 5 points: %v); the determinizer is %.1f below mcts, its interval %.1f (below by more than it: %v).\n",
-			g.key, within(m.mean-g.sol.Value), math.Abs(m.mean-g.sol.Value) <= 5, m.mean-s.mean, s.half, m.mean-s.mean > s.half)
+		fmt.Fprintf(w, "- %s: %s is %s the exact value (within 5 points: %v); the determinizer is %.1f below it, its interval %.1f (below by more than it: %v).\n",
+			g.key, c.mcts, within(m.mean-g.sol.Value), math.Abs(m.mean-g.sol.Value) <= 5, m.mean-s.mean, s.half, m.mean-s.mean > s.half)
 	}
+}
+
+// settingsOf returns the settings of search, with the defaults it
+// leaves, as KEY=VALUE.
+func settingsOf(search ismcts.Config) string {
+	var set []string
+	for _, s := range search.Settings() {
+		s.SetDefault()
+		set = append(set, s.Key+"="+s.String())
+	}
+	return strings.Join(set, ", ")
 }
 
 // within says how far a mean is from the exact value.
