@@ -17,7 +17,8 @@ import (
 // probe writes, for each iteration count of list, what the search of the
 // mcts player (package ismcts, configured by search) finds at the measured
 // role's first decision of g: its root moves by visits, with their
-// values, beside the exact strategy's moves there. It shows where a
+// values, beside the exact strategy's moves there, and the nodes of the
+// trees (against Config.MaxNodes). It shows where a
 // shortfall of mcts comes from: a search that more iterations put right,
 // or one that has settled on a move. The decision is the first at which
 // the role has a choice after steps that showed it nothing; a game
@@ -65,7 +66,7 @@ func probe(ctx context.Context, w io.Writer, g *game, list string, search ismcts
 		for _, m := range stats[:min(4, len(stats))] {
 			cells = append(cells, fmt.Sprintf("%s %d visits %.1f", m.Move, m.Visits, m.Value))
 		}
-		fmt.Fprintf(w, "  %d iterations: %s\n", n, strings.Join(cells, "; "))
+		fmt.Fprintf(w, "  %d iterations: %s (%d nodes)\n", n, strings.Join(cells, "; "), s.Nodes())
 	}
 	return nil
 }
