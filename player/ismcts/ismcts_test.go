@@ -339,6 +339,7 @@ func TestMaxBackupFindsDeepInformation(t *testing.T) {
 		value       func(float64) bool
 	}{
 		{mcts.On, true, func(v float64) bool { return math.Abs(v-40) <= 5 }},
+		{mcts.Default, true, func(v float64) bool { return math.Abs(v-40) <= 5 }}, // auto: on against nature alone
 		{mcts.Off, false, func(v float64) bool { return v < 35 }},
 	}
 	for _, tt := range tests {

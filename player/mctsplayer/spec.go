@@ -93,7 +93,7 @@ var presets = []preset{
 		set: []string{
 			"mast=on", "nst=on", "fast=on", "ponder=on", "played=off",
 			"wins=off", "winfacts=off", "prove=off", "resist=off",
-			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "maxback=on",
+			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "maxback=auto",
 			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.15", "hvisits=10", "hcut=on", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.5",
 		},
 	},

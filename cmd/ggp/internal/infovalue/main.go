@@ -2,7 +2,7 @@
 // and writes the table of docs/gdl2.md's "Valuing information":
 //
 //	go run ./cmd/ggp/internal/infovalue -out DIR [-o FILE] [-matches N] [-iterations N] [-parallel N] [-games LIST] [-mcts SPEC]
-//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-games LIST] [-mcts SPEC]
+//	go run ./cmd/ggp/internal/infovalue -probe ITERATIONS,... [-games LIST] [-mcts SPEC] [-seed N]
 //
 // For each game (the bundled numberGuess, bankerThief and battleshipsFog
 // unless -games says otherwise) it computes the exact value of the game to
@@ -144,6 +144,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	flags.IntVar(&c.parallel, "parallel", 1, "matches played at once")
 	gameList := flags.String("games", "numberGuess,bankerThief,battleshipsFog", "the games, comma-separated")
 	probeList := flags.String("probe", "", "instead of playing, show the search's root moves at the first decision after each of these `ITERATIONS`, comma-separated")
+	probeSeed := flags.Uint64("seed", 1, "with -probe, the seed of the search's random choices")
 	flags.StringVar(&c.mcts, "mcts", mctsplayer.Kind, "the mcts player's `SPEC`ification, as ggp play takes it (mcts:c=0.7:maxback=off): its settings, and its name in DIR's results")
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -177,7 +178,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *probeList != "" {
 		for _, g := range gs {
-			if err := probe(ctx, stdout, g, *probeList, c.search, 1); err != nil {
+			if err := probe(ctx, stdout, g, *probeList, c.search, *probeSeed); err != nil {
 				return fmt.Errorf("%s: %w", g.key, err)
 			}
 		}
