@@ -87,7 +87,7 @@ func searchInitial(t *testing.T, r reasoner.Reasoner, cfg ismcts.Config, iterati
 // TestNoStrategyFusion checks that the search values a blind guess at what
 // it wins without seeing the coin (50), not at what it would win if it
 // could (100), which a search of the sampled states as if they were the
-// true one does.
+// true one does, whichever way it backs up values.
 func TestNoStrategyFusion(t *testing.T) {
 	r := load(t, "coin.kif", []byte(coinGame))
 	tests := []struct {
@@ -99,27 +99,34 @@ func TestNoStrategyFusion(t *testing.T) {
 		{"perfect information", true, "guess"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := searchInitial(t, r, ismcts.Config{Perfect: tt.perfect}, 2000)
-			if best, _ := s.Best(); best != tt.want {
-				t.Errorf("best %s, want %s: %+v", best, tt.want, s.Moves())
-			}
-		})
+		for _, backup := range []mcts.Switch{mcts.On, mcts.Off} {
+			t.Run(tt.name+"/maxback="+backup.String(), func(t *testing.T) {
+				s := searchInitial(t, r, ismcts.Config{Perfect: tt.perfect, MaxBackup: backup}, 2000)
+				if best, _ := s.Best(); best != tt.want {
+					t.Errorf("best %s, want %s: %+v", best, tt.want, s.Moves())
+				}
+			})
+		}
 	}
 }
 
 // TestInformationHasValue checks that a move that shows the player the
-// coin is worth what calling it then wins.
+// coin is worth what calling it then wins, whichever way the search backs
+// up values.
 func TestInformationHasValue(t *testing.T) {
 	r := load(t, "coin.kif", []byte(coinGame+peekRule))
-	s := searchInitial(t, r, ismcts.Config{}, 3000)
-	if best, _ := s.Best(); best != "peek" {
-		t.Errorf("best %s, want peek: %+v", best, s.Moves())
-	}
-	for _, m := range s.Moves() {
-		if m.Move == "peek" && math.Abs(m.Value-90) > 5 {
-			t.Errorf("peek valued %.1f, want about 90", m.Value)
-		}
+	for _, backup := range []mcts.Switch{mcts.On, mcts.Off} {
+		t.Run("maxback="+backup.String(), func(t *testing.T) {
+			s := searchInitial(t, r, ismcts.Config{MaxBackup: backup}, 3000)
+			if best, _ := s.Best(); best != "peek" {
+				t.Errorf("best %s, want peek: %+v", best, s.Moves())
+			}
+			for _, m := range s.Moves() {
+				if m.Move == "peek" && math.Abs(m.Value-90) > 5 {
+					t.Errorf("peek valued %.1f, want about 90", m.Value)
+				}
+			}
+		})
 	}
 }
 
