@@ -236,7 +236,7 @@ func New(r reasoner.Reasoner, role int, allow []reasoner.Move, cfg Config) (*Sea
 	s := &Search{r: r, cfg: cfg.withDefaults(), role: role, nature: reasoner.NatureIndex(roles)}
 	if s.cfg.MaxBackup == mcts.Auto {
 		s.cfg.MaxBackup = mcts.Off
-		if len(roles) == 1 || len(roles) == 2 && s.nature >= 0 {
+		if againstNature(roles, role) {
 			s.cfg.MaxBackup = mcts.On
 		}
 	}
@@ -264,6 +264,17 @@ func New(r reasoner.Reasoner, role int, allow []reasoner.Move, cfg Config) (*Sea
 	s.goals = make([]float64, n)
 	s.moves = make([]reasoner.Move, n)
 	return s, nil
+}
+
+// againstNature reports whether every role but role is nature: a game
+// of one player against chance, where Config.MaxBackup's auto is on.
+func againstNature(roles []string, role int) bool {
+	for i, r := range roles {
+		if i != role && r != reasoner.Nature {
+			return false
+		}
+	}
+	return true
 }
 
 // newNode returns an empty node. Its maps are made when first written:
