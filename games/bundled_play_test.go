@@ -23,6 +23,16 @@ var playFacts = []struct {
 	states    int // reachable states; 0 for a game too large to search
 	terminals int
 }{
+	// bankerThief: 1 start, 2 own banks, 5 splits of each, 2 banks robbed
+	// after each split (all over).
+	{key: "bankerThief", maxSteps: 3, states: 33, terminals: 20},
+	// battleshipsFog: 1 start and 6 ships; for each ship, the cells shot
+	// and missed (m of the 5 others) before move n: 1 + 5 before move 2,
+	// 1 + 5 + 10 before move 3, 1 + 5 + 10 + 10 after move 3 (over); and,
+	// sunk, the misses before the hit: 1 after move 1, 1 + 5 after move 2,
+	// 1 + 5 + 10 after move 3. 1 + 6 + 6 x (6 + 16 + 26) + 6 x (1 + 6 +
+	// 16), of which 6 x 26 + 6 x 23 are over.
+	{key: "battleshipsFog", maxSteps: 4, states: 433, terminals: 294},
 	{key: "breakthrough", maxSteps: 85},
 	{key: "connectFour", maxSteps: 42},
 	{key: "eightPuzzle", maxSteps: 30},
@@ -44,6 +54,10 @@ var playFacts = []struct {
 	// for each right choice, one for each wrong), each stayed or switched.
 	{key: "montyhall", maxSteps: 3, states: 46, terminals: 24},
 	{key: "nim", maxSteps: 12, states: 232, terminals: 2},
+	// numberGuess: 1 start; 8 secrets x 0 to 3 questions asked while it
+	// goes on (the questions themselves are not kept), and x 8 guesses at
+	// the end.
+	{key: "numberGuess", maxSteps: 5, states: 1 + 8*4 + 8*4*8, terminals: 8 * 4 * 8},
 	{key: "rockPaperScissors", maxSteps: 3, states: 20, terminals: 10},
 	{key: "threePlayerTicTacToe", maxSteps: 16},
 	// 5478 and 958 are the well-known counts of tic-tac-toe positions.

@@ -18,6 +18,8 @@ import (
 // bundledKeysWant lists the bundled games; adding one means adding it here
 // and to the play tests.
 var bundledKeysWant = []string{
+	"bankerThief",
+	"battleshipsFog",
 	"breakthrough",
 	"connectFour",
 	"eightPuzzle",
@@ -28,6 +30,7 @@ var bundledKeysWant = []string{
 	"maze",
 	"montyhall",
 	"nim",
+	"numberGuess",
 	"rockPaperScissors",
 	"threePlayerTicTacToe",
 	"ticTacToe",
@@ -164,7 +167,7 @@ func TestOpen(t *testing.T) {
 		{arg: "mine.kif", key: "mine", filename: "mine.kif", rules: "(role me)"},
 		{arg: folder, key: "folder", filename: filepath.Join(folder, "folder.kif"), rules: "(role folder)"},
 		{arg: "folder", key: "folder", filename: filepath.Join("folder", "folder.kif"), rules: "(role folder)"},
-		{arg: "chess", err: `unknown game "chess": not a bundled game, a .kif file or a game folder (bundled games: breakthrough,`, unknown: true},
+		{arg: "chess", err: `unknown game "chess": not a bundled game, a .kif file or a game folder (bundled games: bankerThief, battleshipsFog, breakthrough,`, unknown: true},
 		{arg: "", err: "empty game name", unknown: true},
 		{arg: "missing.kif", err: "game missing.kif: no such file or directory"},
 		{arg: "no/such/folder", err: "game no/such/folder: no such file or directory"},
@@ -294,7 +297,7 @@ func TestBundledPhrases(t *testing.T) {
 			}
 		}
 	}
-	for _, key := range []string{"kriegTicTacToe", "montyhall", "kuhnPoker", "liarsDie"} {
+	for _, key := range []string{"kriegTicTacToe", "montyhall", "kuhnPoker", "liarsDie", "numberGuess", "bankerThief", "battleshipsFog"} {
 		g, err := Lookup(key)
 		if err != nil {
 			t.Fatal(err)

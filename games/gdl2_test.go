@@ -28,6 +28,13 @@ var gdl2Games = []struct {
 	// a game small enough to play every one; 0 for the others.
 	histories int
 }{
+	// 2 own banks x 5 splits x 2 banks robbed.
+	{key: "bankerThief", roles: []string{"banker", "thief", "random"}, playouts: 40, histories: 20},
+	// 6 ships, each then, by the captain's moves (S a scout, M a miss, H
+	// the hit, which ends): H; SH or MH (1 + 5); two of S and M then H (1 +
+	// 5 + 5 + 5 x 4 = 31); or three of S and M (SS 6, SM 25, MS 25, MM 80):
+	// 174 a ship.
+	{key: "battleshipsFog", roles: []string{"captain", "random"}, playouts: 40, histories: 6 * 174},
 	{key: "kriegTicTacToe", roles: []string{"xplayer", "oplayer"}, playouts: 20},
 	// 6 deals, each then bet-fold, bet-call, check-check, check-bet-fold
 	// or check-bet-call.
@@ -36,6 +43,8 @@ var gdl2Games = []struct {
 	// 3 cars x 3 choices, one door to open after a wrong choice and two
 	// after a right one (6 + 3 x 2 = 12), each stayed or switched.
 	{key: "montyhall", roles: []string{"candidate", "random"}, playouts: 40, histories: 24},
+	// 8 secrets x 400 ways to ask and guess: too many to play them all.
+	{key: "numberGuess", roles: []string{"guesser", "random"}, playouts: 40},
 }
 
 // TestBundledGDLII checks which bundled games are GDL-II, that those load
@@ -572,5 +581,132 @@ func TestKuhnPokerRules(t *testing.T) {
 		m.seeing("noop, check, noop", "(acts second check) (shows second king)", "(shows first queen)", "")
 		// The king wins the antes only: one chip.
 		m.ends(true, 25, 75, 0)
+	})
+}
+
+func TestNumberGuessRules(t *testing.T) {
+	// Roles: guesser, random.
+	m := startMatch(t, "numberGuess")
+	m.legal(0, "noop")
+	m.countLegal(1, 8)
+	// The guesser does not see the secret.
+	m.seeing("noop, (pick 6)", "", "")
+	m.legal(0, "(ask 2) (ask 3) (ask 4) (ask 5) (ask 6) (ask 7) (ask 8) (guess 1) (guess 2) (guess 3) (guess 4) (guess 5) (guess 6) (guess 7) (guess 8)")
+	m.legal(1, "noop")
+	// 6 is not below 5, and is below 7: the answers.
+	m.seeing("(ask 5), noop", "(atleast 5)", "")
+	m.seeing("(ask 7), noop", "(below 7)", "")
+	m.has("(secret 6)", "(asked 2)", "asking")
+	m.ends(false)
+
+	t.Run("right after two questions", func(t *testing.T) {
+		m := startMatch(t, "numberGuess")
+		m.play("noop, (pick 6)", "(ask 5), noop", "(ask 7), noop")
+		m.seeing("(guess 6), noop", "(secret 6)", "")
+		m.ends(true, 80, 0)
+	})
+	t.Run("wrong", func(t *testing.T) {
+		m := startMatch(t, "numberGuess")
+		m.play("noop, (pick 6)", "(ask 5), noop", "(ask 7), noop")
+		m.seeing("(guess 5), noop", "(secret 6)", "")
+		m.ends(true, 0, 0)
+	})
+	t.Run("right at once", func(t *testing.T) {
+		m := startMatch(t, "numberGuess")
+		m.play("noop, (pick 1)", "(guess 1), noop")
+		m.ends(true, 100, 0)
+	})
+	t.Run("three questions, then only a guess", func(t *testing.T) {
+		// The threshold equal to the secret: 3 is not below 3.
+		m := startMatch(t, "numberGuess")
+		m.play("noop, (pick 3)")
+		m.seeing("(ask 3), noop", "(atleast 3)", "")
+		m.seeing("(ask 4), noop", "(below 4)", "")
+		m.seeing("(ask 2), noop", "(atleast 2)", "")
+		m.legal(0, "(guess 1) (guess 2) (guess 3) (guess 4) (guess 5) (guess 6) (guess 7) (guess 8)")
+		m.play("(guess 3), noop")
+		m.ends(true, 30, 0)
+	})
+}
+
+func TestBankerThiefRules(t *testing.T) {
+	// Roles: banker, thief, random.
+	m := startMatch(t, "bankerThief")
+	m.legal(0, "noop")
+	m.legal(1, "noop")
+	m.legal(2, "(own left) (own right)")
+	// Only the banker sees which bank is its own.
+	m.seeing("noop, noop, (own right)", "(yours right)", "", "")
+	m.legal(0, "(split 0 4) (split 1 3) (split 2 2) (split 3 1) (split 4 0)")
+	m.legal(1, "noop")
+	m.legal(2, "noop")
+	// The thief sees the bags go; the banker sees nothing more.
+	m.seeing("(split 1 3), noop, noop", "", "(bags 1 3)", "")
+	m.legal(0, "noop")
+	m.legal(1, "(rob left) (rob right)")
+	m.ends(false)
+
+	t.Run("own bank robbed", func(t *testing.T) {
+		m := startMatch(t, "bankerThief")
+		m.play("noop, noop, (own right)", "(split 1 3), noop, noop", "noop, (rob right), noop")
+		m.ends(true, 0, 100, 0)
+	})
+	t.Run("the other bank robbed", func(t *testing.T) {
+		// The three bags in the right bank, the banker's, are kept.
+		m := startMatch(t, "bankerThief")
+		m.play("noop, noop, (own right)", "(split 1 3), noop, noop", "noop, (rob left), noop")
+		m.has("(own right)", "(bags 1 3)", "(robbed left)")
+		m.ends(true, 75, 25, 0)
+	})
+	t.Run("an even split", func(t *testing.T) {
+		m := startMatch(t, "bankerThief")
+		m.play("noop, noop, (own left)", "(split 2 2), noop, noop", "noop, (rob right), noop")
+		m.ends(true, 50, 50, 0)
+	})
+	t.Run("everything in the other bank", func(t *testing.T) {
+		m := startMatch(t, "bankerThief")
+		m.play("noop, noop, (own left)", "(split 0 4), noop, noop", "noop, (rob right), noop")
+		m.ends(true, 0, 100, 0)
+	})
+}
+
+func TestBattleshipsFogRules(t *testing.T) {
+	// Roles: captain, random.
+	m := startMatch(t, "battleshipsFog")
+	m.legal(0, "noop")
+	m.countLegal(1, 6)
+	// The ship is hidden in the fog.
+	m.seeing("noop, (hide 2 1)", "", "")
+	m.legal(1, "noop")
+	m.countLegal(0, 7) // a scout or a shot at each of 6 cells
+	m.seeing("(fire 1 1), noop", "(splash 1 1)", "")
+	// A cell shot at is not shot at again.
+	m.legal(0, "(fire 1 2) (fire 2 1) (fire 2 2) (fire 3 1) (fire 3 2) scout")
+	m.seeing("scout, noop", "(ship 2 1)", "")
+	m.has("(ship 2 1)", "(shot 1 1)", "(move 3)")
+	m.ends(false)
+	m.seeing("(fire 2 1), noop", "(hit 2 1)", "")
+	m.ends(true, 50, 0)
+
+	t.Run("scout, then fire", func(t *testing.T) {
+		m := startMatch(t, "battleshipsFog")
+		m.play("noop, (hide 3 2)")
+		m.seeing("scout, noop", "(ship 3 2)", "")
+		m.play("(fire 3 2), noop")
+		m.has("sunk", "(move 3)")
+		m.ends(true, 75, 0)
+	})
+	t.Run("a blind hit", func(t *testing.T) {
+		m := startMatch(t, "battleshipsFog")
+		m.play("noop, (hide 3 2)", "(fire 3 2), noop")
+		m.ends(true, 100, 0)
+	})
+	t.Run("three misses", func(t *testing.T) {
+		m := startMatch(t, "battleshipsFog")
+		m.play("noop, (hide 3 2)", "(fire 1 1), noop", "(fire 1 2), noop")
+		m.ends(false)
+		m.play("(fire 2 2), noop")
+		m.lacks("sunk")
+		m.ends(true, 0, 0)
 	})
 }

@@ -18,6 +18,8 @@ func runGamesCommand(t *testing.T, args ...string) (code int, stdout, stderr str
 // bundledRoles is what the rules of each bundled game say, written out
 // here so that the listing is checked against more than itself.
 var bundledRoles = map[string][]string{
+	"bankerThief":          {"banker", "thief", "random"},
+	"battleshipsFog":       {"captain", "random"},
 	"breakthrough":         {"white", "black"},
 	"connectFour":          {"red", "black"},
 	"eightPuzzle":          {"player"},
@@ -28,6 +30,7 @@ var bundledRoles = map[string][]string{
 	"maze":                 {"robot"},
 	"montyhall":            {"candidate", "random"},
 	"nim":                  {"first", "second"},
+	"numberGuess":          {"guesser", "random"},
 	"rockPaperScissors":    {"left", "right"},
 	"threePlayerTicTacToe": {"red", "green", "blue"},
 	"ticTacToe":            {"xplayer", "oplayer"},
@@ -36,10 +39,13 @@ var bundledRoles = map[string][]string{
 // bundledGDLII is the bundled games written in GDL-II: those with hidden
 // information, sees rules, and nature's role random where chance plays.
 var bundledGDLII = map[string]bool{
+	"bankerThief":    true,
+	"battleshipsFog": true,
 	"kriegTicTacToe": true,
 	"kuhnPoker":      true,
 	"liarsDie":       true,
 	"montyhall":      true,
+	"numberGuess":    true,
 }
 
 func TestGamesCommandLists(t *testing.T) {

@@ -188,7 +188,7 @@ func TestMatchGDLIIWarning(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s %s: exit %d, stderr:\n%s", tt.game, tt.players, code, errOut)
 		}
-		const warning = "ggp: warning: mcts:mast=off:c=0.3: a GDL-II match does without mast=off; its search takes c (default 0.7) and fullclock (default off) alone"
+		const warning = "ggp: warning: mcts:mast=off:c=0.3: a GDL-II match does without mast=off; its search takes c (default 0.7), maxback (default auto) and fullclock (default off) alone"
 		if got := strings.Contains(errOut, "warning: "); got != tt.warn || tt.warn && strings.Count(errOut, warning) != 1 {
 			t.Errorf("%s %s: stderr %q; want the warning once: %v", tt.game, tt.players, errOut, tt.warn)
 		}

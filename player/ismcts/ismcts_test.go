@@ -4,12 +4,15 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/player/ismcts"
+	"github.com/ggp-go/ggp/player/mcts"
 	"github.com/ggp-go/ggp/reasoner"
 	"github.com/ggp-go/ggp/reasoner/backend"
 	"github.com/ggp-go/ggp/reasoner/infoset"
@@ -84,7 +87,7 @@ func searchInitial(t *testing.T, r reasoner.Reasoner, cfg ismcts.Config, iterati
 // TestNoStrategyFusion checks that the search values a blind guess at what
 // it wins without seeing the coin (50), not at what it would win if it
 // could (100), which a search of the sampled states as if they were the
-// true one does.
+// true one does, whichever way it backs up values.
 func TestNoStrategyFusion(t *testing.T) {
 	r := load(t, "coin.kif", []byte(coinGame))
 	tests := []struct {
@@ -96,27 +99,34 @@ func TestNoStrategyFusion(t *testing.T) {
 		{"perfect information", true, "guess"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := searchInitial(t, r, ismcts.Config{Perfect: tt.perfect}, 2000)
-			if best, _ := s.Best(); best != tt.want {
-				t.Errorf("best %s, want %s: %+v", best, tt.want, s.Moves())
-			}
-		})
+		for _, backup := range []mcts.Switch{mcts.On, mcts.Off} {
+			t.Run(tt.name+"/maxback="+backup.String(), func(t *testing.T) {
+				s := searchInitial(t, r, ismcts.Config{Perfect: tt.perfect, MaxBackup: backup}, 2000)
+				if best, _ := s.Best(); best != tt.want {
+					t.Errorf("best %s, want %s: %+v", best, tt.want, s.Moves())
+				}
+			})
+		}
 	}
 }
 
 // TestInformationHasValue checks that a move that shows the player the
-// coin is worth what calling it then wins.
+// coin is worth what calling it then wins, whichever way the search backs
+// up values.
 func TestInformationHasValue(t *testing.T) {
 	r := load(t, "coin.kif", []byte(coinGame+peekRule))
-	s := searchInitial(t, r, ismcts.Config{}, 3000)
-	if best, _ := s.Best(); best != "peek" {
-		t.Errorf("best %s, want peek: %+v", best, s.Moves())
-	}
-	for _, m := range s.Moves() {
-		if m.Move == "peek" && math.Abs(m.Value-90) > 5 {
-			t.Errorf("peek valued %.1f, want about 90", m.Value)
-		}
+	for _, backup := range []mcts.Switch{mcts.On, mcts.Off} {
+		t.Run("maxback="+backup.String(), func(t *testing.T) {
+			s := searchInitial(t, r, ismcts.Config{MaxBackup: backup}, 3000)
+			if best, _ := s.Best(); best != "peek" {
+				t.Errorf("best %s, want peek: %+v", best, s.Moves())
+			}
+			for _, m := range s.Moves() {
+				if m.Move == "peek" && math.Abs(m.Value-90) > 5 {
+					t.Errorf("peek valued %.1f, want about 90", m.Value)
+				}
+			}
+		})
 	}
 }
 
@@ -194,6 +204,33 @@ func TestMaxNodes(t *testing.T) {
 	}
 }
 
+// TestConfigIterations checks that Run, given no bound of its own, stops
+// after Config.Iterations, and that a bound given to Run overrides it.
+func TestConfigIterations(t *testing.T) {
+	r := load(t, "coin.kif", []byte(coinGame))
+	ctx := context.Background()
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ config, run, want int }{
+		{config: 40, run: 0, want: 40},
+		{config: 40, run: 7, want: 7},
+		{config: 0, run: 9, want: 9},
+	} {
+		s, err := ismcts.New(r, 0, nil, ismcts.Config{Iterations: tt.config, Rand: rand.New(rand.NewPCG(1, 2))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Run(ctx, func() *reasoner.State { return s0 }, tt.run); err != nil {
+			t.Fatal(err)
+		}
+		if s.Iterations() != tt.want {
+			t.Errorf("Config.Iterations %d, Run's bound %d: %d iterations, want %d", tt.config, tt.run, s.Iterations(), tt.want)
+		}
+	}
+}
+
 // BenchmarkSearch measures iterations of the first decision of GDL-II
 // games on the default backend:
 //
@@ -266,5 +303,66 @@ func TestAdvance(t *testing.T) {
 	p := searchInitial(t, r, ismcts.Config{Perfect: true}, 100)
 	if p.Advance("(choose 1)", []reasoner.Percept{"(does candidate (choose 1))"}, nil) {
 		t.Error("Advance of a Perfect search")
+	}
+}
+
+// TestMaxBackupFindsDeepInformation searches the first question of the
+// bundled numberGuess, where a question is worth what it wins two
+// decisions later: halving questions (below 3 to 7) are worth 40 and the
+// others at most 31.25 (the values package reasoner/infoset/exact
+// computes, derived in docs/gdl2.md). Backing up the most visited move's
+// value finds a halving question and its worth; the mean of every
+// iteration, in UCT's way, is dragged down by the exploration of the
+// decisions below, and is far below 40 whatever the move.
+func TestMaxBackupFindsDeepInformation(t *testing.T) {
+	g, err := games.Open("numberGuess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, g.Filename, g.Rules)
+	ctx := context.Background()
+	s0, err := r.Initial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The guesser's first decision follows nature's pick, which it does
+	// not see: the states are the eight secrets.
+	picks, err := r.Legal(ctx, s0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states []*reasoner.State
+	for _, pick := range picks {
+		st, err := r.Next(ctx, s0, []reasoner.Move{"noop", pick})
+		if err != nil {
+			t.Fatal(err)
+		}
+		states = append(states, st)
+	}
+	halving := []reasoner.Move{"(ask 3)", "(ask 4)", "(ask 5)", "(ask 6)", "(ask 7)"}
+	tests := []struct {
+		maxBackup   mcts.Switch
+		wantHalving bool
+		value       func(float64) bool
+	}{
+		{mcts.On, true, func(v float64) bool { return math.Abs(v-40) <= 5 }},
+		{mcts.Default, true, func(v float64) bool { return math.Abs(v-40) <= 5 }}, // auto: on against nature alone
+		{mcts.Off, false, func(v float64) bool { return v < 35 }},
+	}
+	for _, tt := range tests {
+		t.Run("maxback="+tt.maxBackup.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			s, err := ismcts.New(r, 0, nil, ismcts.Config{MaxBackup: tt.maxBackup, Rand: rng})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Run(ctx, ismcts.Weighted(states, []float64{1, 1, 1, 1, 1, 1, 1, 1}, rng), 5000); err != nil {
+				t.Fatal(err)
+			}
+			best := s.Moves()[0]
+			if slices.Contains(halving, best.Move) != tt.wantHalving || !tt.value(best.Value) {
+				t.Errorf("best %s valued %.1f: %+v", best.Move, best.Value, s.Moves()[:4])
+			}
+		})
 	}
 }

@@ -30,3 +30,23 @@ func TestSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestAgainstNature checks the games where maxback's auto is on: those of
+// one role against nature, or alone.
+func TestAgainstNature(t *testing.T) {
+	for _, tt := range []struct {
+		roles []string
+		role  int
+		want  bool
+	}{
+		{[]string{"guesser", "random"}, 0, true},
+		{[]string{"random", "candidate"}, 1, true},
+		{[]string{"solo"}, 0, true},
+		{[]string{"xplayer", "oplayer"}, 0, false},
+		{[]string{"banker", "thief", "random"}, 0, false},
+	} {
+		if got := againstNature(tt.roles, tt.role); got != tt.want {
+			t.Errorf("againstNature(%q, %d) = %v, want %v", tt.roles, tt.role, got, tt.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,10 +17,9 @@ import (
 	"github.com/ggp-go/ggp/gamemaster"
 	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player"
-	"github.com/ggp-go/ggp/player/internal/follow"
+	"github.com/ggp-go/ggp/player/determinizer"
 	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/infoset"
 )
 
 // A gdl2Seat is a player of a GDL-II match as playGDLII runs it.
@@ -29,9 +29,10 @@ type gdl2Seat interface {
 	StopTurn(ctx context.Context, id string, t player.Turn) error
 }
 
-// A truthSeat is told the true state before each turn: a test-only cheat.
+// A truthSeat is told the true state before each turn: a cheat
+// (determinizer.Options.Cheat).
 type truthSeat interface {
-	showTruth(s *reasoner.State)
+	ShowTruth(id string, s *reasoner.State) error
 }
 
 // gdl2Result is the outcome of a match playGDLII ran.
@@ -106,7 +107,9 @@ func playGDLII(t testing.TB, d *gdl.Description, seats []gdl2Seat, start, play t
 		var mu sync.Mutex
 		each(func(i int, seat gdl2Seat) {
 			if c, ok := seat.(truthSeat); ok {
-				c.showTruth(s)
+				if err := c.ShowTruth(id, s); err != nil {
+					t.Error(err)
+				}
 			}
 			pctx, cancel := context.WithTimeout(ctx, play)
 			defer cancel()
@@ -172,92 +175,13 @@ func playGDLII(t testing.TB, d *gdl.Description, seats []gdl2Seat, start, play t
 	return res
 }
 
-// A determinizer plays a GDL-II game as the simplest sampler does: each
-// turn it takes one state consistent with its view, drawn by its chance,
-// for the true one, and searches it as a game of complete information.
-// With cheat it is shown the true state instead: it measures what hidden
-// information costs a player.
-type determinizer struct {
-	cheat bool
-	truth *reasoner.State
-
-	g     *follow.Game
-	view  *infoset.Follower
-	rng   *rand.Rand
-	clock time.Duration
+// newDeterminizer returns the determinizing baseline (package
+// determinizer) on the players' backend, shown the true state with cheat,
+// searching so many iterations a move when iterations is positive.
+func newDeterminizer(cheat bool, iterations int) *determinizer.Player {
+	return determinizer.New(determinizer.Options{NewReasoner: testFactory, Cheat: cheat,
+		Search: ismcts.Config{Iterations: iterations}})
 }
-
-func (p *determinizer) showTruth(s *reasoner.State) { p.truth = s }
-
-func (p *determinizer) Start(ctx context.Context, m *player.Match) error {
-	g, err := follow.Start(ctx, m, testFactory)
-	if err != nil {
-		return err
-	}
-	seed := uint64(time.Now().UnixNano())
-	if p.view, err = follow.NewFollower(ctx, g, seed); err != nil {
-		return err
-	}
-	p.g, p.clock = g, m.PlayClock
-	p.rng = rand.New(rand.NewPCG(seed, 1))
-	return nil
-}
-
-func (p *determinizer) PlayTurn(ctx context.Context, id string, t player.Turn) (reasoner.Move, error) {
-	// The margins mcts keeps, so that both think as long.
-	budget := Options{}.withDefaults("sample").budget(ctx, p.clock)
-	deadline, _ := budget.Deadline()
-	if err := follow.Turn(ctx, p.view, id, t, budget, func(string, ...any) {}); err != nil {
-		return "", err
-	}
-	moves, err := p.view.Moves(ctx)
-	if err != nil {
-		return "", err
-	}
-	state := p.truth
-	if p.cheat {
-		if moves, err = p.g.R.Legal(ctx, state, p.g.Role); err != nil {
-			return "", err
-		}
-	} else {
-		// A state drawn from approximate ones may be terminal, or allow
-		// none of the moves: draw again.
-		states, weights := p.view.States()
-		draw := ismcts.Weighted(states, weights, p.rng)
-		for range 100 {
-			if state = draw(); p.usable(ctx, state, moves) {
-				break
-			}
-		}
-	}
-	if len(moves) == 1 {
-		return moves[0], nil
-	}
-	s, err := ismcts.New(p.g.R, p.g.Role, moves, ismcts.Config{Perfect: true, Rand: p.rng})
-	if err != nil {
-		return "", err
-	}
-	sctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	if err := s.Run(sctx, func() *reasoner.State { return state }, 0); err != nil {
-		return "", err
-	}
-	if best, ok := s.Best(); ok {
-		return best, nil
-	}
-	return moves[p.rng.IntN(len(moves))], nil
-}
-
-// usable reports whether s is not terminal and one of moves is legal there.
-func (p *determinizer) usable(ctx context.Context, s *reasoner.State, moves []reasoner.Move) bool {
-	if done, err := p.g.R.Terminal(ctx, s); err != nil || done {
-		return false
-	}
-	legal, err := p.g.R.Legal(ctx, s, p.g.Role)
-	return err == nil && slices.ContainsFunc(moves, func(m reasoner.Move) bool { return slices.Contains(legal, m) })
-}
-
-func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { return nil }
 
 // BenchmarkStrengthGDLII measures mcts against an opponent in GDL-II
 // games, both roles: every iteration plays one match of every game in
@@ -273,13 +197,24 @@ func (p *determinizer) StopTurn(context.Context, string, player.Turn) error { re
 // shown the true state). GGP_GDL2_OURS=sample or cheat seats that
 // determinizer in mcts's place, to see what the game gives a role between
 // equal players; GGP_GDL2_PLAYER=mcts:SETTINGS sets mcts's settings;
-// GGP_GDL2_TRACE=1 logs every step. The clocks are 5 s and 1 s. It fails
-// on any fault of mcts: an error, an illegal move or an answer after the
-// clock.
+// GGP_GDL2_ITERATIONS=N makes every searching player search N iterations
+// a move, whatever the machine's load (ismcts.Config.Iterations), the
+// clocks then only bounding a player that hangs; GGP_GDL2_TRACE=1 logs
+// every step. The clocks are 5 s and 1 s, or a minute each with
+// GGP_GDL2_ITERATIONS. It fails on any fault of mcts: an error, an
+// illegal move or an answer after the clock.
 func BenchmarkStrengthGDLII(b *testing.B) {
 	opponent := cmp.Or(os.Getenv("GGP_GDL2_OPPONENT"), "sample")
 	keys := strings.Split(cmp.Or(os.Getenv("GGP_GDL2_GAMES"), "kriegTTT_4x4,blind_breakthrough_5x5"), ",")
-	const start, play = 5 * time.Second, time.Second
+	start, play := 5*time.Second, time.Second
+	iterations := 0
+	if v := os.Getenv("GGP_GDL2_ITERATIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("GGP_GDL2_ITERATIONS=%q: want a positive number", v)
+		}
+		iterations, start, play = n, time.Minute, time.Minute
+	}
 	type game struct {
 		key     string
 		d       *gdl.Description
@@ -305,13 +240,13 @@ func BenchmarkStrengthGDLII(b *testing.B) {
 				for _, i := range g.players {
 					switch {
 					case i == ours && os.Getenv("GGP_GDL2_OURS") != "":
-						seats[i] = &determinizer{cheat: os.Getenv("GGP_GDL2_OURS") == "cheat"}
+						seats[i] = newDeterminizer(os.Getenv("GGP_GDL2_OURS") == "cheat", iterations)
 					case i == ours:
-						seats[i] = newPlayer(b, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(b)}).(gdl2Seat)
+						seats[i] = newPlayer(b, cmp.Or(os.Getenv("GGP_GDL2_PLAYER"), "mcts"), Options{Log: testLog(b), GDLIISearch: ismcts.Config{Iterations: iterations}}).(gdl2Seat)
 					case opponent == "random":
 						seats[i] = newPlayer(b, "random", Options{}).(gdl2Seat)
 					default:
-						seats[i] = &determinizer{cheat: opponent == "cheat"}
+						seats[i] = newDeterminizer(opponent == "cheat", iterations)
 					}
 				}
 				res := playGDLII(b, g.d, seats, start, play, uint64(k+1))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ggp-go/ggp/player/ismcts"
 	"github.com/ggp-go/ggp/player/mcts"
 )
 
@@ -82,7 +83,7 @@ var presets = []preset{
 		set: []string{
 			"mast=off", "nst=off", "fast=off", "wins=off", "winfacts=off", "prove=off", "resist=off",
 			"heur=off", "hprior=off", "material=off", "minimax=off", "hcut=off", "grave=off",
-			"ponder=off", "played=off",
+			"ponder=off", "played=off", "maxback=off",
 			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.35", "hvisits=10", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.05",
 		},
 	},
@@ -92,7 +93,7 @@ var presets = []preset{
 		set: []string{
 			"mast=on", "nst=on", "fast=on", "ponder=on", "played=off",
 			"wins=off", "winfacts=off", "prove=off", "resist=off",
-			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off",
+			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "maxback=auto",
 			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.15", "hvisits=10", "hcut=on", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.5",
 		},
 	},
@@ -124,7 +125,7 @@ func (o *Options) apply(p preset) error {
 // the commands that name players.
 func SettingsHelp() string {
 	var opts Options
-	settings := opts.gdlSettings()
+	settings := append(opts.gdlSettings(), opts.gdlIIOnly()...)
 	width := 0 // of the widest KEY=VALUES, and a space
 	for _, s := range settings {
 		width = max(width, len(s.Key)+1+len(s.Syntax())+1)
@@ -234,6 +235,18 @@ func (o *Options) gdlIIWarning(name string) string {
 	return fmt.Sprintf("%s: a GDL-II match does without %s; its search takes %s alone", name, strings.Join(only, ", "), gdlIISummary())
 }
 
+// gdlIIOnly returns the settings of o that apply in a GDL-II match alone.
+func (o *Options) gdlIIOnly() []mcts.Setting {
+	gdl := o.gdlSettings()
+	var only []mcts.Setting
+	for _, s := range o.gdlIISettings() {
+		if !slices.ContainsFunc(gdl, func(t mcts.Setting) bool { return t.Key == s.Key }) {
+			only = append(only, s)
+		}
+	}
+	return only
+}
+
 // gdlIISummary names the settings that apply in a GDL-II match, with
 // their defaults there.
 func gdlIISummary() string {
@@ -242,7 +255,8 @@ func gdlIISummary() string {
 	for _, s := range opts.gdlIISettings() {
 		each = append(each, fmt.Sprintf("%s (default %s)", s.Key, s.Default))
 	}
-	return strings.Join(each, " and ")
+	last := len(each) - 1
+	return strings.Join(each[:last], ", ") + " and " + each[last]
 }
 
 // gdlOnly returns the settings of o that apply in a GDL match alone and
@@ -257,4 +271,15 @@ func (o *Options) gdlOnly() []string {
 		}
 	}
 	return only
+}
+
+// GDLIISearch returns the configuration of the GDL-II search of a player
+// of the specification spec, as New makes it, or New's error: for a tool
+// that runs the player's search by itself, as the player would.
+func GDLIISearch(spec string) (ismcts.Config, error) {
+	var opts Options
+	if err := parseSpec(spec, &opts); err != nil {
+		return ismcts.Config{}, err
+	}
+	return opts.GDLIISearch, nil
 }

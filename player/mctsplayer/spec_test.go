@@ -203,12 +203,15 @@ func TestPresetsPinEverySetting(t *testing.T) {
 }
 
 // TestSettingsHelp checks that the help lists every preset and every
-// setting of a GDL match once, with its default, and names the settings
-// of a GDL-II match.
+// setting once, those of a GDL match and those of a GDL-II match alone,
+// with its default, and names the settings of a GDL-II match.
 func TestSettingsHelp(t *testing.T) {
 	help := SettingsHelp()
 	var opts Options
-	settings := opts.gdlSettings()
+	settings := append(opts.gdlSettings(), opts.gdlIIOnly()...)
+	if len(opts.gdlIIOnly()) == 0 {
+		t.Error("no setting of a GDL-II match alone; want maxback")
+	}
 	if n := strings.Count(help, "\n  "); n != len(presets)+len(settings) {
 		t.Errorf("%d lines of help for %d presets and %d settings:\n%s", n, len(presets), len(settings), help)
 	}

@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ggp-go/ggp/cmd/ggp/internal/resultspage"
 	"github.com/ggp-go/ggp/gamemaster/tournament"
 )
 
@@ -99,7 +100,7 @@ func run(args []string, stdout io.Writer) error {
 		}
 	}
 	var page bytes.Buffer
-	writePage(&page, *title, command(args), rows)
+	writePage(&page, *title, resultspage.Command("./cmd/ggp/internal/resultstable", args), rows)
 	if *out == "" {
 		_, err := stdout.Write(page.Bytes())
 		return err
@@ -135,25 +136,6 @@ func readResults(dir string) (*tournament.Results, error) {
 // runName is the name of a tournament folder in the table: its last
 // element, as the documentation's commands name it (--out $RUNS/NAME).
 func runName(dir string) string { return filepath.Base(filepath.Clean(dir)) }
-
-// command returns the command line that writes the page again, with the
-// folders under $RUNS written so when RUNS is set.
-func command(args []string) string {
-	runs := os.Getenv("RUNS")
-	words := []string{"go run ./cmd/ggp/internal/resultstable"}
-	for _, a := range args {
-		if runs != "" {
-			if rel, err := filepath.Rel(runs, a); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-				a = "$RUNS/" + filepath.ToSlash(rel)
-			}
-		}
-		if strings.ContainsAny(a, " \t'\"") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-		words = append(words, a)
-	}
-	return strings.Join(words, " ")
-}
 
 // A tableRow is one row of the table, its cells in the order of header.
 type tableRow []string
@@ -317,23 +299,10 @@ func writePage(w io.Writer, title, cmd string, rows []tableRow) {
 	fmt.Fprintf(w, "<!-- Written by resultstable: change the tournaments, not this file. -->\n\n")
 	fmt.Fprintf(w, "Written by\n\n```\n%s\n```\n\n", cmd)
 	fmt.Fprintf(w, "from the results.json of each tournament folder (`ggp tournament --out DIR`). A row is the first player of the tournament over its matches of a game, or of all games: its mean goal with the 95%% interval, its wins, draws and losses against the other player, its timeouts, connection errors and illegal moves, and the sequential test's verdict. Source `%s`: computed from the folder; `%s`: the folder was not at hand when the page was written, and the row is carried over from the page as it was.\n\n", sourceResults, sourceRecorded)
-	writeRow(w, header)
-	sep := make([]string, len(header))
-	for i := range sep {
-		sep[i] = "---"
-	}
-	writeRow(w, sep)
+	resultspage.WriteHeader(w, header)
 	for _, r := range rows {
-		writeRow(w, r)
+		resultspage.WriteRow(w, r)
 	}
-}
-
-func writeRow(w io.Writer, cells []string) {
-	escaped := make([]string, len(cells))
-	for i, c := range cells {
-		escaped[i] = strings.ReplaceAll(c, "|", `\|`)
-	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(escaped, " | "))
 }
 
 // parseRows reads the rows of a page writePage wrote, in order; a run and
