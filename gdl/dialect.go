@@ -241,8 +241,16 @@ func (v *validator) readRule(r *Rule) *Rule {
 		return nil
 	}
 	out := r
-	if renamed := v.sameVarsInCase(r); renamed != nil {
+	if renamed := v.listNames(out); renamed != nil {
 		out = renamed
+	}
+	if renamed := v.sameVarsInCase(out); renamed != nil {
+		out = renamed
+	}
+	if d := unboundDistinct(out); d != nil {
+		v.readf(d.Pos(), CodeUnsafe, "in rule for %s: %s has a variable that no positive literal binds; the Dresden prover's distinct, reached with it unbound, fails, so the rule never holds and is left out",
+			h.Name.Name, shortForm(d))
+		return nil
 	}
 	if h.Name.Name == KeyGoal && len(h.Args) == 2 {
 		if c, ok := h.Args[1].(*Const); ok {
@@ -385,8 +393,14 @@ func renameRule(r *Rule, rename map[string]string) *Rule {
 		}
 		return t
 	}
+	return mapRule(r, term, func(s *Sentence) *Const { return s.Name })
+}
+
+// mapRule returns a copy of r with term applied to every argument of its
+// sentences, wherever they stand, and each sentence named as name says.
+func mapRule(r *Rule, term func(Term) Term, name func(*Sentence) *Const) *Rule {
 	sentence := func(s *Sentence) *Sentence {
-		return &Sentence{Lparen: s.Lparen, Name: s.Name, Args: terms(s.Args, term)}
+		return &Sentence{Lparen: s.Lparen, Name: name(s), Args: terms(s.Args, term)}
 	}
 	var literal func(l Literal) Literal
 	literal = func(l Literal) Literal {

@@ -77,8 +77,14 @@ func ExprTerm(e *Expr) (Term, error) {
 // description, as ParseFile reads it. It lets a player read the rules of a
 // protocol message without printing them again. An empty list of rules is
 // not an error here.
+//
+// A list named by a variable or a number, as (?n ?c) or (0), is an error in
+// GDL. In a description that may be played as GDL-II (see DecideMode) it is
+// kept as written, its name the variable's or number's spelling (a Func
+// with no arguments for (0)), for Validate to report and Repair to read in
+// the Dresden dialect.
 func ExprDescription(filename string, es []*Expr) (*Description, error) {
-	var c converter
+	c := converter{keepListNames: true}
 	d := &Description{Filename: filename, Rules: make([]*Rule, 0, len(es))}
 	for _, e := range es {
 		if c.full() {
@@ -88,16 +94,39 @@ func ExprDescription(filename string, es []*Expr) (*Description, error) {
 			d.Rules = append(d.Rules, r)
 		}
 	}
-	if err := c.errs.Err(); err != nil {
-		return nil, err
+	if len(c.errs) == 0 && (len(c.listNames) == 0 || DecideMode(d, NatureSeated) == GDLII) {
+		return d, nil
 	}
-	return d, nil
+	errs := append(c.errs, c.listNames...)
+	errs.Sort()
+	if len(errs) > MaxErrors {
+		errs = errs[:MaxErrors]
+	}
+	return nil, errs
 }
 
 // A converter gives expressions the structure of GDL, collecting errors.
 // Its methods return nil for an expression with errors.
 type converter struct {
 	errs ErrorList
+	// keepListNames keeps a list named by a variable or a number as
+	// written, its error held in listNames, which ExprDescription reports
+	// unless the description is GDL-II (see listName).
+	keepListNames bool
+	listNames     ErrorList
+}
+
+// listName reports a list named by a variable or a number, such as
+// (?n ?c) or (0): an error, or with keepListNames an error held back, and
+// the name kept as written for the Dresden dialect to read (see Repair).
+// It reports whether the list is to be kept.
+func (c *converter) listName(pos Pos, format string, args ...any) bool {
+	if !c.keepListNames {
+		c.error(pos, format, args...)
+		return false
+	}
+	c.listNames.Add(pos, fmt.Sprintf(format, args...))
+	return true
 }
 
 func (c *converter) error(pos Pos, format string, args ...any) {
@@ -227,6 +256,14 @@ func (c *converter) relationName(e *Expr, where sentencePlace, bare bool) *Const
 	}
 	name := canonical(e.Atom)
 	switch {
+	case strings.HasPrefix(name, "?") && !bare:
+		if !c.listName(e.Pos, "variable %s cannot be %s", name, what) {
+			return nil
+		}
+	case isNumber(name) && !bare:
+		if !c.listName(e.Pos, "number %s cannot be %s", name, what) {
+			return nil
+		}
 	case strings.HasPrefix(name, "?"):
 		c.error(e.Pos, "variable %s cannot be %s", name, what)
 		return nil
@@ -333,22 +370,30 @@ func (c *converter) term(e *Expr, depth int) Term {
 		return nil
 	}
 	name := canonical(head.Atom)
+	irregular := false
 	switch {
 	case strings.HasPrefix(name, "?"):
-		c.error(head.Pos, "variable %s cannot be a function name", name)
-		return nil
+		if !c.listName(head.Pos, "variable %s cannot be a function name", name) {
+			return nil
+		}
+		irregular = true
 	case isNumber(name):
-		c.error(head.Pos, "number %s cannot be a function name", name)
-		return nil
+		if !c.listName(head.Pos, "number %s cannot be a function name", name) {
+			return nil
+		}
+		irregular = true
 	case name == KeyRule:
 		c.error(head.Pos, "'<=' is allowed only at the start of a top-level rule")
 		return nil
 	}
 	fn := &Const{NamePos: head.Pos, Name: name}
-	if len(e.List) == 1 {
+	if len(e.List) == 1 && !irregular {
 		return fn
 	}
-	f := &Func{Lparen: e.Pos, Name: fn, Args: make([]Term, len(e.List)-1)}
+	f := &Func{Lparen: e.Pos, Name: fn}
+	if len(e.List) > 1 {
+		f.Args = make([]Term, len(e.List)-1)
+	}
 	ok := true
 	for i, x := range e.List[1:] {
 		f.Args[i] = c.term(x, depth+1)
