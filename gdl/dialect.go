@@ -160,7 +160,18 @@ func gdlIIKeywords(d *Description) (random, sees bool) {
 //     names a relation of the rules with as many arguments, ranges over
 //     that relation: (legal random (deal (lead ?p) ...)) with facts
 //     (lead player1) and (lead player2) deals either lead, and Repair adds
-//     (lead ?p) to the body.
+//     (lead ?p) to the body;
+//   - a list named by a variable or a number, such as the term
+//     (?n1 ?c1 ?n2 ?c2), the literal (?role ?n2) or the term (0), which
+//     the parser keeps as written only in a GDL-II description, is named
+//     by a constant of its own, as the Dresden prover names a list by the
+//     atom written first in it: Repair writes named_n1 for every ?n1 or
+//     ?N1, binding nothing, and named_0 for (0), which 0 is not (see
+//     listNames);
+//   - a distinct with a variable that no positive literal binds and the
+//     head does not hold fails, as the Dresden prover's distinct does when
+//     reached with an unbound variable, and so does its rule: Repair
+//     leaves the rule out (see unboundDistinct).
 //
 // Every such warning is marked NotStrict, and NotStrict collects them for a
 // caller that refuses anything but strict GDL. Everything else keeps its

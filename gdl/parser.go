@@ -13,7 +13,8 @@ import (
 // (role, init, true, does, next, legal, goal, terminal, input, base, sees,
 // random, <=, not, distinct, or) are matched case-insensitively and stored
 // lower-cased; every other symbol keeps its case. (name) with no arguments
-// reads as the constant or proposition name.
+// reads as the constant or proposition name. A list named by a variable or
+// a number is an error but in a GDL-II description (see ExprDescription).
 //
 // On failure ParseFile returns a nil Description and an ErrorList of at most
 // MaxErrors errors, in the order found.
