@@ -17,8 +17,18 @@ import (
 
 // irregularName reports whether name, a sentence's or a function's, is
 // written as a variable or a number, which GDL does not allow.
-func irregularName(name string) bool {
-	return strings.HasPrefix(name, "?") || isNumber(name)
+func irregularName(name string) bool { return listNameKind(name) != "" }
+
+// listNameKind returns "variable" or "number" when name is written as one,
+// and "" otherwise.
+func listNameKind(name string) string {
+	switch {
+	case strings.HasPrefix(name, "?"):
+		return "variable"
+	case isNumber(name):
+		return "number"
+	}
+	return ""
 }
 
 // eachListName calls fn for every sentence and function of r named by a
@@ -43,11 +53,7 @@ func eachListName(r *Rule, fn func(name *Const, arity int, what string)) {
 // number as the error it is in GDL.
 func (v *validator) refuseListNames(r *Rule) {
 	eachListName(r, func(name *Const, _ int, what string) {
-		kind := "variable"
-		if isNumber(name.Name) {
-			kind = "number"
-		}
-		v.errorf(name.Pos(), CodeSyntax, "%s %s cannot be a %s name", kind, name.Name, what)
+		v.errorf(name.Pos(), CodeSyntax, "%s %s cannot be a %s name", listNameKind(name.Name), name.Name, what)
 	})
 }
 

@@ -256,21 +256,17 @@ func (c *converter) relationName(e *Expr, where sentencePlace, bare bool) *Const
 		what = where.String()
 	}
 	name := canonical(e.Atom)
+	if kind := listNameKind(name); kind != "" {
+		if bare {
+			c.error(e.Pos, "%s %s cannot be %s", kind, name, what)
+			return nil
+		}
+		if !c.listName(e.Pos, "%s %s cannot be %s", kind, name, what) {
+			return nil
+		}
+		return &Const{NamePos: e.Pos, Name: name}
+	}
 	switch {
-	case strings.HasPrefix(name, "?") && !bare:
-		if !c.listName(e.Pos, "variable %s cannot be %s", name, what) {
-			return nil
-		}
-	case isNumber(name) && !bare:
-		if !c.listName(e.Pos, "number %s cannot be %s", name, what) {
-			return nil
-		}
-	case strings.HasPrefix(name, "?"):
-		c.error(e.Pos, "variable %s cannot be %s", name, what)
-		return nil
-	case isNumber(name):
-		c.error(e.Pos, "number %s cannot be %s", name, what)
-		return nil
 	case name == KeyRule:
 		c.error(e.Pos, "'<=' is allowed only at the start of a top-level rule")
 		return nil
@@ -371,24 +367,16 @@ func (c *converter) term(e *Expr, depth int) Term {
 		return nil
 	}
 	name := canonical(head.Atom)
-	irregular := false
-	switch {
-	case strings.HasPrefix(name, "?"):
-		if !c.listName(head.Pos, "variable %s cannot be a function name", name) {
-			return nil
-		}
-		irregular = true
-	case isNumber(name):
-		if !c.listName(head.Pos, "number %s cannot be a function name", name) {
-			return nil
-		}
-		irregular = true
-	case name == KeyRule:
+	kind := listNameKind(name)
+	if kind != "" && !c.listName(head.Pos, "%s %s cannot be a function name", kind, name) {
+		return nil
+	}
+	if name == KeyRule {
 		c.error(head.Pos, "'<=' is allowed only at the start of a top-level rule")
 		return nil
 	}
 	fn := &Const{NamePos: head.Pos, Name: name}
-	if len(e.List) == 1 && !irregular {
+	if len(e.List) == 1 && kind == "" {
 		return fn
 	}
 	f := &Func{Lparen: e.Pos, Name: fn}

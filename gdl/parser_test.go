@@ -626,6 +626,23 @@ func TestListNames(t *testing.T) {
 			}
 		})
 	}
+	// Without the rules that make it GDL-II, a description built with such
+	// a list is GDL, and Validate refuses the list.
+	d, err := ParseFile("t.kif", []byte(gdlII+"(<= (next (f (?n 1))) (?r 2))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Rules = d.Rules[2:]
+	var got []string
+	for _, p := range Validate(d) {
+		if p.Code == CodeSyntax {
+			got = append(got, fmt.Sprintf("%d:%d: %v %s", p.Pos.Line, p.Pos.Column, p.Severity, p.Msg))
+		}
+	}
+	want := []string{"3:15: error variable ?n cannot be a function name", "3:24: error variable ?r cannot be a relation name"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Validate of a GDL description: got %q, want %q", got, want)
+	}
 	for _, src := range []string{"(?n 1)", "(0)", "(f (?n 1))"} {
 		if _, err := ParseTerm(src); err == nil {
 			t.Errorf("ParseTerm(%q) accepts a list named by a variable or a number", src)
