@@ -51,7 +51,9 @@ var lenientLines = []struct {
 	// a role that took nothing, where the second score rule alone holds.
 	// (?to 1) and (?TO ?n) name one function, (?other ?n) one no move
 	// matches, (?mark ?n) and (?MARK 2) one relation; (0), read as the
-	// constant named_0, is not 0.
+	// constant named_0, is not 0. The Dresden referee, given the first
+	// line as moves ((PAY (?TO 1)) (GIVE (0)) (GIVE (0))), scores it 100
+	// too.
 	{"names.kif", [][]reasoner.Move{{"(pay (named_to 1))", "(roll 1)"}, {"(give named_0)", "(roll 2)"}, {"(give named_0)", "(roll 1)"}},
 		[]reasoner.Fact{"paid", "empty", "marked"}, []reasoner.Fact{"lost", "zero"}, []int{100, 0}},
 	{"names.kif", [][]reasoner.Move{{"(give 0)", "(roll 1)"}, {"(give 0)", "(roll 2)"}, {"(give 0)", "(roll 1)"}},
