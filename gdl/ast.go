@@ -73,7 +73,10 @@ type Var struct {
 }
 
 // Func is a function applied to arguments: (name arg...). A function has at
-// least one argument; (name) is read as the constant name.
+// least one argument; (name) is read as the constant name. In a GDL-II
+// description the parser keeps a function named by a variable or a number,
+// (?n ?c) or (0), as written, (0) with no arguments, for Repair to read
+// (see ExprDescription); no other Func has a name so written.
 type Func struct {
 	Lparen Pos
 	Name   *Const

@@ -160,7 +160,18 @@ func gdlIIKeywords(d *Description) (random, sees bool) {
 //     names a relation of the rules with as many arguments, ranges over
 //     that relation: (legal random (deal (lead ?p) ...)) with facts
 //     (lead player1) and (lead player2) deals either lead, and Repair adds
-//     (lead ?p) to the body.
+//     (lead ?p) to the body;
+//   - a list named by a variable or a number, such as the term
+//     (?n1 ?c1 ?n2 ?c2), the literal (?role ?n2) or the term (0), which
+//     the parser keeps as written only in a GDL-II description, is named
+//     by a constant of its own, as the Dresden prover names a list by the
+//     atom written first in it: Repair writes named_n1 for every ?n1 or
+//     ?N1, binding nothing, and named_0 for (0), which 0 is not (see
+//     listNames);
+//   - a distinct with a variable that no positive literal binds and the
+//     head does not hold fails, as the Dresden prover's distinct does when
+//     reached with an unbound variable, and so does its rule: Repair
+//     leaves the rule out (see unboundDistinct).
 //
 // Every such warning is marked NotStrict, and NotStrict collects them for a
 // caller that refuses anything but strict GDL. Everything else keeps its
@@ -241,8 +252,16 @@ func (v *validator) readRule(r *Rule) *Rule {
 		return nil
 	}
 	out := r
-	if renamed := v.sameVarsInCase(r); renamed != nil {
+	if renamed := v.listNames(out); renamed != nil {
 		out = renamed
+	}
+	if renamed := v.sameVarsInCase(out); renamed != nil {
+		out = renamed
+	}
+	if d := unboundDistinct(out); d != nil {
+		v.readf(d.Pos(), CodeUnsafe, "in rule for %s: %s has a variable that no positive literal binds; the Dresden prover's distinct, reached with it unbound, fails, so the rule never holds and is left out",
+			h.Name.Name, shortForm(d))
+		return nil
 	}
 	if h.Name.Name == KeyGoal && len(h.Args) == 2 {
 		if c, ok := h.Args[1].(*Const); ok {
@@ -385,8 +404,14 @@ func renameRule(r *Rule, rename map[string]string) *Rule {
 		}
 		return t
 	}
+	return mapRule(r, term, func(s *Sentence) *Const { return s.Name })
+}
+
+// mapRule returns a copy of r with term applied to every argument of its
+// sentences, wherever they stand, and each sentence named as name says.
+func mapRule(r *Rule, term func(Term) Term, name func(*Sentence) *Const) *Rule {
 	sentence := func(s *Sentence) *Sentence {
-		return &Sentence{Lparen: s.Lparen, Name: s.Name, Args: terms(s.Args, term)}
+		return &Sentence{Lparen: s.Lparen, Name: name(s), Args: terms(s.Args, term)}
 	}
 	var literal func(l Literal) Literal
 	literal = func(l Literal) Literal {

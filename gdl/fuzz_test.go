@@ -196,6 +196,9 @@ func FuzzRepair(f *testing.F) {
 		"(role random) (<= (next off) (and (true on) (p ?x)) (or (and (q ?x) (not (r ?x))) (s ?x)))",
 		"(role random) (<= (next (c ?n)) (true (c ?n)) (not (does ?p (buy ?c))) (not (does ?p end)))",
 		"(role random) (<= (v ?p 0) (not (w ?p))) (<= (goal ?r ?s) (role ?r) (v ?r ?s)) (<= (w ?p) (true (h ?p)))",
+		"(role random) (legal random (pay (?to 1))) (<= (next (c ?n)) (does ?p (pay (?TO ?n))) (?r ?n)) (<= (?R 1) (true (0)))",
+		"(role random) (<= (next (f (-1 a) (2.5) (named_0))) (true (0)) (not (true (?n ?m))))",
+		"(role random) (<= (next off) (true on) (not (does ?p (m ?q))) (distinct ?q ?p))",
 	} {
 		f.Add([]byte(src))
 	}

@@ -13,7 +13,8 @@ import (
 // (role, init, true, does, next, legal, goal, terminal, input, base, sees,
 // random, <=, not, distinct, or) are matched case-insensitively and stored
 // lower-cased; every other symbol keeps its case. (name) with no arguments
-// reads as the constant or proposition name.
+// reads as the constant or proposition name. A list named by a variable or
+// a number is an error but in a GDL-II description (see ExprDescription).
 //
 // On failure ParseFile returns a nil Description and an ErrorList of at most
 // MaxErrors errors, in the order found.
@@ -77,8 +78,14 @@ func ExprTerm(e *Expr) (Term, error) {
 // description, as ParseFile reads it. It lets a player read the rules of a
 // protocol message without printing them again. An empty list of rules is
 // not an error here.
+//
+// A list named by a variable or a number, as (?n ?c) or (0), is an error in
+// GDL. In a description that may be played as GDL-II (see DecideMode) it is
+// kept as written, its name the variable's or number's spelling (a Func
+// with no arguments for (0)), for Validate to report and Repair to read in
+// the Dresden dialect.
 func ExprDescription(filename string, es []*Expr) (*Description, error) {
-	var c converter
+	c := converter{keepListNames: true}
 	d := &Description{Filename: filename, Rules: make([]*Rule, 0, len(es))}
 	for _, e := range es {
 		if c.full() {
@@ -88,16 +95,39 @@ func ExprDescription(filename string, es []*Expr) (*Description, error) {
 			d.Rules = append(d.Rules, r)
 		}
 	}
-	if err := c.errs.Err(); err != nil {
-		return nil, err
+	if len(c.errs) == 0 && (len(c.listNames) == 0 || DecideMode(d, NatureSeated) == GDLII) {
+		return d, nil
 	}
-	return d, nil
+	errs := append(c.errs, c.listNames...)
+	errs.Sort()
+	if len(errs) > MaxErrors {
+		errs = errs[:MaxErrors]
+	}
+	return nil, errs
 }
 
 // A converter gives expressions the structure of GDL, collecting errors.
 // Its methods return nil for an expression with errors.
 type converter struct {
 	errs ErrorList
+	// keepListNames keeps a list named by a variable or a number as
+	// written, its error held in listNames, which ExprDescription reports
+	// unless the description is GDL-II (see listName).
+	keepListNames bool
+	listNames     ErrorList
+}
+
+// listName reports a list named by a variable or a number, such as
+// (?n ?c) or (0): an error, or with keepListNames an error held back, and
+// the name kept as written for the Dresden dialect to read (see Repair).
+// It reports whether the list is to be kept.
+func (c *converter) listName(pos Pos, format string, args ...any) bool {
+	if !c.keepListNames {
+		c.error(pos, format, args...)
+		return false
+	}
+	c.listNames.Add(pos, fmt.Sprintf(format, args...))
+	return true
 }
 
 func (c *converter) error(pos Pos, format string, args ...any) {
@@ -226,13 +256,17 @@ func (c *converter) relationName(e *Expr, where sentencePlace, bare bool) *Const
 		what = where.String()
 	}
 	name := canonical(e.Atom)
+	if kind := listNameKind(name); kind != "" {
+		if bare {
+			c.error(e.Pos, "%s %s cannot be %s", kind, name, what)
+			return nil
+		}
+		if !c.listName(e.Pos, "%s %s cannot be %s", kind, name, what) {
+			return nil
+		}
+		return &Const{NamePos: e.Pos, Name: name}
+	}
 	switch {
-	case strings.HasPrefix(name, "?"):
-		c.error(e.Pos, "variable %s cannot be %s", name, what)
-		return nil
-	case isNumber(name):
-		c.error(e.Pos, "number %s cannot be %s", name, what)
-		return nil
 	case name == KeyRule:
 		c.error(e.Pos, "'<=' is allowed only at the start of a top-level rule")
 		return nil
@@ -333,22 +367,22 @@ func (c *converter) term(e *Expr, depth int) Term {
 		return nil
 	}
 	name := canonical(head.Atom)
-	switch {
-	case strings.HasPrefix(name, "?"):
-		c.error(head.Pos, "variable %s cannot be a function name", name)
+	kind := listNameKind(name)
+	if kind != "" && !c.listName(head.Pos, "%s %s cannot be a function name", kind, name) {
 		return nil
-	case isNumber(name):
-		c.error(head.Pos, "number %s cannot be a function name", name)
-		return nil
-	case name == KeyRule:
+	}
+	if name == KeyRule {
 		c.error(head.Pos, "'<=' is allowed only at the start of a top-level rule")
 		return nil
 	}
 	fn := &Const{NamePos: head.Pos, Name: name}
-	if len(e.List) == 1 {
+	if len(e.List) == 1 && kind == "" {
 		return fn
 	}
-	f := &Func{Lparen: e.Pos, Name: fn, Args: make([]Term, len(e.List)-1)}
+	f := &Func{Lparen: e.Pos, Name: fn}
+	if len(e.List) > 1 {
+		f.Args = make([]Term, len(e.List)-1)
+	}
 	ok := true
 	for i, x := range e.List[1:] {
 		f.Args[i] = c.term(x, depth+1)

@@ -2,6 +2,7 @@ package gdl
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -570,6 +571,81 @@ func TestDescriptionRoles(t *testing.T) {
 		}
 		if got := d.Roles(); !slices.Equal(got, tt.want) {
 			t.Errorf("%s: Roles() = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestListNames checks that a list named by a variable or a number is kept
+// as written in a GDL-II description, for the dialect to read, and stays
+// an error, in place among the others, everywhere else.
+func TestListNames(t *testing.T) {
+	const gdlII = "(role random)\n(<= (sees random x) (true x))\n"
+	cases := []struct {
+		name, src string
+		want      []string // errors; none when the description parses
+	}{
+		{"GDL-II keeps a variable's list", gdlII + "(<= (next (f (?n 1))) (?r 2))", nil},
+		{"GDL-II keeps (0)", gdlII + "(<= (next (f (0))) (true x))", nil},
+		{"GDL refuses a variable's list", "(role a)\n(<= (next (f (?n 1))) (true x))",
+			[]string{"2:15: variable ?n cannot be a function name"}},
+		{"GDL refuses (0)", "(role a)\n(<= (next (f (0))) (true x))",
+			[]string{"2:15: number 0 cannot be a function name"}},
+		{"other errors refuse GDL-II, in order", gdlII + "(<= (next (f (?n 1))) (true x))\n(<= p 1)\n(<= (next (0)) (?r))",
+			[]string{"3:15: variable ?n cannot be a function name", "4:7: number 1 cannot be a literal", "5:12: number 0 cannot be a function name", "5:17: variable ?r cannot be a relation name"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ParseFile("t.kif", []byte(tc.src))
+			if tc.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := Format(d)
+				if !strings.Contains(got, "(?n 1)") && !strings.Contains(got, "(0)") {
+					t.Errorf("the list is not kept as written:\n%s", got)
+				}
+				again, err := ParseFile("t.kif", []byte(got))
+				if err != nil {
+					t.Fatalf("the description as printed does not parse: %v", err)
+				}
+				if Format(again) != got {
+					t.Errorf("printed again as\n%s\nnot\n%s", Format(again), got)
+				}
+				return
+			}
+			var got []string
+			var l ErrorList
+			if !errors.As(err, &l) {
+				t.Fatalf("got %v, want an ErrorList", err)
+			}
+			for _, e := range l {
+				got = append(got, fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// Without the rules that make it GDL-II, a description built with such
+	// a list is GDL, and Validate refuses the list.
+	d, err := ParseFile("t.kif", []byte(gdlII+"(<= (next (f (?n 1))) (?r 2))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Rules = d.Rules[2:]
+	var got []string
+	for _, p := range Validate(d) {
+		if p.Code == CodeSyntax {
+			got = append(got, fmt.Sprintf("%d:%d: %v %s", p.Pos.Line, p.Pos.Column, p.Severity, p.Msg))
+		}
+	}
+	want := []string{"3:15: error variable ?n cannot be a function name", "3:24: error variable ?r cannot be a relation name"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Validate of a GDL description: got %q, want %q", got, want)
+	}
+	for _, src := range []string{"(?n 1)", "(0)", "(f (?n 1))"} {
+		if _, err := ParseTerm(src); err == nil {
+			t.Errorf("ParseTerm(%q) accepts a list named by a variable or a number", src)
 		}
 	}
 }

@@ -102,7 +102,9 @@ func (p *printer) term(t Term) {
 
 // compound writes (name arg...), or the bare name without arguments.
 func (p *printer) compound(name *Const, args []Term) {
-	if len(args) == 0 {
+	// A list named by a variable or a number keeps its parentheses, so
+	// that (0) and (?p) read back as written (see ExprDescription).
+	if len(args) == 0 && (name == nil || !irregularName(name.Name)) {
 		p.name(name)
 		return
 	}

@@ -201,6 +201,12 @@ type validator struct {
 	// of their own are read existentially.
 	exists map[*Rule][]*Not
 
+	// listNamed maps a variable or number naming lists, in lower case,
+	// to the constant the dialect names them by, and taken holds every
+	// name of d and each such constant (see listName).
+	listNamed map[string]string
+	taken     map[string]bool
+
 	heads  map[string]bool   // name/arity of every relation a rule head defines, made by isRelation
 	arity0 map[string]symbol // the first arity of each relation name; see relKey
 	rels   map[string]*symbol
@@ -234,6 +240,7 @@ func (v *validator) run() {
 			continue
 		}
 		if !v.gdl2 {
+			v.refuseListNames(r)
 			v.rules = append(v.rules, r)
 			continue
 		}

@@ -49,6 +49,23 @@ var lenientLines = []struct {
 		[]reasoner.Fact{"(coins 3)", "(lucky 2)"}, nil, []int{0, 0}},
 	// score's ?r ranges over the roles the goal rule asks it for: 0 for
 	// a role that took nothing, where the second score rule alone holds.
+	// (?to 1) and (?TO ?n) name one function, (?other ?n) one no move
+	// matches, (?mark ?n) and (?MARK 2) one relation; (0), read as the
+	// constant named_0, is not 0. The Dresden referee, given the first
+	// line as moves ((PAY (?TO 1)) (GIVE (0)) (GIVE (0))), scores it 100
+	// too.
+	{"names.kif", [][]reasoner.Move{{"(pay (named_to 1))", "(roll 1)"}, {"(give named_0)", "(roll 2)"}, {"(give named_0)", "(roll 1)"}},
+		[]reasoner.Fact{"paid", "empty", "marked"}, []reasoner.Fact{"lost", "zero"}, []int{100, 0}},
+	{"names.kif", [][]reasoner.Move{{"(give 0)", "(roll 1)"}, {"(give 0)", "(roll 2)"}, {"(give 0)", "(roll 1)"}},
+		[]reasoner.Fact{"zero", "marked"}, []reasoner.Fact{"paid", "empty"}, []int{0, 0}},
+	{"names.kif", [][]reasoner.Move{{"(pay (named_to 1))", "(roll 1)"}, {"(pay (named_to 1))", "(roll 2)"}, {"(pay (named_to 1))", "(roll 1)"}},
+		[]reasoner.Fact{"paid", "marked"}, []reasoner.Fact{"lost", "empty"}, []int{50, 0}},
+	// The bonus rule, whose distinct is reached with ?other unbound,
+	// never holds: three takes earn the coins and no bonus.
+	{"distinct.kif", [][]reasoner.Move{{"take", "(roll 1)"}, {"take", "(roll 2)"}, {"take", "(roll 1)"}},
+		[]reasoner.Fact{"(coins 3)"}, []reasoner.Fact{"bonus"}, []int{50, 0}},
+	{"distinct.kif", [][]reasoner.Move{{"wait", "(roll 2)"}},
+		[]reasoner.Fact{"(coins 0)"}, []reasoner.Fact{"bonus"}, []int{0, 0}},
 	{"headvar.kif", [][]reasoner.Move{{"(take 2)", "(take 1)", "(roll 2)"}}, []reasoner.Fact{"(took alice 2)"}, []reasoner.Fact{"(took bob 1)"}, []int{100, 0, 0}},
 	{"headvar.kif", [][]reasoner.Move{{"(take 1)", "(take 1)", "(roll 2)"}}, nil, []reasoner.Fact{"(took alice 1)"}, []int{0, 0, 0}},
 }
