@@ -50,19 +50,44 @@ func (sh *shard) find(st *reasoner.State) *node {
 	return nil
 }
 
-// add adds n to the shard, counting it in s's memory. sh.mu must be held.
+// add adds n to the shard, counting its bytes in s's memory; the caller
+// has counted the node. sh.mu must be held.
 func (s *Search) add(sh *shard, n *node) {
 	h := n.state.Hash()
 	n.next = sh.m[h]
 	sh.m[h] = n
-	s.nodes.Add(1)
 	s.bytes.Add(n.size)
+}
+
+// reserve counts one more node against MaxNodes, or reports false, with
+// nothing counted, when the table is full. The check and the count are one
+// atomic step: workers that add nodes at once, each under its own shard's
+// lock, cannot pass the bound between them.
+func (s *Search) reserve() bool {
+	if s.full.Load() {
+		return false
+	}
+	limit := int64(s.cfg.MaxNodes)
+	if s.puz != nil {
+		pn, _ := s.puz.Size()
+		limit -= int64(pn)
+	}
+	for {
+		n := s.nodes.Load()
+		if n >= limit {
+			return false
+		}
+		if s.nodes.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
 }
 
 // insert adds n to the transposition table.
 func (s *Search) insert(n *node) {
 	sh := s.shardOf(n.state.Hash())
 	sh.mu.Lock()
+	s.nodes.Add(1) // the root is kept whatever the bound
 	s.add(sh, n)
 	sh.mu.Unlock()
 	s.checkFull()
@@ -85,7 +110,7 @@ func (s *Search) findOrAdd(gen uint64, st *reasoner.State, made *node) (n *node,
 		sh.mu.Unlock()
 		return n, true
 	}
-	if made == nil || s.full.Load() {
+	if made == nil || !s.reserve() {
 		sh.mu.Unlock()
 		return nil, false
 	}
@@ -168,6 +193,7 @@ func (s *Search) prune() {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		s.nodes.Add(1) // nodes kept from the table, which held them within the bound
 		s.add(s.shardOf(n.state.Hash()), n)
 		for _, e := range n.children() {
 			if e.child.mark != stamp {
