@@ -28,9 +28,9 @@ type toyGame struct {
 	// test closes it: a reasoner call that outlasts whatever bound the
 	// test sets, however slow the machine.
 	release chan struct{}
-	panicAt   int64         // Next panics on every call whose number is a multiple
-	calls     atomic.Int64
-	forks     atomic.Int32
+	panicAt int64 // Next panics on every call whose number is a multiple
+	calls   atomic.Int64
+	forks   atomic.Int32
 
 	// nexting, if not nil, is closed when Next is first called: the
 	// search is under way.
