@@ -8,8 +8,9 @@ import (
 )
 
 // raceSlowdown is how many times slower the race detector makes the code
-// under test: its documented cost is 2 to 20 times in time.
-const raceSlowdown = 5
+// under test: its documented cost is 2 to 20 times in time, and the
+// reasoners' playouts here run 5 to 10 times slower under it.
+const raceSlowdown = 10
 
 // SlowdownEnv names the environment variable that multiplies, for a slow
 // or loaded machine, the wall-clock budgets that Scale returns: a
