@@ -52,8 +52,12 @@ func TestGDLIIGames(t *testing.T) {
 						players = append(players, baselinePlayer(baseline.Random, uint64(100*k+i+1)))
 					}
 				}
+				// The clocks are scaled for a slow run: under the race
+				// detector on a loaded machine a step of small_dominion
+				// on Prolog took a random player more than 30 s.
+				clock := gamestest.Scale(t, 30*time.Second)
 				m := &Match{ID: fmt.Sprintf("%s.%d", GameIDPart(key), k), Game: g, Players: players,
-					StartClock: 30 * time.Second, PlayClock: 30 * time.Second, Seed: uint64(k + 1)}
+					StartClock: clock, PlayClock: clock, Seed: uint64(k + 1)}
 				ref := fastReferee()
 				ref.Logf = t.Logf
 				rec, err := ref.Run(context.Background(), m)

@@ -320,63 +320,79 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("live", func(t *testing.T) {
+		// The referee waits, after publishing each step, until the page
+		// shows it: the page must follow every step of the match, and
+		// the order of events is the test's, not the machine's speed.
 		g, _ := games.Lookup("ticTacToe")
-		slow := func() player.Player {
+		legal := func() player.Player {
 			p, err := players.New("legal", fx.f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return &delayed{Player: p, d: 300 * time.Millisecond}
+			return p
 		}
 		ref := &gamemaster.Referee{NewReasoner: fx.f}
-		done := make(chan *record.Record, 1)
-		started := make(chan struct{})
+		published := make(chan int) // the state count of each record published
+		shown := make(chan struct{})
+		stop := make(chan struct{}) // the test has ended: the referee goes on alone
+		defer close(stop)
 		ref.OnStep = func(r *record.Record) {
 			fx.srv.Publish(r)
-			if len(r.States) == 1 && len(r.Errors) == 0 {
-				close(started)
+			select {
+			case published <- len(r.States):
+			case <-stop:
+				return
+			}
+			select {
+			case <-shown:
+			case <-stop:
 			}
 		}
+		done := make(chan *record.Record, 1)
 		go func() {
-			rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "live.1", Game: g, Players: []player.Player{slow(), slow()}, StartClock: time.Second, PlayClock: 2 * time.Second})
+			rec, err := ref.Run(context.Background(), &gamemaster.Match{ID: "live.1", Game: g, Players: []player.Player{legal(), legal()}, StartClock: time.Second, PlayClock: 2 * time.Second})
 			if err != nil {
 				t.Error(err)
 			}
 			done <- rec
 		}()
-		<-started
-		run(t, ctx, 10*time.Second,
+		n := <-published // after START
+		run(t, ctx, 30*time.Second,
 			chromedp.Navigate(fx.url("/match?src="+view.LiveSource("live.1"))),
 			chromedp.WaitVisible(`body[data-states]`),
 			chromedp.Evaluate(`window.notReloaded = true`, nil),
 		)
-		seen := map[string]bool{}
+		var seen []int
 		var rec *record.Record
-		deadline := time.Now().Add(30 * time.Second)
-		for rec == nil && time.Now().Before(deadline) {
-			var n string
-			run(t, ctx, 5*time.Second, chromedp.AttributeValue(`body`, "data-states", &n, nil))
-			seen[n] = true
+		for rec == nil {
+			// No bound but run's: the referee waits for the page.
+			run(t, ctx, 30*time.Second,
+				chromedp.Poll(fmt.Sprintf(`document.body.dataset.states === "%d"`, n), nil, chromedp.WithPollingTimeout(25*time.Second)),
+			)
+			if len(seen) == 0 || seen[len(seen)-1] != n {
+				seen = append(seen, n)
+			}
+			shown <- struct{}{}
 			select {
+			case n = <-published:
 			case rec = <-done:
-			case <-time.After(100 * time.Millisecond):
 			}
 		}
-		if rec == nil {
-			t.Fatal("live match did not end")
-		}
-		// Within a second of the last step, the page shows it, without a
-		// reload.
+		// The page shows the end of the match, without a reload.
 		var kept bool
-		run(t, ctx, 5*time.Second,
-			chromedp.Poll(fmt.Sprintf(`document.body.dataset.states === "%d" && document.getElementById('status').textContent === 'completed'`, len(rec.States)), nil, chromedp.WithPollingTimeout(time.Second)),
+		run(t, ctx, 30*time.Second,
+			chromedp.Poll(fmt.Sprintf(`document.body.dataset.states === "%d" && document.getElementById('status').textContent === 'completed'`, len(rec.States)), nil, chromedp.WithPollingTimeout(25*time.Second)),
 			chromedp.Evaluate(`window.notReloaded === true`, &kept),
 		)
 		if !kept {
 			t.Error("the page was reloaded")
 		}
-		if len(seen) < 3 {
-			t.Errorf("saw the state counts %v while the match was played, want the page to follow every step", seen)
+		want := make([]int, len(rec.States))
+		for i := range want {
+			want[i] = i + 1
+		}
+		if !slices.Equal(seen, want) {
+			t.Errorf("the page showed the state counts %v while the match was played, want each of %v", seen, want)
 		}
 		last := len(rec.States) - 1
 		checkBoard(t, ctx, last, rec.States[last], func(c cell, content string) string {

@@ -4,7 +4,8 @@
 // ../shared/conformance from the module root). Tests call it instead of
 // spelling out a path relative to their own package, and skip when the
 // folder is absent, as in a user's fresh clone. It also says whether the
-// race detector is on (Race), and checks that the code under test left
+// race detector is on (Race), scales the wall-clock budgets tests give
+// the code under test for a slow run (Scale), and checks that the code under test left
 // no goroutine behind (NoGoroutines).
 package gamestest
 

@@ -44,7 +44,7 @@ func (p *Player) startGDLII(ctx context.Context, m *player.Match, g *follow.Game
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.g, p.rv, p.choice, p.asked = g, f, nil, nil
+	p.g, p.rv, p.choice, p.asked, p.guess = g, f, nil, nil, ""
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others,
 			State: factText(known), Side: side, GDLII: true, Nature: nature, Possible: len(states)}
@@ -154,8 +154,13 @@ func (p *Player) followTurn(ctx context.Context, matchID string, t player.Turn, 
 		tu.Chosen = ""
 		tu.History = append(tu.History, rec)
 		tu.State, tu.Possible, tu.Sampled = known, len(states), !rv.Complete()
+		if tu.Message == p.guess {
+			tu.Message = "" // the last step's guess, which this one replaces
+		}
+		p.guess = ""
 		if lost := rv.Lost(); lost != nil {
-			tu.Message = fmt.Sprintf("step %d: the states you may be in could not be worked out exactly (%v): the board is a guess", t.Number, lost)
+			p.guess = fmt.Sprintf("step %d: the states you may be in could not be worked out exactly (%v): the board is a guess", t.Number, lost)
+			tu.Message = p.guess
 		}
 	})
 	return nil

@@ -34,7 +34,7 @@ func playII(t *testing.T, g *games.Game, h *human.Player, role, players int, see
 		opp := baseline.Random(baseline.Options{NewReasoner: f, Seed: seed})
 		ps[i] = opp
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), gamestest.Scale(t, 2*time.Minute))
 	defer cancel()
 	var shown []human.Turn
 	h.Seat("test")
@@ -67,7 +67,7 @@ func playII(t *testing.T, g *games.Game, h *human.Player, role, players int, see
 	// The end of a long match can take the person's belief a few
 	// seconds.
 	ref := &gamemaster.Referee{NewReasoner: f, Grace: 50 * time.Millisecond, StopTimeout: time.Minute}
-	rec, err := ref.Run(ctx, &gamemaster.Match{ID: "ii.1", Game: g, Players: ps, StartClock: 10 * time.Second, PlayClock: 20 * time.Second})
+	rec, err := ref.Run(ctx, &gamemaster.Match{ID: "ii.1", Game: g, Players: ps, StartClock: gamestest.Scale(t, 10*time.Second), PlayClock: gamestest.Scale(t, 20*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +136,11 @@ func TestGDLIIMontyHall(t *testing.T) {
 // TestGDLIIKriegTTT plays the public Kriegspiel tic-tac-toe as xplayer,
 // choosing at random: the person's moves are all legal (in this game a
 // role's legal moves follow from what it was told), the board holds the
-// person's marks and the cells where it tried in vain, and a move changes
-// no cell of the board but its own.
+// person's marks and the cells where it tried in vain unless the seat
+// says, also while the person is to move, that the board is a guess, and
+// a move changes no cell of the board but its own. The clocks are scaled
+// for a slow run (gamestest.Scale); GGP_TEST_SLOWDOWN=0.02 makes the
+// belief give way to guesses.
 func TestGDLIIKriegTTT(t *testing.T) {
 	file, _ := gamestest.ReadGameII(t, "kriegTTT_4x4")
 	g, err := games.LoadFile(file)
@@ -156,8 +159,17 @@ func TestGDLIIKriegTTT(t *testing.T) {
 
 func checkKriegTTT(t *testing.T, rec *record.Record, shown []human.Turn) {
 	var sampled bool
+	guesses := 0
 	for _, turn := range shown {
 		sampled = sampled || turn.Sampled
+		// A step the belief could not follow in its time is followed
+		// approximately: the board is then a guess, and the seat says so
+		// (docs/gdl2.md), also while the person chooses from it; it
+		// promises nothing of what the person knows.
+		guess := strings.Contains(turn.Message, "the board is a guess")
+		if guess {
+			guesses++
+		}
 		// xplayer knows its marks, and the cells where it tried in vain
 		// since its last mark.
 		var know []string
@@ -172,7 +184,7 @@ func checkKriegTTT(t *testing.T, rec *record.Record, shown []human.Turn) {
 			}
 		}
 		for _, f := range know {
-			if !slices.Contains(turn.State, f) {
+			if !guess && !slices.Contains(turn.State, f) {
 				t.Errorf("step %d: the board %v lacks %s", turn.Step, turn.State, f)
 			}
 		}
@@ -203,5 +215,5 @@ func checkKriegTTT(t *testing.T, rec *record.Record, shown []human.Turn) {
 			t.Errorf("step %d: xplayer's move %s: %s", i+1, rec.Moves[i][0], errs[0])
 		}
 	}
-	t.Logf("%d steps; the belief a sample: %v", rec.Steps(), sampled)
+	t.Logf("%d steps; the belief a sample: %v; %d turns shown a guess", rec.Steps(), sampled, guesses)
 }

@@ -74,6 +74,10 @@ type Player struct {
 	// asked is set while the outcome of a turn where the person was asked
 	// waits for the next joint move: the step, the choice, the timeout.
 	asked *StepRecord
+	// guess is the seat's message that the board of the step shown is
+	// drawn from approximate states, "" when it is not: asking for a move
+	// keeps it, for the person chooses from that board.
+	guess string
 
 	seat     string        // where a person can play, once given
 	attached int           // pages open on the seat
@@ -215,7 +219,7 @@ func (p *Player) Start(ctx context.Context, m *player.Match) error {
 	side := p.side(ctx, g.R, g.State, g.Role)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.g, p.rv, p.choice, p.asked = g, nil, nil, nil
+	p.g, p.rv, p.choice, p.asked, p.guess = g, nil, nil, nil, ""
 	p.update(func(t *Turn) {
 		*t = Turn{Version: t.Version, MatchID: m.ID, Role: g.Roles[g.Role], Roles: g.Roles, Status: Others, State: factStrings(g.State), Side: side}
 	})
@@ -378,7 +382,7 @@ func (p *Player) ask(ctx context.Context, legal []reasoner.Move, effects func() 
 	p.choice = choice
 	p.asked = &StepRecord{Asked: true}
 	p.update(func(t *Turn) {
-		t.Status, t.Legal, t.Deadline, t.Message, t.StartsBy = ToMove, moveStrings(legal), deadline, "", time.Time{}
+		t.Status, t.Legal, t.Deadline, t.Message, t.StartsBy = ToMove, moveStrings(legal), deadline, p.guess, time.Time{}
 		t.Effects = eff
 	})
 	p.mu.Unlock()
@@ -547,7 +551,7 @@ func (p *Player) end(matchID, why string) {
 	if p.turn.MatchID != matchID {
 		return
 	}
-	p.g, p.rv, p.choice, p.asked = nil, nil, nil, nil
+	p.g, p.rv, p.choice, p.asked, p.guess = nil, nil, nil, nil, ""
 	p.update(func(t *Turn) {
 		t.Status, t.Legal, t.Effects, t.StartsBy = Over, nil, nil, time.Time{}
 		if why != "" && !t.Aborted {

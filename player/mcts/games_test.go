@@ -24,9 +24,13 @@ type toyGame struct {
 
 	// Faults, for the tests of robustness.
 	nextDelay time.Duration // every Next sleeps, ignoring ctx
-	panicAt   int64         // Next panics on every call whose number is a multiple
-	calls     atomic.Int64
-	forks     atomic.Int32
+	// release, if not nil, holds every Next, ignoring ctx, until the
+	// test closes it: a reasoner call that outlasts whatever bound the
+	// test sets, however slow the machine.
+	release chan struct{}
+	panicAt int64 // Next panics on every call whose number is a multiple
+	calls   atomic.Int64
+	forks   atomic.Int32
 
 	// nexting, if not nil, is closed when Next is first called: the
 	// search is under way.
@@ -79,6 +83,9 @@ func (g *toyGame) Next(ctx context.Context, s *reasoner.State, joint []reasoner.
 	}
 	if g.nextDelay > 0 {
 		time.Sleep(g.nextDelay)
+	}
+	if g.release != nil {
+		<-g.release
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -52,20 +52,19 @@ import (
 
 // Limits of the learning phase.
 const (
-	learnShare      = 0.25            // of the time to the first search's deadline, for sampling; fitting takes a fraction more
-	learnMax        = 3 * time.Second // at most
-	learnNoDeadline = time.Second     // when the first search has no deadline
-	learnSamples    = 2000            // states sampled at most, which bounds the time of the fit
-	learnMinSamples = 100             // fewer and nothing is fitted
-	screenSamples   = 500             // samples at which a fit far below the bar ends the learning
-	screenSlack     = 0.1             // how far below the bar a fit of screenSamples may be and learning go on
-	maxFeatures     = 12              // kept per role
-	maxCandidates   = 60              // features forward selection chooses from
-	minSupport      = 0.05            // share of the samples a feature must be nonzero in
-	minResidual     = 0.03            // correlation with the residual a feature must add
-	minCorrelation  = 0.1             // of a feature with the goal, to be a candidate
-	maxFactArgs     = 8               // argument positions read per fact
-	maxHeurCache    = 1 << 16         // facts whose weights a worker keeps
+	learnShare      = 0.25        // of the time to the first search's deadline, at most Config.LearnMax, for sampling; fitting takes a fraction more
+	learnNoDeadline = time.Second // when the first search has no deadline
+	learnSamples    = 2000        // states sampled at most, which bounds the time of the fit
+	learnMinSamples = 100         // fewer and nothing is fitted
+	screenSamples   = 500         // samples at which a fit far below the bar ends the learning
+	screenSlack     = 0.1         // how far below the bar a fit of screenSamples may be and learning go on
+	maxFeatures     = 12          // kept per role
+	maxCandidates   = 60          // features forward selection chooses from
+	minSupport      = 0.05        // share of the samples a feature must be nonzero in
+	minResidual     = 0.03        // correlation with the residual a feature must add
+	minCorrelation  = 0.1         // of a feature with the goal, to be a candidate
+	maxFactArgs     = 8           // argument positions read per fact
+	maxHeurCache    = 1 << 16     // facts whose weights a worker keeps
 )
 
 // learnsHeuristic reports whether the search learns a heuristic
@@ -658,7 +657,7 @@ func (c *heurCache) evaluate(ctx context.Context, r reasoner.Reasoner, st *reaso
 func (s *Search) learn(ctx context.Context) {
 	budget := learnNoDeadline
 	if d, ok := ctx.Deadline(); ok {
-		budget = min(time.Duration(learnShare*float64(time.Until(d))), learnMax)
+		budget = min(time.Duration(learnShare*float64(time.Until(d))), s.cfg.LearnMax)
 	}
 	lctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()

@@ -72,6 +72,7 @@ const (
 	DefaultMaxPlayoutDepth = 2000
 	DefaultPuzzleShare     = 0.8
 	DefaultGRAVEBias       = 1e-5
+	DefaultLearnMax        = 3 * time.Second
 )
 
 // Config tunes a Search. The zero value selects the defaults: those of
@@ -107,6 +108,11 @@ type Config struct {
 	// cut short scores the goals of the state it stopped in.
 	// Default DefaultMaxPlayoutDepth.
 	MaxPlayoutDepth int
+	// LearnMax bounds the time Heuristic's learning samples random games,
+	// whatever share of the first search's time it would take. Default
+	// DefaultLearnMax; a test on a slow machine raises it with the time
+	// it gives the search.
+	LearnMax time.Duration
 	// PuzzleShare is the share of the search time given to breadth-first
 	// search in single-player games, while that search has states left to
 	// explore. Default DefaultPuzzleShare; a negative value disables the
@@ -270,6 +276,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxPlayoutDepth <= 0 {
 		c.MaxPlayoutDepth = DefaultMaxPlayoutDepth
+	}
+	if c.LearnMax <= 0 {
+		c.LearnMax = DefaultLearnMax
 	}
 	if c.PuzzleShare == 0 {
 		c.PuzzleShare = DefaultPuzzleShare

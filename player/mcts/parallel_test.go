@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner"
 )
@@ -174,8 +175,9 @@ func TestParallelMinimax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSearch(t, r, Config{Workers: 4, Material: On, Minimax: On})
-	run(t, s, 2*time.Second)
+	// The material is learned in a share of the run's time.
+	s := newSearch(t, r, Config{Workers: 4, Material: On, Minimax: On, LearnMax: gamestest.Scale(t, DefaultLearnMax)})
+	run(t, s, gamestest.Scale(t, 2*time.Second))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.material.Load() == nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/games/gamestest"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
@@ -49,9 +50,9 @@ func TestPlacementGame(t *testing.T) {
 			}
 			for _, name := range backends {
 				ctx := context.Background()
-				// Hex grounds in seconds; a loaded machine must not fail
-				// the test.
-				f, err := backend.New(name, backend.Options{GroundTime: time.Minute})
+				// Hex grounds in seconds; a loaded machine, or the race
+				// detector, must not fail the test.
+				f, err := backend.New(name, backend.Options{GroundTime: gamestest.Scale(t, time.Minute)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -61,7 +62,7 @@ func TestPlacementGame(t *testing.T) {
 				}
 				// The probe's own budget is time; here the playouts
 				// bound it, so that a loaded machine decides the same.
-				ctx, cancel := context.WithTimeout(ctx, time.Minute)
+				ctx, cancel := context.WithTimeout(ctx, gamestest.Scale(t, time.Minute))
 				defer cancel()
 				init, err := r.Initial(ctx)
 				if err != nil {

@@ -20,23 +20,20 @@ import (
 // without it. The other games of the suite are logged.
 //
 // The learning samples random games for a share of the search's time, and
-// the fit needs enough of them: under the race detector, which makes them
-// 5 to 10 times slower, the games checked get raceScale times the time, to
-// search and to ground, and the games only logged are left out. Skirmish
-// is left out too: learning stops at its own time cap, and under the race
-// detector draws about 400 states there, where skirmish's held-out
-// correlation falls either side of the bar (0.25 to 0.45, against 0.53
-// from the 1,500 states it draws without the detector).
+// the fit needs enough of them: the time to search, to learn and to ground
+// is scaled for a slow run (gamestest.Scale), and under the race detector
+// the games only logged are left out. Skirmish is left out too under the
+// race detector, where its held-out correlation fell either side of the
+// bar (0.25 to 0.45 from about 400 states, when learning was capped at 3
+// seconds whatever the detector, against 0.53 from the 1,500 states it
+// draws without it).
 func TestHeuristicLearned(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays random games for seconds")
 	}
-	const raceScale = 6
-	budget, ground := 4*time.Second, backend.DefaultGroundTime
-	if gamestest.Race {
-		budget, ground = budget*raceScale, ground*raceScale
-	}
-	factory, err := backend.New(backend.Propnet, backend.Options{GroundTime: ground})
+	budget := gamestest.Scale(t, 4*time.Second)
+	learnMax := gamestest.Scale(t, mcts.DefaultLearnMax)
+	factory, err := backend.New(backend.Propnet, backend.Options{GroundTime: gamestest.Scale(t, backend.DefaultGroundTime)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +67,7 @@ func TestHeuristicLearned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := mcts.New(ctx, r, mcts.Config{Workers: 1, Seed: 1})
+		s, err := mcts.New(ctx, r, mcts.Config{Workers: 1, Seed: 1, LearnMax: learnMax})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -576,7 +576,8 @@ const dealt = `
 // TestFollowsWithinClock follows random matches of small_dominion on the
 // Prolog backend, whose rules the network backend declines to ground, with
 // the options of the players' beliefs (player/internal/follow), each
-// update given the half of a 1 s play clock a player gives it. Nature
+// update given the half of a 1 s play clock a player gives it (scaled for
+// a slow run, such as under the race detector: gamestest.Scale). Nature
 // deals each hand from thousands of joint moves, and the deal shown names
 // one: the belief must follow every step in time, its states drawn by a
 // sample once enumerating them would not fit, and never hold a move sure
@@ -620,7 +621,7 @@ func TestFollowsWithinClock(t *testing.T) {
 				if s, err = r.Next(ctx, s, joint); err != nil {
 					t.Fatal(err)
 				}
-				uctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+				uctx, cancel := context.WithTimeout(ctx, gamestest.Scale(t, 500*time.Millisecond))
 				err = b.Update(uctx, infoset.Step{Move: joint[role], Percepts: percepts})
 				cancel()
 				if err != nil {
