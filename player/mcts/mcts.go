@@ -977,6 +977,41 @@ func (s *Search) bestMove(role int) (reasoner.Move, bool) {
 	return "", false
 }
 
+// MoveStat is what the search knows of one move of a role at the root.
+type MoveStat struct {
+	Visits float64 // iterations that chose the move
+	Mean   float64 // the role's mean value over them, in [0,1]
+	// Proven means Mean is the move's proven value: the role alone moves
+	// and the state the move reaches is solved.
+	Proven bool
+}
+
+// RootMove returns the statistics of role's move m at the root; false
+// when m is not a legal move of role there.
+func (s *Search) RootMove(role int, m reasoner.Move) (MoveStat, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.root
+	if role < 0 || role >= len(s.roles) || n.terminal {
+		return MoveStat{}, false
+	}
+	i := slices.Index(n.moves[role], m)
+	if i < 0 {
+		return MoveStat{}, false
+	}
+	off := int(n.off[role])
+	st := MoveStat{Visits: n.n[off+i].Load()}
+	if st.Visits > 0 {
+		st.Mean = n.w[off+i].Load() / st.Visits
+	}
+	if n.mover == role {
+		if c := n.child(int64(i)); c != nil && c.solved.Load() {
+			st.Mean, st.Proven = c.value[role], true
+		}
+	}
+	return st, true
+}
+
 // TryBest is Best for a caller that cannot wait: it returns the move Best
 // chose for role when the search last published it (at most settleCheck
 // ago while the search runs, and when it stopped), without a lock, so it

@@ -359,7 +359,25 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 	if err == nil && !slices.Contains(d.legal, move) {
 		err = fmt.Errorf("the search proposed %q, which is not legal", move)
 	}
+	if err == nil {
+		p.logChoice(mm.id, s, d.role, move)
+	}
 	return answer{move: move, err: err}
+}
+
+// logChoice logs the move chosen and what the search thought of it, so
+// that a match can be read back turn by turn beside its record.
+func (p *mctsPlayer) logChoice(id string, s *mcts.Search, role int, move reasoner.Move) {
+	ms, ok := s.RootMove(role, move)
+	if !ok || len(s.Legal(role)) < 2 {
+		return
+	}
+	st := s.Stats()
+	proven := ""
+	if ms.Proven {
+		proven = ", proven"
+	}
+	p.logf("match %s: chose %s: %.1f over %.0f of %d iterations%s; %d states", id, move, 100*ms.Mean, ms.Visits, st.RootVisits, proven, st.Nodes)
 }
 
 // Play follows the game with the player's own reasoner and asks the owner
