@@ -11,8 +11,14 @@
 #                         on it to finish an interrupted tournament (OUT)
 #   --games LIST          two-player games, comma-separated: bundled names,
 #                         .kif files or game folders (GAMES; default:
-#                         connectFour, breakthrough, checkers, reversi,
-#                         pentago and knightThrough of $G)
+#                         the suite six)
+#   --suite NAME          the games of a named suite of $G, in place of
+#                         --games (docs/strength.md, "Against other players"):
+#                         six     connectFour, breakthrough, checkers, reversi,
+#                                 pentago and knightThrough, the games the
+#                                 defaults were first measured on
+#                         broad   sixteen games of every kind a competition
+#                                 draws, none of the six
 #   --player SPEC         our player: mcts or mcts:SETTINGS (PLAYER; default
 #                         mcts:workers=1, one search goroutine)
 #   --rounds N            matches of each game in each role (ROUNDS; default 1)
@@ -54,7 +60,24 @@ usage() {
 G=${G:-$root/../shared/games}
 OPPONENT=${OPPONENT:-}
 OUT=${OUT:-}
-GAMES=${GAMES:-$G/connectFour,$G/breakthrough,$G/checkers,$G/reversi,$G/pentago,$G/knightThrough}
+# suite NAME prints the games of a named suite, comma-separated.
+suite() {
+	local names
+	case $1 in
+	six) names="connectFour breakthrough checkers reversi pentago knightThrough" ;;
+	broad) names="amazons_8x8 hex gomoku_11x11 nineBoardTicTacToe dotsAndBoxes kalaha_2009 englishDraughts skirmishZeroSum chineseCheckers2 sheepAndWolf connectFourSimultaneous battle atariGo_7x7 quarto speedChess escortLatch" ;;
+	*)
+		echo "peer-tournament.sh: no suite $1 (six or broad)" >&2
+		return 1
+		;;
+	esac
+	local out= g
+	for g in $names; do
+		out+=${out:+,}$G/$g
+	done
+	echo "$out"
+}
+GAMES=${GAMES:-$(suite six)}
 PLAYER=${PLAYER:-mcts:workers=1}
 ROUNDS=${ROUNDS:-1}
 STARTCLOCK=${STARTCLOCK:-30}
@@ -74,7 +97,7 @@ while (($# > 0)); do
 		extra=("$@")
 		break
 		;;
-	--opponent | --out | --games | --player | --rounds | --startclock | --playclock | --gap | --port | --core)
+	--opponent | --out | --games | --suite | --player | --rounds | --startclock | --playclock | --gap | --port | --core)
 		if (($# < 2)); then
 			echo "peer-tournament.sh: $1 needs a value" >&2
 			exit 2
@@ -83,6 +106,7 @@ while (($# > 0)); do
 		--opponent) OPPONENT=$2 ;;
 		--out) OUT=$2 ;;
 		--games) GAMES=$2 ;;
+		--suite) GAMES=$(suite "$2") || exit 2 ;;
 		--player) PLAYER=$2 ;;
 		--rounds) ROUNDS=$2 ;;
 		--startclock) STARTCLOCK=$2 ;;
