@@ -316,8 +316,11 @@ type Stats struct {
 	// Heuristic describes the heuristic learned from the rules, or why
 	// none was kept; empty before learning or with Config.Heuristic off.
 	Heuristic string
-	Panics    int64 // panics recovered in workers
-	Errors    int64 // reasoner errors met in workers
+	// GRAVE is whether selection uses all-moves-as-first values: set so,
+	// or by default where random playouts showed a placement game.
+	GRAVE  bool
+	Panics int64 // panics recovered in workers
+	Errors int64 // reasoner errors met in workers
 }
 
 // Search is a Monte Carlo tree search of one game from a current state.
@@ -498,9 +501,6 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 	}
 	if cfg.GRAVE == Auto && len(s.roles) > 1 {
 		s.grave = s.probePlacement(ctx, init)
-		if s.grave {
-			s.logf("mcts: moves open until played and never after in random playouts: a placement game, GRAVE on")
-		}
 	}
 	return s, nil
 }
@@ -1144,6 +1144,7 @@ func (s *Search) Stats() Stats {
 		BestScore:  s.bscore,
 		Panics:     s.panics.Load(),
 		Heuristic:  s.heuristicSummary(),
+		GRAVE:      s.grave,
 		Errors:     s.errs.Load(),
 	}
 	if s.puz != nil {

@@ -211,8 +211,12 @@ func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
 	if s != nil {
 		p.guard(mm, "searching in the start clock", func() {
 			s.Run(sctx)
-			if h := s.Stats().Heuristic; h != "" {
-				p.logf("match %s: %s", m.ID, h)
+			st := s.Stats()
+			if st.Heuristic != "" {
+				p.logf("match %s: %s", m.ID, st.Heuristic)
+			}
+			if st.GRAVE {
+				p.logf("match %s: GRAVE on", m.ID)
 			}
 		})
 	}
