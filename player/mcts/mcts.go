@@ -219,6 +219,15 @@ type Config struct {
 	// with the minimax value of the material in the tree below it
 	// (implicit minimax backups, minimax.go).
 	Minimax Switch
+	// Chains switches valuing a run of moves by one role as that role
+	// plays it: where a role moves and then moves again (amazons' queen
+	// move and its arrow, a box of dots and boxes, a jump that goes on),
+	// an iteration through the first move credits it with the mean of
+	// the role's most visited move in the state it reaches, not its own
+	// playout's result, so that the first move is worth the best
+	// continuation the tree has found rather than the mean of every one
+	// tried. See chain.go.
+	Chains Switch
 	// HeuristicQuality is the correlation with held-out goals a fitted
 	// heuristic needs to be kept; below it the game is played as without
 	// one. Fits of 0.15 to 0.3 (breakthrough's pieces per row, reversi's
@@ -374,6 +383,9 @@ type Search struct {
 
 	mast  []*mastTable // one per worker id; nil when MAST is off
 	grave bool         // GRAVE is on
+	// chains: a move before another of the same role is credited with
+	// that role's best continuation (Config.Chains, chain.go).
+	chains bool
 	// graveFirst: GRAVE values the moves not yet visited (GRAVEFirst).
 	graveFirst bool
 	fast       bool // playouts go through the reasoner's PolicyPlayout
@@ -446,6 +458,7 @@ func New(ctx context.Context, r reasoner.Reasoner, cfg Config) (*Search, error) 
 		closeWait:  CloseTimeout,
 		bscore:     -1,
 		grave:      cfg.GRAVE == On,
+		chains:     cfg.Chains == On,
 		graveFirst: cfg.GRAVEFirst == On,
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())

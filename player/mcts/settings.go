@@ -106,6 +106,8 @@ func (c *Config) Settings() []Setting {
 			Help: "heur: playouts are cut after hdepth moves and scored by the heuristic"},
 		{Key: "hdepth", Int: &c.HeuristicDepth, Min: 1, Max: 1 << 20, Default: "8",
 			Help: "heur: moves a playout plays before the heuristic scores it"},
+		{Key: "chains", Switch: &c.Chains, Default: "off",
+			Help: "a move after which the same role moves again is credited with the mean of that role's most visited move there, not the playout's result"},
 		{Key: "grave", Switch: &c.GRAVE, Default: "auto",
 			Auto: "on in placement games, where a move is open until played and never after, as hex",
 			Help: "GRAVE: all-moves-as-first values in tree selection"},

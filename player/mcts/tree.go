@@ -935,7 +935,11 @@ func (w *worker) backup(leaf *node) {
 	for k := len(w.path) - 1; k >= 0; k-- {
 		n := w.path[k]
 		for r := range nr {
-			n.w[int(n.off[r])+int(w.idx[k*nr+r])].Add(w.value[r])
+			v := w.value[r]
+			if r == n.mover && s.chains {
+				v = w.chainValue(k, v)
+			}
+			n.w[int(n.off[r])+int(w.idx[k*nr+r])].Add(v)
 		}
 		if proving && !n.solved.Load() {
 			proving = s.solve(n)
