@@ -15,6 +15,7 @@ import (
 	"github.com/ggp-go/ggp/games"
 	"github.com/ggp-go/ggp/player"
 	"github.com/ggp-go/ggp/player/players"
+	"github.com/ggp-go/ggp/player/remote"
 	"github.com/ggp-go/ggp/reasoner/backend"
 )
 
@@ -82,7 +83,7 @@ type tournamentFlags struct {
 	rounds, parallel          *int
 	sprt                      *float64
 	nature                    *bool
-	gap                       matchClock
+	gap, ready                matchClock
 	clocks                    *refereeFlags
 	view                      *viewFlags
 }
@@ -103,6 +104,8 @@ func parseTournamentFlags(env *environment, args []string) (*tournamentFlags, er
 	f.nature = flags.Bool("nature", false, "nature plays the role random of every game that names one (a GDL-II game without sees rules, such as guessSix); by default only of games with sees rules, and a game without them gets a player in random, as a GDL game with a player of that name (beatMania) needs")
 	f.gap = matchClock{allowZero: true}
 	flags.Var(&f.gap, "gap", "pause between the end of a match and the start of the next, for a remote player that restarts between matches: seconds or a duration")
+	f.ready = matchClock{allowZero: true, d: defaultReady}
+	flags.Var(&f.ready, "ready", "before each match, wait at most this long for each remote player to answer INFO other than busy; one that does not stops the tournament, to be run again once it is back: seconds or a duration (0: no wait)")
 	f.clocks = addRefereeFlags(flags)
 	f.view = addViewFlags(flags)
 	f.db = flags.String("db", "", "put the matches on the queue of a match host's PostgreSQL database (postgres://...), for its workers (ggp worker) to play")
@@ -148,6 +151,9 @@ func (f *tournamentFlags) tournament(env *environment) (*tournament.Tournament, 
 		NewPlayer: func(spec string) (player.Player, error) {
 			return players.New(spec, ref.NewReasoner)
 		},
+	}
+	if f.ready.d > 0 {
+		t.Ready = readyRemote(f.ready.d)
 	}
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -403,4 +409,32 @@ func oneSeatEach(t *tournament.Tournament) error {
 		}
 	}
 	return nil
+}
+
+// defaultReady is how long ggp tournament waits, by default, for a remote
+// player to be ready for its next match: a player that restarts between
+// matches (ggp-base's PlayerRunner) is back within seconds, and one that
+// is not back in two minutes has crashed or hangs.
+const defaultReady = 2 * time.Minute
+
+// readyRemote returns a Tournament.Ready that waits at most within for a
+// remote player to answer INFO other than busy; in-process players are
+// always ready.
+func readyRemote(within time.Duration) func(ctx context.Context, spec string) error {
+	return func(ctx context.Context, spec string) error {
+		s, err := players.Parse(spec)
+		if err != nil || s.Kind != players.Remote {
+			return nil
+		}
+		c, err := remote.New(spec)
+		if err != nil {
+			return err
+		}
+		ctx, cancel := context.WithTimeout(ctx, within)
+		defer cancel()
+		if err := c.WaitReady(ctx); err != nil {
+			return fmt.Errorf("%w within %v", err, within)
+		}
+		return nil
+	}
 }

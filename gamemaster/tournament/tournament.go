@@ -87,6 +87,15 @@ type Tournament struct {
 	// cancelled or the sequential test decides.
 	Gap time.Duration
 
+	// Ready, when set, is called before each match for the specification
+	// of each of its players, and returns when the player is ready for a
+	// START. An error ends the run, as a cancellation does: the matches
+	// completed are kept, the match is not started, and Run returns the
+	// error naming the match. A remote player that stops answering (a
+	// crashed or wedged program) then stops the tournament, to be resumed
+	// once it is back, rather than losing every match left to it.
+	Ready func(ctx context.Context, spec string) error
+
 	StartClock, PlayClock time.Duration
 
 	// Nature has nature play the role random of every game that names
@@ -406,6 +415,9 @@ func (t *Tournament) Run(ctx context.Context) (*Results, error) {
 	}
 	r := *ref
 	r.OnStep = nil
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	rn.stop = stop
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range max(t.Parallel, 1) {
@@ -463,7 +475,10 @@ type run struct {
 	skipped  int
 	pending  []bool // the matches of todo not finished in this run
 	stopped  bool   // the test decided
+	notReady bool   // a player was not ready for a match (Tournament.Ready)
 	writeErr error  // the first error writing the results
+
+	stop context.CancelCauseFunc // ends the run with an error (Tournament.Ready)
 }
 
 // newRun returns the run of ms: the results of the matches completed
@@ -521,16 +536,45 @@ func (rn *run) work(ctx context.Context, ref *gamemaster.Referee, jobs <-chan in
 			pause(ctx, rn.t.Gap, rn.decided)
 		}
 		rn.mu.Lock()
-		skip := rn.stopped
+		skip := rn.stopped || rn.notReady
 		rn.mu.Unlock()
 		if skip {
 			continue
 		}
 		played = true
 		m := &rn.ms[i]
+		if err := rn.ready(ctx, m); err != nil {
+			rn.mu.Lock()
+			rn.notReady = true
+			rn.mu.Unlock()
+			rn.stop(err)
+			continue
+		}
 		rec, err := rn.t.play(ctx, ref, rn.t.NewPlayer, m)
 		rn.played(i, rec, err)
 	}
+}
+
+// ready waits until each player of m is ready for it (Tournament.Ready).
+func (rn *run) ready(ctx context.Context, m *Scheduled) error {
+	if rn.t.Ready == nil {
+		return nil
+	}
+	var asked []string
+	for _, seat := range m.Seats {
+		spec := rn.t.Players[seat]
+		if slices.Contains(asked, spec) {
+			continue
+		}
+		asked = append(asked, spec)
+		if err := rn.t.Ready(ctx, spec); err != nil {
+			if cause := context.Cause(ctx); cause != nil {
+				return cause
+			}
+			return fmt.Errorf("before match %s: player %s: %w", m.ID, spec, err)
+		}
+	}
+	return nil
 }
 
 // played records the outcome of match i, writes the results and
@@ -597,7 +641,7 @@ func (rn *run) finish(ctx context.Context) (*Results, error) {
 	if err := rn.t.writeResults(res); err != nil && rn.writeErr == nil {
 		rn.writeErr = err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := context.Cause(ctx); err != nil {
 		return res, err
 	}
 	return res, rn.writeErr

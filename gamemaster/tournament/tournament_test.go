@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -836,5 +837,51 @@ func TestNatureWithoutSees(t *testing.T) {
 				t.Errorf("the folder run again with Nature %v: err = %v, want it refused", !tt.nature, err)
 			}
 		})
+	}
+}
+
+// TestReadyStops checks Tournament.Ready: it is asked about each player
+// of a match before the match starts, and the first error stops the run
+// with an error naming the match and the player, keeping the matches
+// completed before it and starting none after it; a run after the player
+// is back plays the rest.
+func TestReadyStops(t *testing.T) {
+	dir := t.TempDir()
+	tr := newTournament(t, dir, nil)
+	tr.Games = tr.Games[:1]
+	tr.Players = []string{"random", "legal"}
+	tr.Rounds = 2
+	tr.Parallel = 1
+	var asked []string
+	down := errors.New("connection refused")
+	tr.Ready = func(ctx context.Context, spec string) error {
+		asked = append(asked, spec)
+		if len(asked) > 2 { // the first player of the second match
+			return down
+		}
+		return nil
+	}
+	res, err := tr.Run(context.Background())
+	if !errors.Is(err, down) {
+		t.Fatalf("Run: err %v, want %v", err, down)
+	}
+	ms, serr := tr.Schedule()
+	if serr != nil {
+		t.Fatal(serr)
+	}
+	second := tr.Players[ms[1].Seats[0]]
+	if want := "before match " + ms[1].ID + ": player " + second + ": connection refused"; err.Error() != want {
+		t.Errorf("Run: err %q, want %q", err, want)
+	}
+	if got := res.Completed(); got != 1 {
+		t.Errorf("%d matches completed, want 1: the one before the player stopped answering", got)
+	}
+	if want := []string{tr.Players[ms[0].Seats[0]], tr.Players[ms[0].Seats[1]], second}; !slices.Equal(asked, want) {
+		t.Errorf("asked about %q, want %q", asked, want)
+	}
+	tr.Ready = func(ctx context.Context, spec string) error { return nil }
+	res, err = tr.Run(context.Background())
+	if err != nil || res.Completed() != 4 {
+		t.Fatalf("second Run: err %v, %d of 4 matches completed", err, res.Completed())
 	}
 }

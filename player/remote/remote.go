@@ -225,6 +225,32 @@ func (c *Client) Info(ctx context.Context) (Info, error) {
 	return info, nil
 }
 
+// readyPoll is the pause between two INFOs of WaitReady.
+const readyPoll = time.Second
+
+// WaitReady sends INFO, once a second, until the player answers with a
+// status other than busy, and returns nil then. When ctx is done first
+// it returns an error that says what the last INFO got: an error, or a
+// busy player.
+func (c *Client) WaitReady(ctx context.Context) error {
+	for {
+		info, err := c.Info(ctx)
+		if err == nil && !strings.EqualFold(info.Status, "busy") {
+			return nil
+		}
+		if err == nil {
+			err = errors.New("it answers INFO busy")
+		}
+		t := time.NewTimer(readyPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("not ready: %w", err)
+		case <-t.C:
+		}
+	}
+}
+
 // Start sends START with the rules and the clocks, which players are told
 // in whole seconds, rounded up. Like ggp-base's game server, it does not
 // look at the content of the response.

@@ -199,3 +199,50 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("Play returned after %v", d)
 	}
 }
+
+// TestWaitReady checks that WaitReady asks INFO until the player answers
+// other than busy, and that when the context ends first its error says
+// what the player last answered.
+func TestWaitReady(t *testing.T) {
+	tests := []struct {
+		name    string
+		answers []string // the answers to the INFOs in turn, the last repeated
+		wait    time.Duration
+		want    string // "" for ready, else a part of the error
+	}{
+		{"available", []string{"((name p) (status available))"}, time.Minute, ""},
+		{"busy then available", []string{"((name p) (status busy))", "((name p) (status available))"}, time.Minute, ""},
+		{"no status", []string{"((name p))"}, time.Minute, ""},
+		{"always busy", []string{"((name p) (status busy))"}, 300 * time.Millisecond, "not ready: it answers INFO busy"},
+		{"unreadable", []string{"(("}, 300 * time.Millisecond, "not ready: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			asked := 0
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				a := tt.answers[min(asked, len(tt.answers)-1)]
+				asked++
+				mu.Unlock()
+				io.WriteString(w, a)
+			}))
+			defer ts.Close()
+			c := &Client{URL: ts.URL}
+			ctx, cancel := context.WithTimeout(context.Background(), tt.wait)
+			defer cancel()
+			err := c.WaitReady(ctx)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("WaitReady: %v, want ready", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("WaitReady: %v, want an error containing %q", err, tt.want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if want := len(tt.answers); tt.want == "" && asked != want {
+				t.Errorf("%d INFOs, want %d", asked, want)
+			}
+		})
+	}
+}
