@@ -52,7 +52,11 @@ const (
 )
 
 // header names the columns of the table, in order.
-var header = []string{"run", "game", "player", "against", "matches", "mean goal", "won, drawn, lost", "TO, CE, IL", "SPRT", "source"}
+var header = []string{"run", "game", "player", "against", "matches", "mean goal", "won, drawn, lost", "TO, CE, IL", "against's TO, CE, IL", "SPRT", "source"}
+
+// againstErrorsColumn is the column of header that pages written before it
+// was added lack; their rows are read with "-" there.
+const againstErrorsColumn = 8
 
 // maxResultsBytes bounds the results.json read: a tournament of 100,000
 // matches writes about 40 MB.
@@ -179,6 +183,7 @@ func rowsOf(run string, res *tournament.Results, perGame bool) []tableRow {
 			run, name, shown, against,
 			fmt.Sprint(len(s.scores)), s.meanCell(), s.outcomeCell(),
 			fmt.Sprintf("%d, %d, %d", s.errors.TO, s.errors.CE, s.errors.IL),
+			fmt.Sprintf("%d, %d, %d", s.against.TO, s.against.CE, s.against.IL),
 			sprt, sourceResults,
 		})
 	}
@@ -190,6 +195,9 @@ type summary struct {
 	scores              []float64 // per completed match: its mean goal over the roles it held
 	wins, draws, losses int       // against the one other player of a match
 	errors              tournament.ErrorCounts
+	// against counts the errors of the other players of the matches: a
+	// match in which they erred measures their failures, not their play.
+	against tournament.ErrorCounts
 }
 
 // summarize sums up player's matches of game, or of every game when game
@@ -213,9 +221,12 @@ func summarize(matches []tournament.MatchResult, player, game string) summary {
 		}
 		for _, i := range mine {
 			if i < len(m.Errors) {
-				s.errors.TO += m.Errors[i].TO
-				s.errors.CE += m.Errors[i].CE
-				s.errors.IL += m.Errors[i].IL
+				addErrors(&s.errors, m.Errors[i])
+			}
+		}
+		for _, i := range theirs {
+			if i < len(m.Errors) {
+				addErrors(&s.against, m.Errors[i])
 			}
 		}
 		if !m.Completed || len(m.Goals) != len(m.Players) {
@@ -236,6 +247,13 @@ func summarize(matches []tournament.MatchResult, player, game string) summary {
 		}
 	}
 	return s
+}
+
+// addErrors adds the counts of e to sum.
+func addErrors(sum *tournament.ErrorCounts, e tournament.ErrorCounts) {
+	sum.TO += e.TO
+	sum.CE += e.CE
+	sum.IL += e.IL
 }
 
 // meanGoal returns the mean of the goals of the seats.
@@ -298,7 +316,7 @@ func writePage(w io.Writer, title, cmd string, rows []tableRow) {
 	fmt.Fprintf(w, "# %s\n\n", title)
 	fmt.Fprintf(w, "<!-- Written by resultstable: change the tournaments, not this file. -->\n\n")
 	fmt.Fprintf(w, "Written by\n\n```\n%s\n```\n\n", cmd)
-	fmt.Fprintf(w, "from the results.json of each tournament folder (`ggp tournament --out DIR`). A row is the first player of the tournament over its matches of a game, or of all games: its mean goal with the 95%% interval, its wins, draws and losses against the other player, its timeouts, connection errors and illegal moves, and the sequential test's verdict. Source `%s`: computed from the folder; `%s`: the folder was not at hand when the page was written, and the row is carried over from the page as it was.\n\n", sourceResults, sourceRecorded)
+	fmt.Fprintf(w, "from the results.json of each tournament folder (`ggp tournament --out DIR`). A row is the first player of the tournament over its matches of a game, or of all games: its mean goal with the 95%% interval, its wins, draws and losses against the other player, its timeouts, connection errors and illegal moves, those of the players it met (a match they did not play in full measures their failures, not their play; - where a row was recorded before they were counted), and the sequential test's verdict. Source `%s`: computed from the folder; `%s`: the folder was not at hand when the page was written, and the row is carried over from the page as it was.\n\n", sourceResults, sourceRecorded)
 	resultspage.WriteHeader(w, header)
 	for _, r := range rows {
 		resultspage.WriteRow(w, r)
@@ -311,6 +329,7 @@ func parseRows(text string) ([]tableRow, error) {
 	var rows []tableRow
 	seen := map[rowKey]bool{}
 	seenHeader := false
+	older := false // the page has no column againstErrorsColumn
 	for n, line := range strings.Split(text, "\n") {
 		if !strings.HasPrefix(line, "|") {
 			continue
@@ -318,13 +337,18 @@ func parseRows(text string) ([]tableRow, error) {
 		cells := splitCells(line)
 		switch {
 		case !seenHeader:
-			if !slices.Equal(cells, header) {
+			older = slices.Equal(cells, slices.Delete(slices.Clone(header), againstErrorsColumn, againstErrorsColumn+1))
+			if !older && !slices.Equal(cells, header) {
 				return nil, fmt.Errorf("line %d: a table whose columns are not %s", n+1, strings.Join(header, ", "))
 			}
 			seenHeader = true
 			continue
 		case strings.Trim(strings.Join(cells, ""), "-") == "":
 			continue // the separator
+		case older:
+			cells = slices.Insert(cells, againstErrorsColumn, "-")
+		}
+		switch {
 		case len(cells) != len(header):
 			return nil, fmt.Errorf("line %d: %d cells, want %d", n+1, len(cells), len(header))
 		}

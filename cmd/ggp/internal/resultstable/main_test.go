@@ -41,16 +41,20 @@ func match(game string, players []string, goals ...int) tournament.MatchResult {
 // pair is a tournament of a against b over two games. a scores 100, 0,
 // 100 and 50 in connectFour (two wins, a loss, a draw), 100 in both
 // matches of hex, and has one timeout and two illegal moves in an
-// incomplete third match of hex, which the means leave out.
+// incomplete third match of hex, which the means leave out. b has three
+// timeouts and a connection error in the connectFour match it wins, and
+// a connection error in the incomplete match.
 func pair() tournament.Results {
 	ab, ba := []string{"a", "b"}, []string{"b", "a"}
-	late := tournament.MatchResult{Game: "hex", Players: ab, Errors: []tournament.ErrorCounts{{TO: 1, IL: 2}, {}}}
+	late := tournament.MatchResult{Game: "hex", Players: ab, Errors: []tournament.ErrorCounts{{TO: 1, IL: 2}, {CE: 1}}}
+	erring := match("connectFour", ba, 100, 0)
+	erring.Errors[0] = tournament.ErrorCounts{TO: 3, CE: 1}
 	return tournament.Results{
 		Players: []string{"a", "b"},
 		Games:   []string{"connectFour", "hex"},
 		Matches: []tournament.MatchResult{
 			match("connectFour", ab, 100, 0),
-			match("connectFour", ba, 100, 0),
+			erring,
 			match("connectFour", ba, 0, 100),
 			match("connectFour", ab, 50, 50),
 			match("hex", ab, 100, 0),
@@ -86,16 +90,16 @@ func TestRows(t *testing.T) {
 		want    []tableRow
 	}{
 		{"pair, all games", pair(), false, []tableRow{
-			{"run", "all", "a", "b", "6", "75.0 ± 43.9", "4, 1, 1", "1, 0, 2", "H1 after 6", sourceResults},
+			{"run", "all", "a", "b", "6", "75.0 ± 43.9", "4, 1, 1", "1, 0, 2", "3, 2, 0", "H1 after 6", sourceResults},
 		}},
 		{"pair, per game", pair(), true, []tableRow{
-			{"run", "connectFour", "a", "b", "4", "62.5 ± 76.2", "2, 1, 1", "0, 0, 0", "-", sourceResults},
-			{"run", "hex", "a", "b", "2", "100.0 ± 0.0", "2, 0, 0", "1, 0, 2", "-", sourceResults},
-			{"run", "all", "a", "b", "6", "75.0 ± 43.9", "4, 1, 1", "1, 0, 2", "H1 after 6", sourceResults},
+			{"run", "connectFour", "a", "b", "4", "62.5 ± 76.2", "2, 1, 1", "0, 0, 0", "3, 1, 0", "-", sourceResults},
+			{"run", "hex", "a", "b", "2", "100.0 ± 0.0", "2, 0, 0", "1, 0, 2", "0, 1, 0", "-", sourceResults},
+			{"run", "all", "a", "b", "6", "75.0 ± 43.9", "4, 1, 1", "1, 0, 2", "3, 2, 0", "H1 after 6", sourceResults},
 		}},
 		{"one player", alone(), true, []tableRow{
-			{"run", "montyhall", "mcts", "-", "3", "66.7 ± 143.4", "-", "0, 0, 0", "-", sourceResults},
-			{"run", "all", "mcts", "-", "3", "66.7 ± 143.4", "-", "0, 0, 0", "-", sourceResults},
+			{"run", "montyhall", "mcts", "-", "3", "66.7 ± 143.4", "-", "0, 0, 0", "0, 0, 0", "-", sourceResults},
+			{"run", "all", "mcts", "-", "3", "66.7 ± 143.4", "-", "0, 0, 0", "0, 0, 0", "-", sourceResults},
 		}},
 	}
 	for _, tc := range tests {
@@ -309,4 +313,22 @@ func shellWords(s string) ([]string, error) {
 		words = append(words, word.String())
 	}
 	return words, nil
+}
+
+// TestParseOlderPage checks that a page written before the column of the
+// other players' errors was added is read with "-" in that column, so that
+// its recorded rows carry over.
+func TestParseOlderPage(t *testing.T) {
+	page := `| run | game | player | against | matches | mean goal | won, drawn, lost | TO, CE, IL | SPRT | source |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| sancho | hex | a | b | 4 | 75.0 ± 45.9 | 3, 0, 1 | 0, 0, 0 | - | recorded |
+`
+	rows, err := parseRows(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []tableRow{{"sancho", "hex", "a", "b", "4", "75.0 ± 45.9", "3, 0, 1", "0, 0, 0", "-", "-", "recorded"}}
+	if !slices.EqualFunc(rows, want, slices.Equal) {
+		t.Errorf("rows:\n got %q\nwant %q", rows, want)
+	}
 }
