@@ -363,7 +363,7 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 	if err == nil && !slices.Contains(d.legal, move) {
 		err = fmt.Errorf("the search proposed %q, which is not legal", move)
 	}
-	if err == nil {
+	if err == nil && len(d.legal) > 1 {
 		p.logChoice(mm.id, s, d.role, move)
 	}
 	return answer{move: move, err: err}
@@ -373,7 +373,7 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 // that a match can be read back turn by turn beside its record.
 func (p *mctsPlayer) logChoice(id string, s *mcts.Search, role int, move reasoner.Move) {
 	ms, ok := s.RootMove(role, move)
-	if !ok || len(s.Legal(role)) < 2 {
+	if !ok {
 		return
 	}
 	st := s.Stats()
