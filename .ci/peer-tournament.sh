@@ -176,6 +176,18 @@ on_core() {
 	return 1
 }
 
+# build_of BINARY prints the commit a Go binary was built from, its first
+# seven digits, with +dirty when the tree had changes, or "unknown". Our
+# player gives it in its name, so that the results of sittings played
+# with different builds are never summed up as one player's
+# (resultstable -pool).
+build_of() {
+	go version -m "$1" 2>/dev/null | awk '
+		$2 == "vcs.revision" { rev = substr($3, 1, 7) }
+		$2 == "vcs.modified" && $3 == "true" { dirty = "+dirty" }
+		END { print (rev == "" ? "unknown" : rev dirty) }'
+}
+
 tmp=$(mktemp -d)
 player_pid= tournament_pid=
 cleanup() {
@@ -198,7 +210,12 @@ trap 'exit 143' TERM HUP
 
 if [[ -z ${GGP:-} ]]; then
 	echo "building ggp from $root"
-	(cd "$root" && go build -o "$tmp/ggp" ./cmd/ggp)
+	# stamped with its commit, for build_of, when the checkout is a git one
+	vcs=false
+	if git -C "$root" rev-parse HEAD >/dev/null 2>&1; then
+		vcs=true
+	fi
+	(cd "$root" && go build -buildvcs=$vcs -o "$tmp/ggp" ./cmd/ggp)
 	GGP=$tmp/ggp
 fi
 
@@ -231,7 +248,7 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
 fi
 mkdir -p "$OUT"
 # shellcheck disable=SC2086
-taskset -c "$CORE" "$GGP" play --host 127.0.0.1 --port "$PORT" --player "$PLAYER" --name "ggp-$PLAYER" ${PLAY_FLAGS:-} \
+taskset -c "$CORE" "$GGP" play --host 127.0.0.1 --port "$PORT" --player "$PLAYER" --name "ggp-$(build_of "$GGP")-$PLAYER" ${PLAY_FLAGS:-} \
 	>>"$OUT/player.log" 2>&1 &
 player_pid=$!
 if ! answer=$(wait_info "127.0.0.1:$PORT" 30); then

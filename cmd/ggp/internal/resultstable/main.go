@@ -19,6 +19,15 @@
 // a tournament whose folder is not at hand are carried over as they were,
 // never typed again, until the tournament is played again. Without -o the
 // page goes to standard output, and every DIR must have results.json.
+//
+// With -pool NAME the folders are sittings of one measurement, played
+// one after another (a suite too long for one sitting, say): their
+// matches are summed up together, as one run named NAME. The sittings
+// must share their first player, name and all, so that no row mixes two
+// versions of it; peer-tournament.sh names our player after the commit it
+// was built from for that reason. A pooled row is computed from all the
+// folders or, when none of them is at hand, kept as recorded: never from
+// some of them.
 package main
 
 import (
@@ -69,6 +78,7 @@ func run(args []string, stdout io.Writer) error {
 	out := flags.String("o", "", "write the page to `FILE`, keeping its rows of the folders without results.json")
 	perGame := flags.Bool("games", false, "a row per game besides the row of all games")
 	title := flags.String("title", "Tournament results", "the page's heading")
+	pool := flags.String("pool", "", "sum up the folders as the sittings of one run named `NAME`")
 	if err := flags.Parse(args); err != nil {
 		return err
 	}
@@ -87,6 +97,14 @@ func run(args []string, stdout io.Writer) error {
 		}
 	}
 	var rows []tableRow
+	if *pool != "" {
+		pooled, err := poolRows(*pool, dirs, old, *out != "", *perGame)
+		if err != nil {
+			return err
+		}
+		rows = pooled
+		dirs = nil
+	}
 	for _, dir := range dirs {
 		res, err := readResults(dir)
 		name := runName(dir)
@@ -135,6 +153,80 @@ func readResults(dir string) (*tournament.Results, error) {
 		return nil, fmt.Errorf("%s: no players", path)
 	}
 	return &res, nil
+}
+
+// poolRows returns the rows of the run name that sums up the sittings
+// dirs, or, with keep, its rows of old when none of the folders is at
+// hand.
+func poolRows(name string, dirs []string, old []tableRow, keep, perGame bool) ([]tableRow, error) {
+	var sittings []*tournament.Results
+	var missing []string
+	for _, dir := range dirs {
+		res, err := readResults(dir)
+		switch {
+		case err == nil:
+			sittings = append(sittings, res)
+		case errors.Is(err, fs.ErrNotExist):
+			missing = append(missing, dir)
+		default:
+			return nil, err
+		}
+	}
+	if len(sittings) == 0 && keep {
+		kept := recordedRows(old, name)
+		if len(kept) == 0 {
+			return nil, fmt.Errorf("no sitting of the run %s has %s, and the page has no row of it to keep", name, tournament.ResultsFile)
+		}
+		return kept, nil
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("run %s: %s: no %s: a run is summed up from all its sittings or kept as recorded, never from some", name, strings.Join(missing, ", "), tournament.ResultsFile)
+	}
+	res, err := pooled(sittings)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", name, err)
+	}
+	return rowsOf(name, res, perGame), nil
+}
+
+// pooled returns the results of the sittings as those of one tournament:
+// their games and players in the order they first appear, their matches
+// one sitting after another. The sittings must share their first player
+// under the same name, and none may have run a sequential test, whose
+// verdict belongs to its own sitting.
+func pooled(sittings []*tournament.Results) (*tournament.Results, error) {
+	first := sittings[0]
+	sum := &tournament.Results{Standings: first.Standings}
+	for i, res := range sittings {
+		if res.Players[0] != first.Players[0] || firstName(res) != firstName(first) {
+			return nil, fmt.Errorf("sitting %d plays %s named %q, sitting 1 %s named %q: not one player", i+1, res.Players[0], firstName(res), first.Players[0], firstName(first))
+		}
+		if res.SPRT != nil {
+			return nil, fmt.Errorf("sitting %d ran a sequential test, whose verdict is its own", i+1)
+		}
+		for _, p := range res.Players {
+			if !slices.Contains(sum.Players, p) {
+				sum.Players = append(sum.Players, p)
+			}
+		}
+		for _, g := range res.Games {
+			if !slices.Contains(sum.Games, g) {
+				sum.Games = append(sum.Games, g)
+			}
+		}
+		sum.Matches = append(sum.Matches, res.Matches...)
+	}
+	return sum, nil
+}
+
+// firstName is the name the first player of res gave INFO, or "".
+func firstName(res *tournament.Results) string {
+	for _, s := range res.Standings {
+		if s.Player == res.Players[0] {
+			return s.Name
+		}
+	}
+	return ""
 }
 
 // runName is the name of a tournament folder in the table: its last

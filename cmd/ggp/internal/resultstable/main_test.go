@@ -162,6 +162,90 @@ func TestPage(t *testing.T) {
 	}
 }
 
+// sittings splits pair into two sittings, its connectFour matches then its
+// hex matches, with no sequential test, and names the first player name
+// in both.
+func sittings(name string) (tournament.Results, tournament.Results) {
+	whole := pair()
+	whole.SPRT = nil
+	whole.Standings = []tournament.Standing{{Player: "a", Name: name}}
+	cf, hex := whole, whole
+	cf.Games, hex.Games = []string{"connectFour"}, []string{"hex"}
+	cf.Matches, hex.Matches = whole.Matches[:4], whole.Matches[4:]
+	return cf, hex
+}
+
+// TestPool sums up two sittings of pair as one run: the rows are those of
+// pair played in one sitting, as if by hand. When no sitting is at hand
+// the rows are kept as recorded; when only some are, or the sittings
+// disagree about the player, the page is not written.
+func TestPool(t *testing.T) {
+	dir := t.TempDir()
+	cf, hex := sittings("ggp-1234567-mcts")
+	first := writeResults(t, dir, "first", cf)
+	second := writeResults(t, dir, "second", hex)
+	page := filepath.Join(dir, "page.md")
+	if err := run([]string{"-o", page, "-games", "-pool", "suite", first, second}, nil); err != nil {
+		t.Fatal(err)
+	}
+	shown := "a (ggp-1234567-mcts)"
+	want := []tableRow{
+		{"suite", "connectFour", shown, "b", "4", "62.5 ± 76.2", "2, 1, 1", "0, 0, 0", "3, 1, 0", "-", sourceResults},
+		{"suite", "hex", shown, "b", "2", "100.0 ± 0.0", "2, 0, 0", "1, 0, 2", "0, 1, 0", "-", sourceResults},
+		{"suite", "all", shown, "b", "6", "75.0 ± 43.9", "4, 1, 1", "1, 0, 2", "3, 2, 0", "-", sourceResults},
+	}
+	if got := readRows(t, page); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("pooled rows:\n got %q\nwant %q", got, want)
+	}
+
+	other, _ := sittings("ggp-89abcde-mcts")
+	withTest, _ := sittings("ggp-1234567-mcts")
+	withTest.SPRT = &tournament.SPRTResult{Verdict: tournament.AcceptH1, Matches: 4}
+	errs := []struct {
+		name    string
+		sitting tournament.Results
+		want    string
+	}{
+		{"another version of the player", other, `named "ggp-89abcde-mcts"`},
+		{"a sitting with a sequential test", withTest, "sequential test"},
+	}
+	for _, tc := range errs {
+		t.Run(tc.name, func(t *testing.T) {
+			odd := writeResults(t, t.TempDir(), "odd", tc.sitting)
+			err := run([]string{"-games", "-pool", "suite", first, odd}, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+
+	if err := os.RemoveAll(second); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(page)
+	err := run([]string{"-o", page, "-games", "-pool", "suite", first, second}, nil)
+	if err == nil || !strings.Contains(err.Error(), "never from some") {
+		t.Errorf("with one sitting gone: error %v, want one saying a run is never summed up from some sittings", err)
+	}
+	if after, _ := os.ReadFile(page); !bytes.Equal(before, after) {
+		t.Errorf("the page changed although pooling failed")
+	}
+
+	if err := os.RemoveAll(first); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-o", page, "-games", "-pool", "suite", first, second}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range readRows(t, page) {
+		kept := slices.Clone(want[i])
+		kept[len(kept)-1] = sourceRecorded
+		if !slices.Equal(r, kept) {
+			t.Errorf("with no sitting at hand, row %d: got %q, want %q", i, r, kept)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
 	broken := filepath.Join(dir, "broken")
@@ -211,10 +295,13 @@ func readRows(t *testing.T, page string) []tableRow {
 
 // TestDocsPages checks that each page of docs/results that resultstable
 // writes is what the command it names writes: run again as written, with
-// none of its tournament folders at hand, it gives the page back
-// unchanged. (A page another tool writes names that tool: infovalue's.)
+// none of its $RUNS folders at hand (the sittings kept in the repository
+// are), it gives the page back unchanged. (A page another tool writes names that tool: infovalue's.)
 func TestDocsPages(t *testing.T) {
-	pages, err := filepath.Glob(filepath.Join("..", "..", "..", "..", "docs", "results", "*.md"))
+	// The commands name their folders from the top of the repository,
+	// where the results of sittings kept in it (docs/results/runs) are.
+	t.Chdir(filepath.Join("..", "..", "..", ".."))
+	pages, err := filepath.Glob(filepath.Join("docs", "results", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
