@@ -65,7 +65,7 @@ suite() {
 	local names
 	case $1 in
 	six) names="connectFour breakthrough checkers reversi pentago knightThrough" ;;
-	broad) names="amazons_8x8 hex gomoku_11x11 nineBoardTicTacToe dotsAndBoxes kalaha_2009 englishDraughts skirmishZeroSum chineseCheckers2 sheepAndWolf connectFourSimultaneous battle atariGo_7x7 quarto speedChess escortLatch" ;;
+	broad) names="amazons_8x8 majorities gomoku_11x11 nineBoardTicTacToe quarto cephalopodMicro dotsAndBoxes kalaha5x2x3 englishDraughts knightfight madBishops battle connectFourSimultaneous chineseCheckers2 escortLatch sheepAndWolf" ;;
 	*)
 		echo "peer-tournament.sh: no suite $1 (six or broad)" >&2
 		return 1
