@@ -183,8 +183,8 @@ on_core() {
 # (resultstable -pool).
 build_of() {
 	go version -m "$1" 2>/dev/null | awk '
-		$2 == "vcs.revision" { rev = substr($3, 1, 7) }
-		$2 == "vcs.modified" && $3 == "true" { dirty = "+dirty" }
+		$1 == "build" && $2 ~ /^vcs\.revision=/ { rev = substr($2, 14, 7) }
+		$1 == "build" && $2 == "vcs.modified=true" { dirty = "+dirty" }
 		END { print (rev == "" ? "unknown" : rev dirty) }'
 }
 
