@@ -577,13 +577,26 @@ func (s *Search) Decide(ctx context.Context, role int) (settled bool, err error)
 // settleCheck is how often Decide looks at the root's statistics.
 const settleCheck = 10 * time.Millisecond
 
+// The rate Decide settles by is measured over a window of the run that
+// starts once the run has done settleWarmup iterations, and is trusted
+// once the window holds settleSample. The first iterations of a run pay
+// for the turn's one-off work (decaying the playout statistics, expanding
+// a new root), which took up to half a second in cephalopodMicro: a rate
+// measured from the run's start then read one iteration in 450 ms as the
+// search's speed, and the decision settled with most of the clock left.
+const (
+	settleWarmup = 16
+	settleSample = 64
+)
+
 // settled reports whether the most visited move of role at the root leads
 // the next one by more than the iterations left until deadline, at the
-// rate of iters iterations since start. Single-player games are never
-// settled this way: their search also looks for lines to the best goal.
+// rate of iters iterations since start, which must be at least
+// settleSample. Single-player games are never settled this way: their
+// search also looks for lines to the best goal.
 func (s *Search) settled(role int, start time.Time, iters int64, deadline time.Time) bool {
 	elapsed, left := time.Since(start), time.Until(deadline)
-	if elapsed <= 0 || iters <= 0 || len(s.roles) == 1 {
+	if elapsed <= 0 || iters < settleSample || len(s.roles) == 1 {
 		return false
 	}
 	remaining := float64(iters) / elapsed.Seconds() * left.Seconds()
@@ -661,7 +674,11 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 	decide := role >= 0 && hasDeadline
 	tick := time.NewTicker(settleCheck)
 	defer tick.Stop()
-	start, iters := time.Now(), s.iterations.Load()
+	// The window of the rate: from the tick at which the run has done
+	// settleWarmup iterations (zero start until then).
+	first := s.iterations.Load()
+	var start time.Time
+	var base int64
 	for {
 		select {
 		case <-ctx.Done():
@@ -671,7 +688,15 @@ func (s *Search) run(ctx context.Context, role int) (settled bool, err error) {
 		case <-tick.C:
 			s.checkHeap(heap)
 			s.advise()
-			if decide && s.settled(role, start, s.iterations.Load()-iters, deadline) {
+			if !decide {
+				continue
+			}
+			switch n := s.iterations.Load(); {
+			case start.IsZero():
+				if n-first >= settleWarmup {
+					start, base = time.Now(), n
+				}
+			case s.settled(role, start, n-base, deadline):
 				return true, nil
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -567,11 +568,62 @@ func TestSettled(t *testing.T) {
 		{"more left than done", 0, visits, 2 * time.Second, false},
 		{"one move", 1, visits, 0, false},
 		{"no rate yet", 0, 0, 0, false},
+		{"too few iterations for a rate", 0, settleSample - 1, 0, false},
 	}
 	for _, tt := range tests {
 		if got := s.settled(tt.role, start, tt.iters, time.Now().Add(tt.left)); got != tt.want {
 			t.Errorf("%s: settled = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// stallingGame is a game whose next Next call, once stall is set, takes
+// pause: a turn's one-off work at the start of a run, as the decay of the
+// playout statistics was.
+type stallingGame struct {
+	reasoner.Reasoner
+	stall *atomic.Bool
+	pause time.Duration
+}
+
+func (g stallingGame) Next(ctx context.Context, s *reasoner.State, joint []reasoner.Move) (*reasoner.State, error) {
+	if g.stall.CompareAndSwap(true, false) {
+		time.Sleep(g.pause)
+	}
+	return g.Reasoner.Next(ctx, s, joint)
+}
+
+func (g stallingGame) Fork() (reasoner.Reasoner, error) {
+	f, err := g.Reasoner.Fork()
+	if err != nil {
+		return nil, err
+	}
+	return stallingGame{f, g.stall, g.pause}, nil
+}
+
+// TestSettleAfterStall checks that a run whose first iteration stalls
+// does not settle on the rate of that iteration: with the root's lead
+// far ahead of what a stalled rate allows, Decide settled after one
+// iteration when it measured the rate from the run's start. It may
+// settle, but only on a rate it measured over settleSample iterations
+// after settleWarmup.
+func TestSettleAfterStall(t *testing.T) {
+	stall := new(atomic.Bool)
+	s := newSearch(t, stallingGame{lopsided(), stall, 200 * time.Millisecond}, Config{Workers: 1})
+	run(t, s, 300*time.Millisecond)
+	before := s.Stats().Iterations
+	stall.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	settled, err := s.Decide(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stall.Load() {
+		t.Fatal("the run never called Next: nothing stalled")
+	}
+	if done := s.Stats().Iterations - before; settled && done < settleWarmup+settleSample {
+		t.Errorf("settled after %d iterations of the run, want at least %d", done, settleWarmup+settleSample)
 	}
 }
 
