@@ -267,7 +267,7 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 			// game: where a fit of these falls short of the bar by
 			// more than their noise, the rest would not reach it.
 			if h, why := l.fit(fitCtx, screenSlack); h == nil {
-				mat, mwhy := l.materialOf(cfg, r.Roles())
+				mat, mwhy := l.materialOf(fitCtx, r, st, rng, cfg)
 				return nil, mat, fmt.Sprintf("heuristic: stopped at %d states of %d random games over %d features, no fit within %.2f of the bar: %s%s",
 					len(l.samples), games, len(l.keys), screenSlack, why, mwhy)
 			}
@@ -281,19 +281,20 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	var mat *material
 	mwhy := ""
 	if h == nil {
-		mat, mwhy = l.materialOf(cfg, r.Roles())
+		mat, mwhy = l.materialOf(fitCtx, r, st, rng, cfg)
 	}
 	return h, mat, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s%s",
 		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why, mwhy)
 }
 
 // materialOf returns the material of l's samples where cfg looks for it,
-// and a clause for the learning's summary.
-func (l *learner) materialOf(cfg Config, roles []string) (*material, string) {
+// and a clause for the learning's summary. Who moves which pieces is
+// learned from random games from st, until ctx is done.
+func (l *learner) materialOf(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, cfg Config) (*material, string) {
 	if cfg.Material != On {
 		return nil, ""
 	}
-	m, why := l.findMaterial(roles)
+	m, why := l.findMaterial(r.Roles(), l.owners(ctx, r, st, rng))
 	return m, "; " + why
 }
 

@@ -1,8 +1,10 @@
 package mcts
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/ggp-go/ggp/reasoner"
@@ -50,11 +52,14 @@ type material struct {
 // pieces are a count of facts that no sample holds more of than the
 // state learning started from (pieces are captured, never placed, as
 // they are in reversi or connect four), at least materialMinPieces on
-// average: the count whose value is the role's name ("cellHolds/3=white"
-// for white), unless it correlates with the role's goal clearly
-// negatively; failing that, the count that correlates most with its
-// goal, at least materialMinCorrelation.
-func (l *learner) findMaterial(roles []string) (*material, string) {
+// average: the count that is the role's own, unless it correlates with
+// the role's goal clearly negatively; failing that, the count that
+// correlates most with its goal, at least materialMinCorrelation. A count
+// is a role's own when its value is the role's name ("cellHolds/3=white"
+// for white) or when owners, from the moves of random games
+// (learner.owners), gives it to the role ("cell/3=wp", the pawns only
+// white's moves move). Of several, the one that correlates most counts.
+func (l *learner) findMaterial(roles []string, owners map[int]int) (*material, string) {
 	if l.roles != 2 || len(roles) != 2 || len(l.samples) < learnMinSamples {
 		return nil, "material: not a game of two roles with samples"
 	}
@@ -81,6 +86,9 @@ func (l *learner) findMaterial(roles []string) (*material, string) {
 			}
 			_, val, _ := strings.Cut(key, "=")
 			isNamed := strings.EqualFold(val, roles[role])
+			if o, ok := owners[c]; ok && o == role {
+				isNamed = true
+			}
 			r := correlation(idx, y, x)
 			switch {
 			case isNamed && r > -materialMinCorrelation && (!named || r > bestR[role]):
@@ -90,7 +98,7 @@ func (l *learner) findMaterial(roles []string) (*material, string) {
 			}
 		}
 		if best[role] < 0 {
-			return nil, fmt.Sprintf("material: no count of facts named %s, nor one correlating %.2f with its goal", roles[role], materialMinCorrelation)
+			return nil, fmt.Sprintf("material: no count of facts of %s's own, nor one correlating %.2f with its goal", roles[role], materialMinCorrelation)
 		}
 	}
 	k0, k1 := l.keys[best[0]], l.keys[best[1]]
@@ -102,6 +110,101 @@ func (l *learner) findMaterial(roles []string) (*material, string) {
 	m := &material{keys: [2]string{k0, k1}}
 	m.summary = fmt.Sprintf("material: role 0's pieces %s (correlation %.2f), role 1's %s (%.2f)", k0, bestR[0], k1, bestR[1])
 	return m, m.summary
+}
+
+// Limits of the random games that find who moves which pieces.
+const (
+	ownerSteps  = 2000 // steps played at most
+	ownerMinAdd = 8    // a count's facts must appear this often by one role's moves to be its
+	ownerShare  = 0.9  // ... and at least this share of the times they appear
+)
+
+// owners plays random games from st, step by step, and returns the
+// columns of l, among the counts of facts, whose facts appear almost only
+// when one role moves, with that role: the pieces a role moves are the
+// facts its moves add on their new squares, as "(cell b 3 wp)" after
+// white's pawn leaves a 2. A step counts where exactly one role has more
+// than one legal move. It stops when ctx is done or after ownerSteps
+// steps, with what it found so far.
+func (l *learner) owners(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand) map[int]int {
+	if l.roles != 2 {
+		return nil
+	}
+	added := map[int]*[2]int{}
+	joint := make([]reasoner.Move, l.roles)
+	var scratch []featureValue
+	s := st
+	for steps := 0; steps < ownerSteps && ctx.Err() == nil; steps++ {
+		term, err := r.Terminal(ctx, s)
+		if err != nil {
+			break
+		}
+		if term {
+			s = st
+			continue
+		}
+		mover, movers := -1, 0
+		for role := range l.roles {
+			legal, err := r.Legal(ctx, s, role)
+			if err != nil || len(legal) == 0 {
+				return ownersOf(added)
+			}
+			joint[role] = legal[rng.IntN(len(legal))]
+			if len(legal) > 1 {
+				mover, movers = role, movers+1
+			}
+		}
+		next, err := r.Next(ctx, s, joint)
+		if err != nil {
+			break
+		}
+		if movers == 1 {
+			for _, f := range newFacts(s.Facts(), next.Facts()) {
+				scratch = factFeatures(f, scratch[:0])
+				for _, k := range scratch {
+					c, ok := l.cols[k.key]
+					if !ok || !isCountKey(k.key) {
+						continue
+					}
+					if added[c] == nil {
+						added[c] = &[2]int{}
+					}
+					added[c][mover]++
+				}
+			}
+		}
+		s = next
+	}
+	return ownersOf(added)
+}
+
+// ownersOf returns the role each column's facts appear by, where one
+// role adds them often and almost alone.
+func ownersOf(added map[int]*[2]int) map[int]int {
+	owners := map[int]int{}
+	for c, n := range added {
+		for role := range 2 {
+			if n[role] >= ownerMinAdd && float64(n[role]) >= ownerShare*float64(n[0]+n[1]) {
+				owners[c] = role
+			}
+		}
+	}
+	return owners
+}
+
+// newFacts returns the facts of after, sorted, that before, sorted, lacks.
+func newFacts(before, after []reasoner.Fact) []reasoner.Fact {
+	var out []reasoner.Fact
+	i := 0
+	for _, f := range after {
+		for i < len(before) && before[i] < f {
+			i++
+		}
+		if i == len(before) || before[i] != f {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // grows reports whether some sample of idx counts more than start.

@@ -24,6 +24,8 @@ func TestFindMaterial(t *testing.T) {
 	}{
 		{"shared/breakthrough", [2]string{"cellHolds/3=white", "cellHolds/3=black"}},
 		{"shared/knightThrough", [2]string{"cell/3=white", "cell/3=black"}},
+		// Pieces named for neither role: white moves the wp, black the bp.
+		{"shared/escortLatch", [2]string{"cell/3=wp", "cell/3=bp"}},
 		// Placement games: a role's count of facts grows.
 		{"ticTacToe", [2]string{}},
 		{"shared/connectFour", [2]string{}},
