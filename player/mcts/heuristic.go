@@ -79,8 +79,24 @@ type heuristic struct {
 	bias     []float64      // per role
 	weights  [][]float64    // per role, by column; zero for columns not kept
 	usesMob  bool           // some role weighs a mobility column
+	gameLen  float64        // the mean moves of the random games learning played
 	summary  string
 }
+
+// cutGameLengths is how many times the depth of a cut playout
+// (Config.HeuristicDepth) random games must last on average for playouts
+// to be cut. Cutting saves the rest of a long playout and scores a state
+// far from the end, where a random game says little (checkers,
+// skirmishZeroSum: 100 moves); in a short game the rest costs little and
+// its end is the game's own result, which the heuristic only
+// approximates (cephalopodMicro: 44 moves, battle: 30, where cut
+// playouts lost to full ones; docs/strength.md).
+const cutGameLengths = 6
+
+// cuts reports whether playouts are cut after depth moves and scored by
+// h: whether the random games learning played last at least
+// cutGameLengths times as long.
+func (h *heuristic) cuts(depth int) bool { return h.gameLen >= cutGameLengths*float64(depth) }
 
 // A featureValue is a feature of a fact and its value: 1 for the
 // features that count facts, the number itself for a numeric argument.
@@ -268,8 +284,8 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 			// more than their noise, the rest would not reach it.
 			if h, why := l.fit(fitCtx, screenSlack); h == nil {
 				mat, mwhy := l.materialOf(fitCtx, r, st, rng, cfg)
-				return nil, mat, fmt.Sprintf("heuristic: stopped at %d states of %d random games over %d features, no fit within %.2f of the bar: %s%s",
-					len(l.samples), games, len(l.keys), screenSlack, why, mwhy)
+				return nil, mat, fmt.Sprintf("heuristic: stopped at %d states of %d random games of %.0f moves on average over %d features, no fit within %.2f of the bar: %s%s",
+					len(l.samples), games, meanLen, len(l.keys), screenSlack, why, mwhy)
 			}
 		}
 	}
@@ -282,9 +298,11 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	mwhy := ""
 	if h == nil {
 		mat, mwhy = l.materialOf(fitCtx, r, st, rng, cfg)
+	} else {
+		h.gameLen = meanLen
 	}
-	return h, mat, fmt.Sprintf("heuristic from %d states of %d random games over %d features, fitted in %v: %s%s",
-		len(l.samples), games, len(l.keys), time.Since(start).Round(time.Millisecond), why, mwhy)
+	return h, mat, fmt.Sprintf("heuristic from %d states of %d random games of %.0f moves on average over %d features, fitted in %v: %s%s",
+		len(l.samples), games, meanLen, len(l.keys), time.Since(start).Round(time.Millisecond), why, mwhy)
 }
 
 // materialOf returns the material of l's samples where cfg looks for it,

@@ -144,13 +144,12 @@ func TestHeuristicDefault(t *testing.T) {
 	}
 }
 
-// tally is a game of 20 simultaneous steps in which each role adds 1 or 2
+// tally is a game of steps simultaneous steps in which each role adds 1 or 2
 // to its side of a tally: with decidedByLead the side ahead at the end
 // wins, so the lead predicts the goals from any state; without it the
 // last step alone decides (the first role wins when the two moves
 // differ), so nothing before it does.
-func tally(decidedByLead bool) *toyGame {
-	const steps = 20
+func tally(decidedByLead bool, steps int) *toyGame {
 	return &toyGame{
 		roles: []string{"left", "right"},
 		init:  map[string]string{"lead": "0", "step": "0"},
@@ -193,7 +192,7 @@ func TestHeuristicScreen(t *testing.T) {
 		{"last step decides", false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			g := tally(tt.lead)
+			g := tally(tt.lead, 20)
 			st, _ := g.Initial(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
@@ -212,6 +211,41 @@ func TestHeuristicScreen(t *testing.T) {
 				t.Errorf("%d games where nothing fits, want about %d (%s)", games, screenSamples, why)
 			}
 			t.Log(why)
+		})
+	}
+}
+
+// TestHeuristicCutsLongGames checks that learning measures how long random
+// games last and that playouts are cut only where they last at least
+// cutGameLengths times the cut's depth: in cephalopodMicro (44 moves)
+// and battle (30) cut playouts lost to full ones, in checkers and
+// skirmishZeroSum (100) they won (docs/strength.md).
+func TestHeuristicCutsLongGames(t *testing.T) {
+	for _, tt := range []struct {
+		steps int
+		cuts  bool
+	}{
+		{20, false},
+		{40, false},
+		{60, true},
+		{100, true},
+	} {
+		t.Run(strconv.Itoa(tt.steps), func(t *testing.T) {
+			g := tally(true, tt.steps)
+			st, _ := g.Initial(context.Background())
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cfg := Config{}.withDefaults()
+			h, _, why := learnHeuristic(ctx, ctx, g, st, rand.New(rand.NewPCG(1, 2)), cfg)
+			if h == nil {
+				t.Fatalf("no heuristic where the lead decides: %s", why)
+			}
+			if h.gameLen != float64(tt.steps) {
+				t.Errorf("random games last %v moves on average, want %d", h.gameLen, tt.steps)
+			}
+			if got := h.cuts(cfg.HeuristicDepth); got != tt.cuts {
+				t.Errorf("playouts cut after %d moves of a game of %d: %v, want %v", cfg.HeuristicDepth, tt.steps, got, tt.cuts)
+			}
 		})
 	}
 }

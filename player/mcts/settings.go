@@ -103,7 +103,7 @@ func (c *Config) Settings() []Setting {
 		{Key: "minimax", Switch: &c.Minimax, Default: "on",
 			Help: "material: selection mixes a move's mean with the minimax value of the pieces in the tree below it (implicit minimax backups)"},
 		{Key: "hcut", Switch: &c.HeuristicCut, Default: "on",
-			Help: "heur: playouts are cut after hdepth moves and scored by the heuristic"},
+			Help: "heur: playouts are cut after hdepth moves and scored by the heuristic, in games whose random games last 6 times hdepth or more"},
 		{Key: "hdepth", Int: &c.HeuristicDepth, Min: 1, Max: 1 << 20, Default: "8",
 			Help: "heur: moves a playout plays before the heuristic scores it"},
 		{Key: "chains", Switch: &c.Chains, Default: "off",

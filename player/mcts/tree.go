@@ -704,8 +704,10 @@ func (w *worker) playout(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 	depth := w.s.cfg.MaxPlayoutDepth
 	var h *heurCache
 	if w.cut {
-		if h = w.heuristic(); h != nil {
+		if h = w.heuristic(); h != nil && h.h.cuts(w.s.cfg.HeuristicDepth) {
 			depth = min(depth, w.s.cfg.HeuristicDepth)
+		} else {
+			h = nil
 		}
 	}
 	if pp, fast := r.(reasoner.PolicyPlayouter); fast && w.s.fast {
