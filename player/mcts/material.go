@@ -75,7 +75,7 @@ func (l *learner) findMaterial(roles []string, owners map[int]int) (*material, s
 		if variance(idx, y) == 0 {
 			return nil, fmt.Sprintf("material: role %d's goal does not vary", role)
 		}
-		named := false
+		own := false
 		for c, key := range l.keys {
 			if !isCountKey(key) {
 				continue
@@ -85,15 +85,13 @@ func (l *learner) findMaterial(roles []string, owners map[int]int) (*material, s
 				continue
 			}
 			_, val, _ := strings.Cut(key, "=")
-			isNamed := strings.EqualFold(val, roles[role])
-			if o, ok := owners[c]; ok && o == role {
-				isNamed = true
-			}
+			o, owned := owners[c]
+			isOwn := strings.EqualFold(val, roles[role]) || owned && o == role
 			r := correlation(idx, y, x)
 			switch {
-			case isNamed && r > -materialMinCorrelation && (!named || r > bestR[role]):
-				best[role], bestR[role], named = c, r, true
-			case !named && !isNamed && r >= materialMinCorrelation && r > bestR[role]:
+			case isOwn && r > -materialMinCorrelation && (!own || r > bestR[role]):
+				best[role], bestR[role], own = c, r, true
+			case !own && !isOwn && r >= materialMinCorrelation && r > bestR[role]:
 				best[role], bestR[role] = c, r
 			}
 		}
