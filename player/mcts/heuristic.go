@@ -283,7 +283,7 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 			// game: where a fit of these falls short of the bar by
 			// more than their noise, the rest would not reach it.
 			if h, why := l.fit(fitCtx, screenSlack); h == nil {
-				mat, mwhy := l.materialOf(fitCtx, r, st, rng, cfg)
+				mat, mwhy := l.materialOf(ctx, r, st, rng, cfg)
 				return nil, mat, fmt.Sprintf("heuristic: stopped at %d states of %d random games of %.0f moves on average over %d features, no fit within %.2f of the bar: %s%s",
 					len(l.samples), games, meanLen, len(l.keys), screenSlack, why, mwhy)
 			}
@@ -297,7 +297,7 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 	var mat *material
 	mwhy := ""
 	if h == nil {
-		mat, mwhy = l.materialOf(fitCtx, r, st, rng, cfg)
+		mat, mwhy = l.materialOf(ctx, r, st, rng, cfg)
 	} else {
 		h.gameLen = meanLen
 	}
@@ -307,7 +307,8 @@ func learnHeuristic(ctx, fitCtx context.Context, r reasoner.Reasoner, st *reason
 
 // materialOf returns the material of l's samples where cfg looks for it,
 // and a clause for the learning's summary. Who moves which pieces is
-// learned from random games from st, until ctx is done.
+// learned from random games from st, until ctx, the learning's budget
+// (not the fit's deadline), is done: like sampling, it plays games.
 func (l *learner) materialOf(ctx context.Context, r reasoner.Reasoner, st *reasoner.State, rng *rand.Rand, cfg Config) (*material, string) {
 	if cfg.Material != On {
 		return nil, ""

@@ -144,7 +144,7 @@ func TestHeuristicDefault(t *testing.T) {
 	}
 }
 
-// tally is a game of steps simultaneous steps in which each role adds 1 or 2
+// tally is a game of the given simultaneous steps in which each role adds 1 or 2
 // to its side of a tally: with decidedByLead the side ahead at the end
 // wins, so the lead predicts the goals from any state; without it the
 // last step alone decides (the first role wins when the two moves

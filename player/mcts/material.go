@@ -128,7 +128,7 @@ func (l *learner) owners(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 	if l.roles != 2 {
 		return nil
 	}
-	added := map[int]*[2]int{}
+	added := map[int][2]int{}
 	joint := make([]reasoner.Move, l.roles)
 	var scratch []featureValue
 	s := st
@@ -164,10 +164,9 @@ func (l *learner) owners(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 					if !ok || !isCountKey(k.key) {
 						continue
 					}
-					if added[c] == nil {
-						added[c] = &[2]int{}
-					}
-					added[c][mover]++
+					n := added[c]
+					n[mover]++
+					added[c] = n
 				}
 			}
 		}
@@ -178,7 +177,7 @@ func (l *learner) owners(ctx context.Context, r reasoner.Reasoner, st *reasoner.
 
 // ownersOf returns the role each column's facts appear by, where one
 // role adds them often and almost alone.
-func ownersOf(added map[int]*[2]int) map[int]int {
+func ownersOf(added map[int][2]int) map[int]int {
 	owners := map[int]int{}
 	for c, n := range added {
 		for role := range 2 {
