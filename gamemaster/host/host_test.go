@@ -89,6 +89,10 @@ func (f *fixture) open(workers int) {
 }
 
 func (f *fixture) close() {
+	// A page's event stream ends only when its browser goes, and the
+	// browser is closed after this (its cleanup was registered first):
+	// cut the connections, or Close waits for them forever.
+	f.web.CloseClientConnections()
 	f.web.Close()
 	if err := f.st.Close(); err != nil {
 		f.t.Fatal(err)
