@@ -9,7 +9,10 @@ import (
 // Proving wins in the tree (Config.ProveLeaves). The first time the tree
 // grows below a state in which one role moves, which is the state's second
 // visit, it looks for a move of that role that ends the game with its
-// highest goal. If there is one, the state is proven a win for the mover,
+// highest goal and every other role's lowest (wonOutright: where the
+// others score more, another move might be as good for the mover and
+// worse for them, and solve waits for all of them). If there is one, the
+// state is proven a win for the mover,
 // with the terminal state as its child, as the MCTS-solver would find only
 // after visiting that move. The proof then climbs the tree: a move of the
 // other role that allows the win is proven a loss, which the solver's
@@ -23,11 +26,11 @@ import (
 // made once per inner node of the tree, a small share of its nodes.
 
 // expand does, the first time the tree grows below n (claimed by the
-// worker in descend, so that it is done once), what the search
-// knows to do there where one role moves: with ProveLeaves it looks for a
-// move of the mover that wins at once, and if there is one marks n solved,
-// its value that of the terminal state reached, which becomes the child of
-// the winning move, and reports true; with a heuristic prior it scores the
+// worker in descend, so that it is done once), what the search knows to
+// do there where one role moves: with ProveLeaves it looks for a move of
+// the mover that wins outright at once, and if there is one marks n
+// solved, its value that of the terminal state reached, which becomes the
+// child of the winning move, and reports true; with a heuristic prior it scores the
 // state each move reaches, by its goals if it is terminal and otherwise by
 // the heuristic, and gives the move that many visits of that value; with
 // material and no heuristic it gives the material prior (material.go).
@@ -71,7 +74,7 @@ func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool
 			if err := goalsOf(ctx, r, next, w.check); err != nil && ctx.Err() != nil {
 				return false, err
 			}
-			if w.prove && w.check[m] >= 1 {
+			if w.prove && wonOutright(w.check, m) {
 				return true, w.proven(ctx, r, n, i, next)
 			}
 		case h != nil:

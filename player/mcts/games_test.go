@@ -185,6 +185,53 @@ func dominant() *toyGame {
 	}
 }
 
+// indifferent is a game whose goals do not sum to a constant, with two
+// one-move roles, host then guest. host chooses first among the moves of
+// first, each ending the game with its goals, or "go" (when first offers
+// it), after which guest chooses among its moves of "kind", ending the
+// game with host 100 and guest 50, and "spite", ending it with host 0 and
+// guest 50: guest is indifferent, host is not.
+func indifferent(first map[string][2]int) *toyGame {
+	var hostMoves []string
+	for m := range first {
+		hostMoves = append(hostMoves, m)
+	}
+	slices.Sort(hostMoves)
+	second := map[string][2]int{"kind": {100, 50}, "spite": {0, 50}}
+	return &toyGame{
+		roles: []string{"host", "guest"},
+		init:  map[string]string{"turn": "host"},
+		legal: func(s map[string]string, role int) []string {
+			switch {
+			case s["turn"] == "host" && role == 0:
+				return hostMoves
+			case s["turn"] == "guest" && role == 1:
+				return []string{"kind", "spite"}
+			}
+			return []string{"noop"}
+		},
+		next: func(s map[string]string, joint []string) map[string]string {
+			if s["turn"] == "host" {
+				if joint[0] == "go" {
+					return map[string]string{"turn": "guest"}
+				}
+				return map[string]string{"turn": "end", "by": joint[0]}
+			}
+			return map[string]string{"turn": "end", "by": joint[1]}
+		},
+		terminal: func(s map[string]string) bool { return s["turn"] == "end" },
+		goals: func(s map[string]string) []int {
+			if g, ok := first[s["by"]]; ok {
+				return g[:]
+			}
+			if g, ok := second[s["by"]]; ok {
+				return g[:]
+			}
+			return []int{0, 0}
+		},
+	}
+}
+
 // walk is a puzzle in the manner of the eight puzzle: a token starts at 0
 // on a line and each step moves it left, right or not at all. The game ends
 // when the token reaches target or after 3*target steps, and scores 100

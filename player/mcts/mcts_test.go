@@ -74,6 +74,45 @@ func TestNimSolved(t *testing.T) {
 	}
 }
 
+// TestSolvedIndifferent checks the proofs of a game whose goals do not
+// sum to a constant, where a role may be indifferent between moves that
+// matter to another: a proof takes, among the moves equally good for the
+// role that moves, the one worst for the others, and a win at once proves
+// a state only when no move could be worse for them.
+func TestSolvedIndifferent(t *testing.T) {
+	tests := []struct {
+		name  string
+		first map[string][2]int // host's moves but "go", and their goals
+		value []float64         // proven value at the root
+		move  reasoner.Move     // host's best move
+	}{
+		// guest is indifferent after go, which is worth 0 to host then:
+		// host stays, for 60.
+		{"stay", map[string][2]int{"go": {}, "stay": {60, 50}}, []float64{0.6, 0.5}, "stay"},
+		// Two wins at once for host, one worse for guest.
+		{"wins", map[string][2]int{"generous": {100, 50}, "harsh": {100, 0}}, []float64{1, 0}, ""},
+		// A win at once that leaves guest nothing proves the state.
+		{"harsh", map[string][2]int{"go": {}, "harsh": {100, 0}}, []float64{1, 0}, "harsh"},
+	}
+	for _, tt := range tests {
+		for _, prove := range []Switch{On, Off} {
+			s := newSearch(t, indifferent(tt.first), Config{Workers: 1, ProveLeaves: prove})
+			run(t, s, time.Minute) // returns once proven
+			st := s.Stats()
+			if !st.Solved || !slices.Equal(st.Value, tt.value) {
+				t.Errorf("%s, prove %v: solved %v with value %v, want value %v", tt.name, prove, st.Solved, st.Value, tt.value)
+				continue
+			}
+			if tt.move == "" {
+				continue
+			}
+			if m, err := s.Best(0); err != nil || m != tt.move {
+				t.Errorf("%s, prove %v: best move %s (%v), want %s", tt.name, prove, m, err, tt.move)
+			}
+		}
+	}
+}
+
 // TestNimPlaysOut plays a whole game of nim between two searches that
 // share nothing, re-rooting both at every turn; the first player must win
 // from a winning pile.

@@ -957,10 +957,11 @@ func (w *worker) backup(leaf *node) {
 
 // solve proves the value of n from its children when it can, and reports
 // whether n is solved. A node where one role moves is solved by a child
-// that gives that role the highest value, or when all its children are
-// solved, by the best of them for that role. A node where several roles
-// move is solved only when all its children are solved with equal values.
-// s.mu must be held.
+// that gives that role the highest value and every other role the lowest
+// (wonOutright), or when all its children are solved, by the best of them
+// for that role (preferred). A node where several roles move is solved
+// only when all its children are solved with equal values. s.mu must be
+// held.
 func (s *Search) solve(n *node) bool {
 	if n.solved.Load() {
 		return true
@@ -1004,11 +1005,11 @@ func (s *Search) solve(n *node) bool {
 				all = false
 				continue
 			}
-			if c.value[m] >= 1 {
+			if wonOutright(c.value, m) {
 				n.prove(c.value)
 				return true
 			}
-			if best == nil || c.value[m] > best.value[m] {
+			if best == nil || preferred(c.value, best.value, m) {
 				best = c
 			}
 		}
@@ -1017,6 +1018,43 @@ func (s *Search) solve(n *node) bool {
 		}
 		return all
 	}
+}
+
+// wonOutright reports whether v, goal values in [0,1], gives role m the
+// highest value and every other role the lowest, so that no other move of
+// m can be better for it or worse for the others.
+func wonOutright(v []float64, m int) bool {
+	if v[m] < 1 {
+		return false
+	}
+	for r, x := range v {
+		if r != m && x > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// preferred reports whether role m, choosing, takes the value a over b:
+// a is better for m, or as good for it and worse for the other roles
+// together. A proof must not count on a role's favour where the role is
+// indifferent: in a game whose goals do not sum to a constant, its moves
+// may be worth the same to it and not to the others (in chineseCheckers2
+// a role can leave its piece on the other's last home cell, or move it,
+// for the same score), and a proof that took the first of them found
+// wins that were not.
+func preferred(a, b []float64, m int) bool {
+	if a[m] != b[m] {
+		return a[m] > b[m]
+	}
+	var sa, sb float64
+	for r := range a {
+		if r != m {
+			sa += a[r]
+			sb += b[r]
+		}
+	}
+	return sa < sb
 }
 
 // prove marks n solved with value v, publishing v with it. s.mu must be
