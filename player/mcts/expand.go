@@ -30,10 +30,11 @@ import (
 // do there where one role moves: with ProveLeaves it looks for a move of
 // the mover that wins outright at once, and if there is one marks n
 // solved, its value that of the terminal state reached, which becomes the
-// child of the winning move, and reports true; with a heuristic prior it scores the
-// state each move reaches, by its goals if it is terminal and otherwise by
-// the heuristic, and gives the move that many visits of that value; with
-// material and no heuristic it gives the material prior (material.go).
+// child of the winning move, and reports true; with a heuristic prior it
+// scores the state each move reaches, by its goals if it is terminal and
+// otherwise by the heuristic, and gives the move that many visits of that
+// value; with material and no heuristic it gives the material prior
+// (material.go).
 func (w *worker) expand(ctx context.Context, r reasoner.Reasoner, n *node) (bool, error) {
 	var h *heurCache
 	var mc *materialCache
