@@ -3,6 +3,7 @@ package mcts
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,11 +193,7 @@ func dominant() *toyGame {
 // game with host 100 and guest 50, and "spite", ending it with host 0 and
 // guest 50: guest is indifferent, host is not.
 func indifferent(first map[string][2]int) *toyGame {
-	var hostMoves []string
-	for m := range first {
-		hostMoves = append(hostMoves, m)
-	}
-	slices.Sort(hostMoves)
+	hostMoves := slices.Sorted(maps.Keys(first))
 	second := map[string][2]int{"kind": {100, 50}, "spite": {0, 50}}
 	return &toyGame{
 		roles: []string{"host", "guest"},
