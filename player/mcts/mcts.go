@@ -228,6 +228,11 @@ type Config struct {
 	// continuation the tree has found rather than the mean of every one
 	// tried. See chain.go.
 	Chains Switch
+	// Factor switches searching apart the factors of a game that falls
+	// into several, each with the moves of its own: a player reads it
+	// and plays by NewFactored where the reasoner finds factors
+	// (factor.go). A Search itself ignores it.
+	Factor Switch
 	// HeuristicQuality is the correlation with held-out goals a fitted
 	// heuristic needs to be kept; below it the game is played as without
 	// one. Fits of 0.15 to 0.3 (breakthrough's pieces per row, reversi's

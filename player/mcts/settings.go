@@ -108,6 +108,8 @@ func (c *Config) Settings() []Setting {
 			Help: "heur: moves a playout plays before the heuristic scores it"},
 		{Key: "chains", Switch: &c.Chains, Default: "off",
 			Help: "a move after which the same role moves again is credited with the mean of that role's most visited move there, not the playout's result"},
+		{Key: "factor", Switch: &c.Factor, Default: "on",
+			Help: "a game that falls into factors, such as two boards played side by side, is searched one factor at a time, with the other factors' facts held"},
 		{Key: "grave", Switch: &c.GRAVE, Default: "auto",
 			Auto: "on in placement games, where a move is open until played and never after, as hex",
 			Help: "GRAVE: all-moves-as-first values in tree selection"},

@@ -59,7 +59,7 @@ type mctsMatch struct {
 	ready  chan struct{}
 	g      *follow.Game // the game as the calls follow it; nil when the rules could not be loaded
 	err    error        // why the rules could not be loaded
-	search *mcts.Search // nil when there is none; only the owner calls it, but for Stats, TryLegal and TryBest
+	search searcher     // nil when there is none; only the owner calls it, but for Stats, TryLegal and TryBest
 
 	// decide takes the owner's commands; the owner receives one only when
 	// it can act on it, so a send that waits past a deadline means the
@@ -191,7 +191,7 @@ func (p *mctsPlayer) Start(ctx context.Context, m *player.Match) error {
 // player's goroutines, is recovered here: the match goes on without the
 // search.
 func (p *mctsPlayer) own(mm *mctsMatch, m *player.Match, sctx context.Context) {
-	var s *mcts.Search
+	var s searcher
 	defer func() {
 		if s != nil {
 			if err := s.Close(); err != nil {
@@ -270,7 +270,7 @@ func (p *mctsPlayer) guard(mm *mctsMatch, what string, f func()) (ok bool) {
 
 // setup loads the rules of m into mm.g (or mm.err) and returns a new
 // search, or nil when none could start, which is logged.
-func (p *mctsPlayer) setup(mm *mctsMatch, m *player.Match) *mcts.Search {
+func (p *mctsPlayer) setup(mm *mctsMatch, m *player.Match) searcher {
 	g, err := follow.Start(mm.ctx, m, p.opts.NewReasoner)
 	if err != nil {
 		mm.err = err
@@ -284,12 +284,39 @@ func (p *mctsPlayer) setup(mm *mctsMatch, m *player.Match) *mcts.Search {
 	}
 	cfg := p.opts.Search
 	cfg.Rules = m.Rules
+	if cfg.Factor != mcts.Off {
+		fz, err := mcts.NewFactored(mm.ctx, fork, cfg, g.Role)
+		if err == nil {
+			p.logf("match %s: %d factors searched apart", m.ID, fz.Factors())
+			return fz
+		}
+		if !errors.Is(err, mcts.ErrNoFactors) {
+			p.logf("match %s: %v", m.ID, err)
+			return nil
+		}
+	}
 	s, err := mcts.New(mm.ctx, fork, cfg)
 	if err != nil {
 		p.logf("match %s: %v", m.ID, err)
 		return nil
 	}
 	return s
+}
+
+// searcher is what the player asks of its search: a Search of the whole
+// game, or a Factored one of a game that falls into factors.
+type searcher interface {
+	Run(ctx context.Context) error
+	Decide(ctx context.Context, role int) (settled bool, err error)
+	Best(role int) (reasoner.Move, error)
+	Advance(ctx context.Context, joint []reasoner.Move) error
+	Focus(role int, move reasoner.Move) bool
+	State() *reasoner.State
+	RootMove(role int, m reasoner.Move) (mcts.MoveStat, bool)
+	Stats() mcts.Stats
+	TryBest(role int, st *reasoner.State) (reasoner.Move, bool)
+	TryLegal(role int, st *reasoner.State) ([]reasoner.Move, bool)
+	Close() error
 }
 
 // ponder searches on after role answered move until the next command, for
@@ -299,7 +326,7 @@ func (p *mctsPlayer) setup(mm *mctsMatch, m *player.Match) *mcts.Search {
 // reach, not to the moves the player did not play. The search runs in a goroutine of its own while
 // the owner waits for the command; the owner stops it and waits for it to
 // return before it uses the search again or closes it.
-func (p *mctsPlayer) ponder(mm *mctsMatch, s *mcts.Search, role int, move reasoner.Move) (decision, bool) {
+func (p *mctsPlayer) ponder(mm *mctsMatch, s searcher, role int, move reasoner.Move) (decision, bool) {
 	if p.opts.PonderPlayed != mcts.Off {
 		s.Focus(role, move)
 	}
@@ -334,7 +361,7 @@ func (p *mctsPlayer) ponder(mm *mctsMatch, s *mcts.Search, role int, move reason
 // until the decision of d.role is settled or d.ctx is done and returns its
 // move. A joint move cut short by the deadline stays queued, for the next
 // command; any other failure marks the search broken.
-func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behind *[][]reasoner.Move) (a answer) {
+func (p *mctsPlayer) decideMove(mm *mctsMatch, s searcher, d decision, behind *[][]reasoner.Move) (a answer) {
 	if mm.broken.Load() {
 		return answer{err: errors.New("no search")}
 	}
@@ -371,7 +398,7 @@ func (p *mctsPlayer) decideMove(mm *mctsMatch, s *mcts.Search, d decision, behin
 
 // logChoice logs the move chosen and what the search thought of it, so
 // that a match can be read back turn by turn beside its record.
-func (p *mctsPlayer) logChoice(id string, s *mcts.Search, role int, move reasoner.Move) {
+func (p *mctsPlayer) logChoice(id string, s searcher, role int, move reasoner.Move) {
 	ms, ok := s.RootMove(role, move)
 	if !ok {
 		return

@@ -82,7 +82,7 @@ var presets = []preset{
 		help: "the plain UCT player: uniformly random playouts through Legal and Next, no knowledge learned or read from the rules, no search between its answer and the next call",
 		set: []string{
 			"mast=off", "nst=off", "fast=off", "wins=off", "winfacts=off", "prove=off", "resist=off",
-			"heur=off", "hprior=off", "material=off", "minimax=off", "hcut=off", "grave=off", "chains=off",
+			"heur=off", "hprior=off", "material=off", "minimax=off", "hcut=off", "grave=off", "chains=off", "factor=off",
 			"ponder=off", "played=off", "maxback=off",
 			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.35", "hvisits=10", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.05",
 		},
@@ -93,7 +93,7 @@ var presets = []preset{
 		set: []string{
 			"mast=on", "nst=on", "fast=on", "ponder=on", "played=off",
 			"wins=off", "winfacts=off", "prove=off", "resist=off",
-			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "chains=off", "maxback=auto",
+			"heur=off", "hprior=off", "material=off", "minimax=off", "grave=off", "chains=off", "factor=off", "maxback=auto",
 			"c=0.5", "eps=0.4", "decay=0.8", "hmin=0.15", "hvisits=10", "hcut=on", "hdepth=8", "gravefirst=on", "ref=50", "gravec=0.5",
 		},
 	},

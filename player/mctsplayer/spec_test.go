@@ -255,7 +255,7 @@ func TestGDLOnly(t *testing.T) {
 		{"mcts:mast=on", nil},
 		{"mcts:mast=off:c=0.3", []string{"mast=off"}},
 		{"mcts:workers=1:ponder=off", []string{"workers=1", "ponder=off"}},
-		{"mcts:learn", []string{"wins=off", "winfacts=off", "prove=off", "resist=off", "heur=off", "hmin=0.15", "hprior=off", "material=off", "minimax=off", "grave=off", "gravec=0.5", "played=off"}},
+		{"mcts:learn", []string{"wins=off", "winfacts=off", "prove=off", "resist=off", "heur=off", "hmin=0.15", "hprior=off", "material=off", "minimax=off", "factor=off", "grave=off", "gravec=0.5", "played=off"}},
 	} {
 		var opts Options
 		parseSpec(tt.spec, &opts)

@@ -107,6 +107,9 @@ type network struct {
 	// wins holds each role's wins on facts of the state (winfacts.go),
 	// found when first asked; New makes it.
 	wins *winFacts
+	// factors holds the game's factors (factor.go), found when first
+	// asked; New makes it.
+	factors *factors
 }
 
 // compile lays out the kept nodes of g, with inputs replaced by repl, for

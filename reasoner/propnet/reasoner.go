@@ -104,6 +104,7 @@ func New(ctx context.Context, d *gdl.Description, opts Options) (r *Reasoner, er
 	net.enc = &encoding{facts: net.facts}
 	net.decisive = &decisiveMoves{}
 	net.wins = &winFacts{}
+	net.factors = &factors{}
 	net.factIndex = make(map[reasoner.Fact]int, len(net.facts))
 	for i, f := range net.facts {
 		net.factIndex[f] = i
