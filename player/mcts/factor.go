@@ -187,12 +187,21 @@ type factoredSnap struct {
 	part   *reasoner.State // the active part's state, nil without one
 }
 
+// maxFactors bounds the factors searched apart: each is a Search of its
+// own, with its share of the memory bounds.
+const maxFactors = 8
+
 // NewFactored returns a Factored search of the game r plays for role, or
-// ErrNoFactors when r finds no factors or the role has moves in fewer
-// than two. The memory bounds of cfg are shared out among the searches.
+// ErrNoFactors when it would not search the game apart: r finds no
+// factors, the role has moves in fewer than two or more than maxFactors,
+// the role's first legal moves are not all in one factor (a puzzle whose
+// every cell is a factor, where the whole game's search would answer
+// each turn), or the game has one role (the search of a puzzle looks for
+// whole lines). The memory bounds of cfg are shared out among the
+// searches.
 func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int) (*Factored, error) {
 	fr, ok := r.(Factorer)
-	if !ok {
+	if !ok || len(r.Roles()) < 2 {
 		return nil, ErrNoFactors
 	}
 	var held [][][]int32
@@ -201,7 +210,18 @@ func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int)
 			held = append(held, f)
 		}
 	}
-	if len(held) < 2 {
+	if len(held) < 2 || len(held) > maxFactors {
+		return nil, ErrNoFactors
+	}
+	init, err := r.Initial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	legal, err := r.Legal(ctx, init, role)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(held, func(f [][]int32) bool { return inFactor(fr, role, f[role], legal) }) {
 		return nil, ErrNoFactors
 	}
 	cfg = cfg.withDefaults()
@@ -209,7 +229,6 @@ func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int)
 	cfg.MaxNodes /= n
 	cfg.MaxBytes /= int64(n)
 	fz := &Factored{role: role}
-	var err error
 	if fz.whole, err = New(ctx, r, cfg); err != nil {
 		return nil, err
 	}
@@ -231,6 +250,19 @@ func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int)
 	}
 	fz.publish()
 	return fz, nil
+}
+
+// inFactor reports whether every move of legal, role's legal moves, is one
+// of factor's, the numbers of role's moves in it.
+func inFactor(fr Factorer, role int, factor []int32, legal []reasoner.Move) bool {
+	all := fr.Moves(role)
+	for _, m := range legal {
+		i, ok := slices.BinarySearch(all, m)
+		if !ok || !slices.Contains(factor, int32(i)) {
+			return false
+		}
+	}
+	return len(legal) > 0
 }
 
 // publish records the current state and the search active in it: the

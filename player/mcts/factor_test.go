@@ -128,19 +128,40 @@ func TestFactored(t *testing.T) {
 	}
 }
 
-// TestFactoredNone checks that a game of one factor is not searched
-// apart.
+// TestFactoredNone checks the games NewFactored leaves to one Search: a
+// game of one factor, and a puzzle of two lamps, each lamp a factor, whose
+// one role has moves in both.
 func TestFactoredNone(t *testing.T) {
-	d, err := gdl.ParseFile("nim.kif", []byte(twoStep))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := propnet.New(context.Background(), d, propnet.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := NewFactored(context.Background(), r, Config{Workers: 1}, 0); !errors.Is(err, ErrNoFactors) {
-		t.Errorf("NewFactored: %v, want ErrNoFactors", err)
+	for _, tt := range []struct {
+		name, rules string
+		factors     int
+	}{
+		{"twoStep", twoStep, 0},
+		{"lamps", `
+(role p) (lamp 1) (lamp 2)
+(<= (legal p (switch ?l)) (lamp ?l) (not (true (on ?l))))
+(<= (next (on ?l)) (does p (switch ?l)))
+(<= (next (on ?l)) (true (on ?l)))
+(<= terminal (true (on 1)) (true (on 2)))
+(goal p 100)
+`, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := gdl.ParseFile(tt.name+".kif", []byte(tt.rules))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := propnet.New(context.Background(), d, propnet.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(r.Factors()); n != tt.factors {
+				t.Fatalf("%d factors, want %d", n, tt.factors)
+			}
+			if _, err := NewFactored(context.Background(), r, Config{Workers: 1}, 0); !errors.Is(err, ErrNoFactors) {
+				t.Errorf("NewFactored: %v, want ErrNoFactors", err)
+			}
+		})
 	}
 }
 
