@@ -4,9 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-
-	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // twoStep is a game where a moves twice in a row and then both roles wait
@@ -55,14 +52,7 @@ const twoStep = `
 // most; without it, left's mean is that of every pick tried below it, and
 // right, worth 60, is searched most.
 func TestChains(t *testing.T) {
-	d, err := gdl.ParseFile("twostep.kif", []byte(twoStep))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := propnet.New(context.Background(), d, propnet.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := grounded(t, "twostep.kif", twoStep)
 	for _, tt := range []struct {
 		chains   Switch
 		wantMost string // the root move searched most

@@ -134,7 +134,7 @@ func (w *worker) proven(ctx context.Context, r reasoner.Reasoner, n *node, i int
 	if c := s.link(n, int64(i), child, w.gen); c != nil {
 		child = c
 	}
-	n.prove(child.value)
+	n.prove(child.value, child.depth+1)
 	return nil
 }
 

@@ -165,14 +165,7 @@ const race = `
 // choice is recorded as the policy's; without Wins the second player wins
 // some.
 func TestWins(t *testing.T) {
-	d, err := gdl.ParseFile("race.kif", []byte(race))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := propnet.New(context.Background(), d, propnet.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := grounded(t, "race.kif", race)
 	for _, wins := range []Switch{On, Off} {
 		s := newSearch(t, r, Config{Workers: 1, Wins: wins})
 		w := newWorker(s, 1, 0)

@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
-	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // sideBySide is two small boards played at once: each turn white marks a
@@ -37,25 +35,12 @@ const sideBySide = `
 (<= (goal ?r 0) (role ?r) (not (line ?r)) (line ?o))
 `
 
-func sideBySideNet(t *testing.T) *propnet.Reasoner {
-	t.Helper()
-	d, err := gdl.ParseFile("sidebyside.kif", []byte(sideBySide))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := propnet.New(context.Background(), d, propnet.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // TestFactored plays sideBySide with a Factored search for white: the
 // search of the board white holds is the one that answers, it takes a
 // win on that board, and it follows the game as the boards change hands.
 func TestFactored(t *testing.T) {
 	ctx := context.Background()
-	r := sideBySideNet(t)
+	r := grounded(t, "sidebyside.kif", sideBySide)
 	cfg := Config{Workers: 1, Heuristic: Off}
 	fz, err := NewFactored(ctx, r, cfg, 0)
 	if err != nil {
@@ -147,14 +132,7 @@ func TestFactoredNone(t *testing.T) {
 `, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := gdl.ParseFile(tt.name+".kif", []byte(tt.rules))
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := propnet.New(context.Background(), d, propnet.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := grounded(t, tt.name+".kif", tt.rules)
 			if n := len(r.Factors()); n != tt.factors {
 				t.Fatalf("%d factors, want %d", n, tt.factors)
 			}
@@ -170,7 +148,7 @@ func TestFactoredNone(t *testing.T) {
 // game goes on; the factor's game ends, at an equal share.
 func TestFactorGameSpent(t *testing.T) {
 	ctx := context.Background()
-	r := sideBySideNet(t)
+	r := grounded(t, "sidebyside.kif", sideBySide)
 	var a int
 	for f, factor := range r.Factors() {
 		if slices.Contains(factor[0], int32(slices.Index(r.Moves(0), "(put a 1)"))) {

@@ -8,10 +8,28 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"testing"
 	"time"
 
+	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/reasoner"
+	"github.com/ggp-go/ggp/reasoner/propnet"
 )
+
+// grounded returns the propositional network of rules, a game written in
+// GDL for a test, parsed as the file name.
+func grounded(t *testing.T, name, rules string) *propnet.Reasoner {
+	t.Helper()
+	d, err := gdl.ParseFile(name, []byte(rules))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := propnet.New(context.Background(), d, propnet.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 // toyGame is a game written in Go for the tests: its states are facts of
 // the form (key value), read and written as a map.
@@ -333,3 +351,36 @@ func lopsided() *toyGame {
 }
 
 func (g *toyGame) String() string { return fmt.Sprintf("toy%v", g.roles) }
+
+// hurry is a game where a, to move, wins at once ("win") or waits, after
+// which b passes and a may win again; the sixth step ends the game drawn.
+// Both of a's first moves win, "win" the sooner.
+func hurry() *toyGame {
+	return &toyGame{
+		roles: []string{"a", "b"},
+		init:  map[string]string{"step": "0", "turn": "a", "won": "no"},
+		legal: func(s map[string]string, role int) []string {
+			if role == 0 && s["turn"] == "a" {
+				return []string{"wait", "win"}
+			}
+			return []string{"pass"}
+		},
+		next: func(s map[string]string, joint []string) map[string]string {
+			n := map[string]string{"step": strconv.Itoa(atoi(s["step"]) + 1), "turn": "a", "won": s["won"]}
+			if s["turn"] == "a" {
+				n["turn"] = "b"
+			}
+			if joint[0] == "win" {
+				n["won"] = "a"
+			}
+			return n
+		},
+		terminal: func(s map[string]string) bool { return s["won"] == "a" || atoi(s["step"]) >= 6 },
+		goals: func(s map[string]string) []int {
+			if s["won"] == "a" {
+				return []int{100, 0}
+			}
+			return []int{50, 50}
+		},
+	}
+}

@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ggp-go/ggp/gdl"
 	"github.com/ggp-go/ggp/player/internal/playertest"
 	"github.com/ggp-go/ggp/reasoner/backend"
-	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // TestFindMaterial checks that the pieces of each role are found where
@@ -140,14 +138,7 @@ const raid = `
 // gets materialVisits visits: a capture valued above the state's mean, a
 // pass at it; and that without Material the moves get none.
 func TestMaterialPrior(t *testing.T) {
-	d, err := gdl.ParseFile("raid.kif", []byte(raid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := propnet.New(context.Background(), d, propnet.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := grounded(t, "raid.kif", raid)
 	for _, mat := range []Switch{On, Off} {
 		s := newSearch(t, r, Config{Workers: 1, Heuristic: On, HeuristicPrior: On, HeuristicCut: Off, ProveLeaves: Off, Material: mat})
 		s.material.Store(&material{keys: [2]string{"piece/2=a", "piece/2=b"}})

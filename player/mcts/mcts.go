@@ -1113,17 +1113,19 @@ func (s *Search) publishRoot(n *node) {
 }
 
 // provenChoice returns the move of the mover role that reaches the proven
-// value of a solved node, or -1.
+// value of a solved node, the soonest where that is a win (sooner), or -1.
 func (s *Search) provenChoice(n *node, role int) int {
 	if !n.solved.Load() {
 		return -1
 	}
+	best := -1
+	var bc *node
 	for i := range n.moves[role] {
-		if c := n.child(int64(i)); c != nil && c.solved.Load() && c.value[role] == n.value[role] {
-			return i
+		if c := n.child(int64(i)); c != nil && c.solved.Load() && c.value[role] == n.value[role] && (bc == nil || sooner(c, bc, role)) {
+			best, bc = i, c
 		}
 	}
-	return -1
+	return best
 }
 
 // robustChoice returns the most visited move of role, ties broken by mean

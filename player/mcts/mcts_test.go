@@ -674,3 +674,44 @@ func loads(fs []afloat) []float64 {
 	}
 	return out
 }
+
+// TestProvenSoonest checks that of two moves proven to win, the proof and
+// the choice take the sooner: in hurry, a's "wait" is proven to win in
+// three steps, listed first, and "win" wins at once. A search of one
+// factor must not put a proven win off, for the game may end first on
+// another factor.
+func TestProvenSoonest(t *testing.T) {
+	ctx := context.Background()
+	g := hurry()
+	s := newSearch(t, g, Config{Workers: 1, ProveLeaves: Off})
+	root := s.root
+	kids := make([]*node, 2)
+	for i, m := range []string{"wait", "win"} {
+		st, err := g.Next(ctx, root.state, []reasoner.Move{reasoner.Move(m), "pass"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kids[i], err = s.makeNode(ctx, g, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !kids[1].solved.Load() || kids[1].depth != 0 {
+		t.Fatalf("the win at once: solved %v at depth %d, want a terminal state", kids[1].solved.Load(), kids[1].depth)
+	}
+	// After wait: b passes, then a wins.
+	kids[0].prove([]float64{1, 0}, 2)
+	s.mu.Lock()
+	for i, c := range kids {
+		if s.link(root, int64(i), c, s.gen) != c {
+			t.Fatal("link failed")
+		}
+	}
+	solved := s.solve(root)
+	s.mu.Unlock()
+	if !solved || root.depth != 1 {
+		t.Errorf("root solved %v at depth %d, want 1", solved, root.depth)
+	}
+	if m, err := s.Best(0); err != nil || m != "win" {
+		t.Errorf("best %s (%v), want win", m, err)
+	}
+}

@@ -5,9 +5,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/ggp-go/ggp/gdl"
-	"github.com/ggp-go/ggp/reasoner/propnet"
 )
 
 // bait is a capture game where every capture of a's but one is answered
@@ -49,14 +46,7 @@ const bait = `
 // them, and selection, whose means say nothing here, visits the bait less
 // than a capture that is taken back. Without Minimax no values are kept.
 func TestMinimaxBackups(t *testing.T) {
-	d, err := gdl.ParseFile("bait.kif", []byte(bait))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := propnet.New(context.Background(), d, propnet.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := grounded(t, "bait.kif", bait)
 	even := materialEval([2]float64{3, 3})
 	down := materialEval([2]float64{2, 3}) // and {3, 4}
 	for _, mm := range []Switch{On, Off} {

@@ -38,6 +38,10 @@ type node struct {
 	// seen solved set.
 	solved atomic.Bool
 	value  []float64
+	// depth is, once solved, the steps from the state to the end of the
+	// game along its proof: 0 for a terminal state; for a proof by a
+	// child, one more than the child's. Set with value.
+	depth int32
 
 	// mover is the only role with a choice, noMover when no role has one
 	// and several when more than one role has.
@@ -958,10 +962,11 @@ func (w *worker) backup(leaf *node) {
 // solve proves the value of n from its children when it can, and reports
 // whether n is solved. A node where one role moves is solved by a child
 // that gives that role the highest value and every other role the lowest
-// (wonOutright), or when all its children are solved, by the best of them
-// for that role (preferred). A node where several roles move is solved
-// only when all its children are solved with equal values. s.mu must be
-// held.
+// (wonOutright; the soonest such child known), or when all its children
+// are solved, by the best of them for that role (preferred), and among
+// equals the soonest win or the latest loss (sooner). A node where
+// several roles move is solved only when all its children are solved with
+// equal values. s.mu must be held.
 func (s *Search) solve(n *node) bool {
 	if n.solved.Load() {
 		return true
@@ -977,6 +982,7 @@ func (s *Search) solve(n *node) bool {
 			return false
 		}
 		first := kids[0].child
+		depth := int32(0)
 		for _, e := range kids {
 			c := e.child
 			if !c.solved.Load() {
@@ -987,8 +993,9 @@ func (s *Search) solve(n *node) bool {
 					return false
 				}
 			}
+			depth = max(depth, c.depth)
 		}
-		n.prove(first.value)
+		n.prove(first.value, depth+1)
 		return true
 	default:
 		m, k := n.mover, 1
@@ -997,7 +1004,7 @@ func (s *Search) solve(n *node) bool {
 		} else {
 			k = len(n.moves[m])
 		}
-		var best *node
+		var best, won *node
 		all := true
 		for i := range k {
 			c := n.child(int64(i))
@@ -1005,19 +1012,34 @@ func (s *Search) solve(n *node) bool {
 				all = false
 				continue
 			}
-			if wonOutright(c.value, m) {
-				n.prove(c.value)
-				return true
+			if wonOutright(c.value, m) && (won == nil || c.depth < won.depth) {
+				won = c
 			}
-			if best == nil || preferred(c.value, best.value, m) {
+			if best == nil || preferred(c.value, best.value, m) || !preferred(best.value, c.value, m) && sooner(c, best, m) {
 				best = c
 			}
 		}
+		if won != nil {
+			n.prove(won.value, won.depth+1)
+			return true
+		}
 		if all {
-			n.prove(best.value)
+			n.prove(best.value, best.depth+1)
 		}
 		return all
 	}
+}
+
+// sooner reports whether role m, choosing between two solved states of
+// equal value to every role, takes a over b for the steps left: a win or
+// any value above nothing the sooner, for a game may end otherwise first
+// (a search of one factor does not see the others: in the simultaneous
+// connect four the other board's line ends the game); a loss the later.
+func sooner(a, b *node, m int) bool {
+	if a.value[m] > 0 {
+		return a.depth < b.depth
+	}
+	return a.depth > b.depth
 }
 
 // wonOutright reports whether v, goal values in [0,1], gives role m the
@@ -1059,7 +1081,7 @@ func preferred(a, b []float64, m int) bool {
 
 // prove marks n solved with value v, publishing v with it. s.mu must be
 // held, and n not solved yet.
-func (n *node) prove(v []float64) {
-	n.value = v
+func (n *node) prove(v []float64, depth int32) {
+	n.value, n.depth = v, depth
 	n.solved.Store(true)
 }
