@@ -163,6 +163,12 @@ func (g *factorGame) project(joint []reasoner.Move) []reasoner.Move {
 	return out
 }
 
+// holds reports whether every move of legal, role's legal moves, is in
+// the factor, and there is one.
+func (g *factorGame) holds(role int, legal []reasoner.Move) bool {
+	return len(legal) > 0 && !slices.ContainsFunc(legal, func(m reasoner.Move) bool { return !g.in[role][m] })
+}
+
 // Factored searches a game that falls into factors for one role: a
 // Search of each factor that holds moves of the role, and a Search of
 // the whole game, all advanced with every joint move played. Its methods
@@ -204,13 +210,13 @@ func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int)
 	if !ok || len(r.Roles()) < 2 {
 		return nil, ErrNoFactors
 	}
-	var held [][][]int32
-	for _, f := range fr.Factors() {
-		if role >= 0 && role < len(f) && len(f[role]) > 0 {
-			held = append(held, f)
+	var games []*factorGame
+	for f, factor := range fr.Factors() {
+		if role >= 0 && role < len(factor) && len(factor[role]) > 0 {
+			games = append(games, newFactorGame(fr, f, factor))
 		}
 	}
-	if len(held) < 2 || len(held) > maxFactors {
+	if len(games) < 2 || len(games) > maxFactors {
 		return nil, ErrNoFactors
 	}
 	init, err := r.Initial(ctx)
@@ -221,26 +227,23 @@ func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int)
 	if err != nil {
 		return nil, err
 	}
-	if !slices.ContainsFunc(held, func(f [][]int32) bool { return inFactor(fr, role, f[role], legal) }) {
+	if !slices.ContainsFunc(games, func(g *factorGame) bool { return g.holds(role, legal) }) {
 		return nil, ErrNoFactors
 	}
 	cfg = cfg.withDefaults()
-	n := len(held) + 1
+	n := len(games) + 1
 	cfg.MaxNodes /= n
 	cfg.MaxBytes /= int64(n)
 	fz := &Factored{role: role}
 	if fz.whole, err = New(ctx, r, cfg); err != nil {
 		return nil, err
 	}
-	for f, factor := range fr.Factors() {
-		if len(factor[role]) == 0 {
-			continue
-		}
+	for _, g := range games {
 		fork, err := fr.Fork()
 		if err != nil {
 			return nil, errors.Join(err, fz.Close())
 		}
-		g := newFactorGame(fork.(Factorer), f, factor)
+		g.base = fork.(Factorer)
 		s, err := New(ctx, g, cfg)
 		if err != nil {
 			return nil, errors.Join(err, fz.Close())
@@ -252,26 +255,13 @@ func NewFactored(ctx context.Context, r reasoner.Reasoner, cfg Config, role int)
 	return fz, nil
 }
 
-// inFactor reports whether every move of legal, role's legal moves, is one
-// of factor's, the numbers of role's moves in it.
-func inFactor(fr Factorer, role int, factor []int32, legal []reasoner.Move) bool {
-	all := fr.Moves(role)
-	for _, m := range legal {
-		i, ok := slices.BinarySearch(all, m)
-		if !ok || !slices.Contains(factor, int32(i)) {
-			return false
-		}
-	}
-	return len(legal) > 0
-}
-
 // publish records the current state and the search active in it: the
 // part whose factor holds every legal move of the role, or -1.
 func (fz *Factored) publish() {
 	active := -1
 	legal := fz.whole.Legal(fz.role)
 	for i, g := range fz.games {
-		if len(legal) > 0 && !slices.ContainsFunc(legal, func(m reasoner.Move) bool { return !g.in[fz.role][m] }) {
+		if g.holds(fz.role, legal) {
 			active = i
 			break
 		}
@@ -339,15 +329,9 @@ func (fz *Factored) Decide(ctx context.Context, role int) (bool, error) {
 	return fz.active().Decide(ctx, role)
 }
 
-// Best returns the active search's move for role, the whole game's when
-// that is the pseudo noop.
-func (fz *Factored) Best(role int) (reasoner.Move, error) {
-	m, err := fz.active().Best(role)
-	if err == nil && m == pseudoNoop {
-		return fz.whole.Best(role)
-	}
-	return m, err
-}
+// Best is Search.Best on the active search. Its factor holds every
+// legal move of the role, so its move is never the pseudo noop.
+func (fz *Factored) Best(role int) (reasoner.Move, error) { return fz.active().Best(role) }
 
 // Advance advances every search by joint. A factor's search whose factor
 // is spent stays where it is: no move of the role is left there.
@@ -365,12 +349,7 @@ func (fz *Factored) Advance(ctx context.Context, joint []reasoner.Move) error {
 }
 
 // Focus is Search.Focus on the active search.
-func (fz *Factored) Focus(role int, move reasoner.Move) bool {
-	if i := fz.snap.Load().active; i >= 0 {
-		return fz.parts[i].Focus(role, fz.games[i].project([]reasoner.Move{move})[0])
-	}
-	return fz.whole.Focus(role, move)
-}
+func (fz *Factored) Focus(role int, move reasoner.Move) bool { return fz.active().Focus(role, move) }
 
 // State returns the current state of the game.
 func (fz *Factored) State() *reasoner.State { return fz.whole.State() }
@@ -389,11 +368,7 @@ func (fz *Factored) TryBest(role int, st *reasoner.State) (reasoner.Move, bool) 
 	if !snap.state.Equal(st) || snap.active < 0 {
 		return fz.whole.TryBest(role, st)
 	}
-	m, ok := fz.parts[snap.active].TryBest(role, snap.part)
-	if !ok || m == pseudoNoop {
-		return fz.whole.TryBest(role, st)
-	}
-	return m, true
+	return fz.parts[snap.active].TryBest(role, snap.part)
 }
 
 // TryLegal is Search.TryLegal of the whole game.
